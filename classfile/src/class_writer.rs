@@ -1,0 +1,94 @@
+//! The class writer: the original file's parts are copied as byte ranges and only
+//! what changed is written anew. With no change, the output equals the input.
+
+use std::collections::BTreeMap;
+
+use crate::class_reader::{ClassFile, Member};
+use crate::pool_builder::PoolBuilder;
+
+/// The changes to make to one class.
+#[derive(Debug)]
+pub struct ClassEdit<'a> {
+    /// The constant pool (original plus appended entries).
+    pub pool: PoolBuilder<'a>,
+    /// Replacement `method_info` bytes, by method index.
+    pub methods: BTreeMap<usize, Vec<u8>>,
+    /// Complete `method_info` structures to append.
+    pub added_methods: Vec<Vec<u8>>,
+    /// Complete `field_info` structures to append.
+    pub added_fields: Vec<Vec<u8>>,
+}
+
+impl<'a> ClassEdit<'a> {
+    /// No changes yet.
+    pub fn new(class: &'a ClassFile<'a>) -> Self {
+        ClassEdit {
+            pool: PoolBuilder::new(&class.pool, class.bytes),
+            methods: BTreeMap::new(),
+            added_methods: Vec::new(),
+            added_fields: Vec::new(),
+        }
+    }
+    /// True when writing would reproduce the input.
+    pub fn is_unchanged(&self) -> bool {
+        self.pool.is_unchanged()
+            && self.methods.is_empty()
+            && self.added_methods.is_empty()
+            && self.added_fields.is_empty()
+    }
+}
+
+/// Builds a `method_info` from `m`, with its `Code` attribute replaced by
+/// `code_attribute` (a complete attribute, header included) and every other
+/// attribute copied raw.
+pub fn method_with_code(m: &Member<'_>, code_attribute: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(m.raw.len() + code_attribute.len());
+    out.extend_from_slice(&m.raw[..6]);
+    out.extend_from_slice(&(m.attributes.len() as u16).to_be_bytes());
+    for a in &m.attributes {
+        if a.name == b"Code" {
+            out.extend_from_slice(code_attribute);
+        } else {
+            let s = a.offset - m.offset;
+            out.extend_from_slice(&m.raw[s..s + a.total_len()]);
+        }
+    }
+    out
+}
+
+/// Writes `class` with `edit` applied.
+pub fn write_class(class: &ClassFile<'_>, edit: &ClassEdit<'_>) -> Vec<u8> {
+    let b = class.bytes;
+    let mut out = Vec::with_capacity(b.len() + 1024);
+    out.extend_from_slice(&b[..8]);
+    edit.pool.write(&mut out);
+    // access_flags, this_class, super_class, interfaces.
+    out.extend_from_slice(&b[class.header_end..class.fields_start]);
+    write_members(
+        &mut out,
+        &class.fields,
+        &BTreeMap::new(),
+        &edit.added_fields,
+    );
+    write_members(&mut out, &class.methods, &edit.methods, &edit.added_methods);
+    out.extend_from_slice(&b[class.attributes_start..]);
+    out
+}
+
+fn write_members(
+    out: &mut Vec<u8>,
+    members: &[Member<'_>],
+    replaced: &BTreeMap<usize, Vec<u8>>,
+    added: &[Vec<u8>],
+) {
+    out.extend_from_slice(&((members.len() + added.len()) as u16).to_be_bytes());
+    for (i, m) in members.iter().enumerate() {
+        match replaced.get(&i) {
+            Some(bytes) => out.extend_from_slice(bytes),
+            None => out.extend_from_slice(m.raw),
+        }
+    }
+    for a in added {
+        out.extend_from_slice(a);
+    }
+}

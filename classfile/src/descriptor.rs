@@ -1,0 +1,66 @@
+//! Field and method descriptors (JVMS §4.3).
+
+use crate::error::{Error, Result};
+
+/// Splits a method descriptor into its parameter descriptors and return descriptor.
+pub fn parse_method(desc: &str) -> Result<(Vec<&str>, &str)> {
+    let bad = || Error::malformed(None, format!("bad method descriptor {desc:?}"));
+    let rest = desc.strip_prefix('(').ok_or_else(bad)?;
+    let close = rest.find(')').ok_or_else(bad)?;
+    let mut params = Vec::new();
+    let mut p = &rest[..close];
+    while !p.is_empty() {
+        let n = field_len(p).ok_or_else(bad)?;
+        params.push(&p[..n]);
+        p = &p[n..];
+    }
+    let ret = &rest[close + 1..];
+    if ret != "V" && field_len(ret) != Some(ret.len()) {
+        return Err(bad());
+    }
+    Ok((params, ret))
+}
+
+/// Length of the field descriptor at the start of `s`.
+pub fn field_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && b[i] == b'[' {
+        i += 1;
+    }
+    match b.get(i)? {
+        b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' => Some(i + 1),
+        b'L' => s[i..].find(';').map(|e| i + e + 1),
+        _ => None,
+    }
+}
+
+/// Number of local/stack slots a value of field descriptor `d` takes (0 for `V`).
+pub fn slots(d: &str) -> usize {
+    match d.as_bytes().first() {
+        Some(b'J' | b'D') => 2,
+        Some(b'V') | None => 0,
+        _ => 1,
+    }
+}
+
+/// Total slots of a method's parameters (without `this`).
+pub fn param_slots(desc: &str) -> Result<usize> {
+    Ok(parse_method(desc)?.0.iter().map(|p| slots(p)).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_descriptors() {
+        let (p, r) = parse_method("(I[[JLjava/lang/String;D)V").unwrap();
+        assert_eq!(p, vec!["I", "[[J", "Ljava/lang/String;", "D"]);
+        assert_eq!(r, "V");
+        assert_eq!(param_slots("(IJD)V").unwrap(), 5);
+        assert!(parse_method("(Lfoo)V").is_err());
+        assert!(parse_method("I)V").is_err());
+        assert!(parse_method("()").is_err());
+    }
+}

@@ -1,0 +1,1183 @@
+//! StackMapTable computation for a changed method body.
+//!
+//! A worklist data-flow pass over basic blocks infers the verification types of
+//! locals and stack at each block entry (merging reference types through the
+//! [`ClassHierarchy`]). Unreachable blocks are replaced by `athrow` with a frame of
+//! `[] [java/lang/Throwable]`, and removed from exception ranges, since the
+//! verifier checks dead code too. The result: `max_stack`, `max_locals`, and a
+//! compressed `StackMapTable` for class files of version 50 and later.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::code::{Code, Handler, Insn, Label};
+use crate::constant_pool::Constant;
+use crate::descriptor;
+use crate::error::{Error, ErrorKind, Result};
+use crate::hierarchy::{ClassHierarchy, OBJECT};
+use crate::opcodes::{flow, is_store, op, short_form, Flow, OPCODES};
+use crate::pool_builder::PoolBuilder;
+
+/// The method a body belongs to.
+#[derive(Debug, Clone, Copy)]
+pub struct MethodContext<'a> {
+    /// Internal name of the declaring class.
+    pub class_name: &'a str,
+    /// Method name.
+    pub name: &'a str,
+    /// Method descriptor.
+    pub descriptor: &'a str,
+    /// Whether the method is static.
+    pub is_static: bool,
+    /// Class-file major version (frames are written for 50 and later).
+    pub major_version: u16,
+}
+
+/// A verification type; a long or double takes two slots, the second `Top`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum VType {
+    Top,
+    Int,
+    Float,
+    Long,
+    Double,
+    Null,
+    UninitThis,
+    /// Result of the `new` at this label, not yet initialised.
+    Uninit(Label),
+    /// A class or array type, by interned name.
+    Object(u32),
+}
+
+impl VType {
+    fn is_ref(self) -> bool {
+        matches!(
+            self,
+            VType::Null | VType::UninitThis | VType::Uninit(_) | VType::Object(_)
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Frame {
+    locals: Vec<VType>,
+    stack: Vec<VType>,
+}
+
+/// Recomputes `max_stack`, `max_locals` and (for version ≥ 50) the StackMapTable of
+/// `code`, rewriting unreachable code and widening branches as needed.
+pub fn compute(
+    code: &mut Code,
+    ctx: &MethodContext<'_>,
+    pool: &mut PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<()> {
+    compute_inner(code, ctx, pool, hierarchy).map_err(|e| {
+        e.in_method(ctx.name, ctx.descriptor)
+            .in_class(ctx.class_name)
+    })
+}
+
+fn compute_inner(
+    code: &mut Code,
+    ctx: &MethodContext<'_>,
+    pool: &mut PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<()> {
+    if let Some(i) = code
+        .insns
+        .iter()
+        .position(|x| matches!(x.opcode(), Some(op::JSR | op::JSR_W | op::RET)))
+    {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            code.origin_near(i).map(|o| o as usize),
+            "subroutines (jsr/ret) are not supported when code changes",
+        ));
+    }
+    for _round in 0..4 {
+        code.widen_jumps()?;
+        let mut a = Analysis::new(code, ctx, pool, hierarchy)?;
+        a.run()?;
+        let result = a.finish()?;
+        let Finished {
+            frames,
+            initial,
+            max_stack,
+            max_locals,
+            interner,
+        } = result;
+        code.max_stack = max_stack;
+        code.max_locals = max_locals;
+        // Dead-code replacement only shrinks code; widen again and redo if needed.
+        if code.widen_jumps()? {
+            continue;
+        }
+        if ctx.major_version >= 50 {
+            let layout = code.layout();
+            let name = pool.utf8("StackMapTable")?;
+            let data = encode_frames(&frames, initial, &interner, &layout, pool)?;
+            code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
+        } else {
+            code.set_stack_map(0, None);
+        }
+        return Ok(());
+    }
+    Err(Error::malformed(None, "branch widening did not settle"))
+}
+
+/// Interned class/array names for one method.
+#[derive(Default)]
+struct Interner {
+    names: Vec<Arc<str>>,
+    ids: HashMap<Arc<str>, u32>,
+}
+
+impl Interner {
+    fn id(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.ids.get(s) {
+            return i;
+        }
+        let a: Arc<str> = Arc::from(s);
+        self.names.push(a.clone());
+        self.ids.insert(a, self.names.len() as u32 - 1);
+        self.names.len() as u32 - 1
+    }
+    fn name(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+}
+
+struct Block {
+    start: usize,
+    end: usize,
+    label: Label,
+    handlers: Vec<usize>,
+}
+
+struct Analysis<'c, 'p, 'a> {
+    code: &'c mut Code,
+    ctx: &'c MethodContext<'c>,
+    pool: &'c PoolBuilder<'p>,
+    hierarchy: &'c dyn ClassHierarchy,
+    interner: Interner,
+    lub_cache: HashMap<(u32, u32), u32>,
+    blocks: Vec<Block>,
+    /// Block starting at each instruction index (`u32::MAX` if none).
+    block_at: Vec<u32>,
+    /// Instruction index each label stands before.
+    label_pos: Vec<usize>,
+    /// Class of the `new` whose label it is.
+    new_class: HashMap<Label, u32>,
+    entries: Vec<Option<Frame>>,
+    max_stack: usize,
+    max_locals: usize,
+    this_id: u32,
+    _p: std::marker::PhantomData<&'a ()>,
+}
+
+struct Finished {
+    frames: Vec<(Label, Frame)>,
+    /// Entries of the implicit initial frame.
+    initial: Vec<VType>,
+    max_stack: u16,
+    max_locals: u16,
+    interner: Interner,
+}
+
+fn local_size(op: u8) -> usize {
+    let base = short_form(op).map(|(b, _)| b).unwrap_or(op);
+    match base {
+        22 | 24 | 55 | 57 => 2, // lload dload lstore dstore
+        _ => 1,
+    }
+}
+
+impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
+    fn new(
+        code: &'c mut Code,
+        ctx: &'c MethodContext<'c>,
+        pool: &'c PoolBuilder<'p>,
+        hierarchy: &'c dyn ClassHierarchy,
+    ) -> Result<Self> {
+        normalize(code)?;
+        let n = code.insns.len();
+        let mut label_pos = vec![usize::MAX; code.label_count()];
+        let mut pending = Vec::new();
+        for (i, insn) in code.insns.iter().enumerate() {
+            match insn {
+                Insn::Label(l) => pending.push(*l),
+                _ => {
+                    for l in pending.drain(..) {
+                        label_pos[l.0 as usize] = i;
+                    }
+                }
+            }
+        }
+        for l in pending {
+            label_pos[l.0 as usize] = n;
+        }
+        let mut interner = Interner::default();
+        let mut new_class = HashMap::new();
+        let mut last_label = None;
+        for insn in code.insns.iter() {
+            match insn {
+                Insn::Label(l) => last_label = Some(*l),
+                Insn::Cp { op: op::NEW, index } => {
+                    let name = pool.class_name(*index)?;
+                    new_class.insert(
+                        last_label.expect("normalize puts a label before each new"),
+                        interner.id(&name),
+                    );
+                }
+                _ => last_label = None,
+            }
+        }
+        // Blocks: a leader is the first instruction after a label that normalize
+        // marked, which we recompute here from the same rules.
+        let leaders = leaders(code, &label_pos);
+        let mut blocks = Vec::new();
+        let mut block_at = vec![u32::MAX; n + 1];
+        let reals: Vec<usize> = leaders.iter().copied().collect();
+        for (k, &s) in reals.iter().enumerate() {
+            let e = reals.get(k + 1).copied().unwrap_or(n);
+            let label = label_before(code, s).expect("normalize labels every leader");
+            block_at[s] = blocks.len() as u32;
+            blocks.push(Block {
+                start: s,
+                end: e,
+                label,
+                handlers: Vec::new(),
+            });
+        }
+        for (h, handler) in code.handlers.iter().enumerate() {
+            let (s, e) = (
+                label_pos[handler.start.0 as usize],
+                label_pos[handler.end.0 as usize],
+            );
+            for b in blocks.iter_mut() {
+                if b.start >= s && b.start < e {
+                    b.handlers.push(h);
+                }
+            }
+        }
+        // max_locals: parameters and every local the code names.
+        let mut max_locals = descriptor::param_slots(ctx.descriptor)? + usize::from(!ctx.is_static);
+        for insn in code.insns.iter() {
+            match insn {
+                Insn::Local { op, index, .. } => {
+                    max_locals = max_locals.max(*index as usize + local_size(*op))
+                }
+                Insn::Iinc { index, .. } => max_locals = max_locals.max(*index as usize + 1),
+                Insn::Simple(o) => {
+                    if let Some((_, i)) = short_form(*o) {
+                        max_locals = max_locals.max(i as usize + local_size(*o));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if max_locals > 0xFFFF {
+            return Err(Error::malformed(None, "more than 65535 local slots"));
+        }
+        let this_id = interner.id(ctx.class_name);
+        let entries = vec![None; blocks.len()];
+        Ok(Analysis {
+            code,
+            ctx,
+            pool,
+            hierarchy,
+            interner,
+            lub_cache: HashMap::new(),
+            blocks,
+            block_at,
+            label_pos,
+            new_class,
+            entries,
+            max_stack: 0,
+            max_locals,
+            this_id,
+            _p: std::marker::PhantomData,
+        })
+    }
+
+    fn initial_frame(&mut self) -> Result<Frame> {
+        let mut locals = Vec::with_capacity(self.max_locals);
+        if !self.ctx.is_static {
+            locals.push(
+                if self.ctx.name == "<init>" && self.ctx.class_name != OBJECT {
+                    VType::UninitThis
+                } else {
+                    VType::Object(self.this_id)
+                },
+            );
+        }
+        let (params, _) = descriptor::parse_method(self.ctx.descriptor)?;
+        for p in params {
+            self.push_field_type(&mut locals, p);
+        }
+        locals.resize(self.max_locals, VType::Top);
+        Ok(Frame {
+            locals,
+            stack: Vec::new(),
+        })
+    }
+
+    fn push_field_type(&mut self, v: &mut Vec<VType>, d: &str) {
+        match d.as_bytes()[0] {
+            b'Z' | b'B' | b'C' | b'S' | b'I' => v.push(VType::Int),
+            b'F' => v.push(VType::Float),
+            b'J' => v.extend([VType::Long, VType::Top]),
+            b'D' => v.extend([VType::Double, VType::Top]),
+            b'L' => v.push(VType::Object(self.interner.id(&d[1..d.len() - 1]))),
+            _ => v.push(VType::Object(self.interner.id(d))),
+        }
+    }
+
+    fn label_block(&self, l: Label) -> usize {
+        self.block_at[self.label_pos[l.0 as usize]] as usize
+    }
+
+    fn run(&mut self) -> Result<()> {
+        if self.blocks.is_empty() {
+            return Err(Error::malformed(None, "method body has no instructions"));
+        }
+        let init = self.initial_frame()?;
+        self.entries[0] = Some(init);
+        let mut work = vec![0usize];
+        let mut queued = vec![false; self.blocks.len()];
+        queued[0] = true;
+        while let Some(b) = work.pop() {
+            queued[b] = false;
+            let mut f = self.entries[b].clone().expect("queued blocks have frames");
+            let (start, end) = (self.blocks[b].start, self.blocks[b].end);
+            let handlers = self.blocks[b].handlers.clone();
+            let mut falls = true;
+            for i in start..end {
+                let insn = self.code.insns[i].clone();
+                let Some(opc) = insn.opcode() else { continue };
+                if !handlers.is_empty() && is_store(opc) {
+                    self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
+                }
+                self.execute(&insn, i, &mut f)?;
+                self.max_stack = self.max_stack.max(f.stack.len());
+                if !handlers.is_empty() && !is_store(opc) {
+                    self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
+                }
+                for t in insn.targets() {
+                    let tb = self.label_block(t);
+                    self.merge_into(tb, &f, &mut work, &mut queued, i)?;
+                }
+                falls = matches!(flow(opc), Flow::Next | Flow::Conditional);
+            }
+            if falls {
+                if b + 1 >= self.blocks.len() {
+                    return Err(Error::malformed(
+                        self.code.origin_near(end - 1).map(|o| o as usize),
+                        "execution falls off the end of the code",
+                    ));
+                }
+                self.merge_into(b + 1, &f, &mut work, &mut queued, end - 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn merge_handlers(
+        &mut self,
+        handlers: &[usize],
+        f: &Frame,
+        work: &mut Vec<usize>,
+        queued: &mut [bool],
+    ) -> Result<()> {
+        for &h in handlers {
+            let Handler {
+                handler,
+                catch_type,
+                ..
+            } = self.code.handlers[h];
+            let t = if catch_type == 0 {
+                self.interner.id("java/lang/Throwable")
+            } else {
+                self.interner.id(&self.pool.class_name(catch_type)?)
+            };
+            let hf = Frame {
+                locals: f.locals.clone(),
+                stack: vec![VType::Object(t)],
+            };
+            self.max_stack = self.max_stack.max(1);
+            let hb = self.label_block(handler);
+            self.merge_into(hb, &hf, work, queued, self.blocks[hb].start)?;
+        }
+        Ok(())
+    }
+
+    fn merge_into(
+        &mut self,
+        b: usize,
+        f: &Frame,
+        work: &mut Vec<usize>,
+        queued: &mut [bool],
+        at: usize,
+    ) -> Result<()> {
+        let changed = match self.entries[b].take() {
+            None => {
+                self.entries[b] = Some(f.clone());
+                true
+            }
+            Some(mut old) => {
+                if old.stack.len() != f.stack.len() {
+                    return Err(Error::malformed(
+                        self.code.origin_near(at).map(|o| o as usize),
+                        format!(
+                            "stack heights {} and {} meet at a branch target",
+                            old.stack.len(),
+                            f.stack.len()
+                        ),
+                    ));
+                }
+                let mut changed = false;
+                for k in 0..old.locals.len() {
+                    let m = self.merge(old.locals[k], f.locals[k])?;
+                    changed |= m != old.locals[k];
+                    old.locals[k] = m;
+                }
+                for k in 0..old.stack.len() {
+                    let m = self.merge(old.stack[k], f.stack[k])?;
+                    changed |= m != old.stack[k];
+                    old.stack[k] = m;
+                }
+                self.entries[b] = Some(old);
+                changed
+            }
+        };
+        if changed && !queued[b] {
+            queued[b] = true;
+            work.push(b);
+        }
+        Ok(())
+    }
+
+    fn merge(&mut self, a: VType, b: VType) -> Result<VType> {
+        if a == b {
+            return Ok(a);
+        }
+        Ok(match (a, b) {
+            (VType::Null, VType::Object(_)) => b,
+            (VType::Object(_), VType::Null) => a,
+            (VType::Object(x), VType::Object(y)) => VType::Object(self.lub(x, y)?),
+            _ => VType::Top,
+        })
+    }
+
+    /// Least upper bound of two class or array types.
+    fn lub(&mut self, x: u32, y: u32) -> Result<u32> {
+        let key = if x < y { (x, y) } else { (y, x) };
+        if let Some(&r) = self.lub_cache.get(&key) {
+            return Ok(r);
+        }
+        let (a, b) = (
+            self.interner.name(x).to_string(),
+            self.interner.name(y).to_string(),
+        );
+        let r = match (a.strip_prefix('['), b.strip_prefix('[')) {
+            (Some(ca), Some(cb)) => {
+                let is_ref = |c: &str| c.starts_with('L') || c.starts_with('[');
+                if is_ref(ca) && is_ref(cb) {
+                    let ia = self.interner.id(element_name(ca));
+                    let ib = self.interner.id(element_name(cb));
+                    let e = self.lub(ia, ib)?;
+                    let en = self.interner.name(e).to_string();
+                    let arr = if en.starts_with('[') {
+                        format!("[{en}")
+                    } else {
+                        format!("[L{en};")
+                    };
+                    self.interner.id(&arr)
+                } else {
+                    self.interner.id(OBJECT)
+                }
+            }
+            (None, None) => {
+                let s = self.hierarchy.common_super_class(&a, &b)?;
+                self.interner.id(&s)
+            }
+            _ => self.interner.id(OBJECT),
+        };
+        self.lub_cache.insert(key, r);
+        Ok(r)
+    }
+
+    fn err(&self, i: usize, msg: impl Into<String>) -> Error {
+        Error::malformed(self.code.origin_near(i).map(|o| o as usize), msg)
+    }
+
+    fn pop(&self, f: &mut Frame, n: usize, i: usize) -> Result<()> {
+        if f.stack.len() < n {
+            return Err(self.err(
+                i,
+                format!(
+                    "stack underflow at {}",
+                    self.code.insns[i]
+                        .opcode()
+                        .map(|o| OPCODES[o as usize].name)
+                        .unwrap_or("?")
+                ),
+            ));
+        }
+        f.stack.truncate(f.stack.len() - n);
+        Ok(())
+    }
+
+    fn pop1(&self, f: &mut Frame, i: usize) -> Result<VType> {
+        f.stack.pop().ok_or_else(|| self.err(i, "stack underflow"))
+    }
+
+    fn store(&self, f: &mut Frame, index: usize, v: VType, wide: bool, i: usize) -> Result<()> {
+        let size = if wide { 2 } else { 1 };
+        if index + size > f.locals.len() {
+            return Err(self.err(i, format!("local {index} is past max_locals")));
+        }
+        if index > 0 && matches!(f.locals[index - 1], VType::Long | VType::Double) {
+            f.locals[index - 1] = VType::Top;
+        }
+        f.locals[index] = v;
+        if wide {
+            f.locals[index + 1] = VType::Top;
+        }
+        Ok(())
+    }
+
+    fn push_desc(&mut self, f: &mut Frame, d: &str) {
+        if d != "V" {
+            self.push_field_type(&mut f.stack, d);
+        }
+    }
+
+    fn execute(&mut self, insn: &Insn, i: usize, f: &mut Frame) -> Result<()> {
+        let opc = insn.opcode().expect("not a label");
+        let spec = OPCODES[opc as usize].stack;
+        if spec != "*" {
+            let (pops, pushes) = spec.split_once('>').expect("table specs have '>'");
+            let n: usize = pops
+                .bytes()
+                .map(|c| if c == b'J' || c == b'D' { 2 } else { 1 })
+                .sum();
+            self.pop(f, n, i)?;
+            for c in pushes.bytes() {
+                match c {
+                    b'I' => f.stack.push(VType::Int),
+                    b'F' => f.stack.push(VType::Float),
+                    b'J' => f.stack.extend([VType::Long, VType::Top]),
+                    b'D' => f.stack.extend([VType::Double, VType::Top]),
+                    b'N' => f.stack.push(VType::Null),
+                    _ => unreachable!("push letters are I F J D N"),
+                }
+            }
+            return Ok(());
+        }
+        let pool = self.pool;
+        match insn {
+            Insn::Ldc { index, .. }
+            | Insn::Cp {
+                op: op::LDC2_W,
+                index,
+            } => {
+                let c = pool.constant(*index)?;
+                match c {
+                    Constant::Integer(_) => f.stack.push(VType::Int),
+                    Constant::Float(_) => f.stack.push(VType::Float),
+                    Constant::Long(_) => f.stack.extend([VType::Long, VType::Top]),
+                    Constant::Double(_) => f.stack.extend([VType::Double, VType::Top]),
+                    Constant::String(_) => f
+                        .stack
+                        .push(VType::Object(self.interner.id("java/lang/String"))),
+                    Constant::Class(_) => f
+                        .stack
+                        .push(VType::Object(self.interner.id("java/lang/Class"))),
+                    Constant::MethodType(_) => f.stack.push(VType::Object(
+                        self.interner.id("java/lang/invoke/MethodType"),
+                    )),
+                    Constant::MethodHandle(..) => f.stack.push(VType::Object(
+                        self.interner.id("java/lang/invoke/MethodHandle"),
+                    )),
+                    Constant::Dynamic(..) => {
+                        let (_, d) = pool.dynamic(*index)?;
+                        self.push_desc(f, &d);
+                    }
+                    other => {
+                        return Err(
+                            self.err(i, format!("ldc of a constant with tag {}", other.tag()))
+                        )
+                    }
+                }
+            }
+            Insn::Simple(o) if (op::ALOAD_0..=op::ALOAD_3).contains(o) => {
+                let v = f
+                    .locals
+                    .get((o - op::ALOAD_0) as usize)
+                    .copied()
+                    .ok_or_else(|| self.err(i, "local past max_locals"))?;
+                f.stack.push(v);
+            }
+            Insn::Local {
+                op: op::ALOAD,
+                index,
+                ..
+            } => {
+                let v = f
+                    .locals
+                    .get(*index as usize)
+                    .copied()
+                    .ok_or_else(|| self.err(i, "local past max_locals"))?;
+                f.stack.push(v);
+            }
+            Insn::Simple(o) if is_store(*o) => {
+                let (base, idx) = short_form(*o).expect("short store");
+                self.exec_store(f, base, idx as usize, i)?;
+            }
+            Insn::Local { op: o, index, .. } if is_store(*o) => {
+                self.exec_store(f, *o, *index as usize, i)?
+            }
+            Insn::Simple(op::AALOAD) => {
+                self.pop(f, 1, i)?;
+                let arr = self.pop1(f, i)?;
+                let v = match arr {
+                    VType::Object(id) => {
+                        let n = self.interner.name(id);
+                        match n.strip_prefix('[') {
+                            Some(c) if c.starts_with('L') || c.starts_with('[') => {
+                                let e = element_name(c).to_string();
+                                VType::Object(self.interner.id(&e))
+                            }
+                            _ => VType::Object(self.interner.id(OBJECT)),
+                        }
+                    }
+                    VType::Null => VType::Null,
+                    _ => VType::Object(self.interner.id(OBJECT)),
+                };
+                f.stack.push(v);
+            }
+            Insn::Simple(o @ (op::DUP..=op::SWAP)) => {
+                let s = &mut f.stack;
+                let need = match *o {
+                    op::DUP => 1,
+                    op::DUP_X1 | op::DUP2 | op::SWAP => 2,
+                    op::DUP_X2 | op::DUP2_X1 => 3,
+                    _ => 4,
+                };
+                if s.len() < need {
+                    return Err(self.err(i, "stack underflow in dup/swap"));
+                }
+                let n = s.len();
+                match *o {
+                    op::DUP => s.push(s[n - 1]),
+                    op::DUP_X1 => s.insert(n - 2, s[n - 1]),
+                    op::DUP_X2 => s.insert(n - 3, s[n - 1]),
+                    op::DUP2 => s.extend_from_within(n - 2..),
+                    op::DUP2_X1 => {
+                        let (b, a) = (s[n - 2], s[n - 1]);
+                        s.splice(n - 3..n - 3, [b, a]);
+                    }
+                    op::DUP2_X2 => {
+                        let (b, a) = (s[n - 2], s[n - 1]);
+                        s.splice(n - 4..n - 4, [b, a]);
+                    }
+                    _ => s.swap(n - 1, n - 2),
+                }
+            }
+            Insn::Cp {
+                op: o @ (op::GETSTATIC..=op::PUTFIELD),
+                index,
+            } => {
+                let r = pool.member_ref(*index)?;
+                let size = descriptor::slots(&r.descriptor);
+                match *o {
+                    op::GETSTATIC => self.push_desc(f, &r.descriptor),
+                    op::PUTSTATIC => self.pop(f, size, i)?,
+                    op::GETFIELD => {
+                        self.pop(f, 1, i)?;
+                        self.push_desc(f, &r.descriptor);
+                    }
+                    _ => self.pop(f, size + 1, i)?,
+                }
+            }
+            Insn::Cp {
+                op: op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC,
+                index,
+            }
+            | Insn::InvokeInterface { index, .. } => {
+                let o = opc;
+                let r = pool.member_ref(*index)?;
+                let (params, ret) = descriptor::parse_method(&r.descriptor)?;
+                let n: usize = params.iter().map(|p| descriptor::slots(p)).sum();
+                self.pop(f, n, i)?;
+                if o != op::INVOKESTATIC {
+                    let recv = self.pop1(f, i)?;
+                    if o == op::INVOKESPECIAL && r.name == "<init>" {
+                        let init = match recv {
+                            VType::UninitThis => VType::Object(self.this_id),
+                            VType::Uninit(l) => {
+                                VType::Object(*self.new_class.get(&l).ok_or_else(|| {
+                                    self.err(i, "uninitialized value of unknown origin")
+                                })?)
+                            }
+                            _ => return Err(self.err(i, "<init> called on an initialized value")),
+                        };
+                        for v in f.locals.iter_mut().chain(f.stack.iter_mut()) {
+                            if *v == recv {
+                                *v = init;
+                            }
+                        }
+                    }
+                }
+                self.push_desc(f, ret);
+            }
+            Insn::InvokeDynamic { index } => {
+                let (_, d) = pool.dynamic(*index)?;
+                let (params, ret) = descriptor::parse_method(&d)?;
+                let n: usize = params.iter().map(|p| descriptor::slots(p)).sum();
+                self.pop(f, n, i)?;
+                self.push_desc(f, ret);
+            }
+            Insn::Cp { op: op::NEW, .. } => {
+                let l = label_before(self.code, i).expect("normalize labels each new");
+                f.stack.push(VType::Uninit(l));
+            }
+            Insn::NewArray { atype } => {
+                self.pop(f, 1, i)?;
+                let d = match atype {
+                    4 => "[Z",
+                    5 => "[C",
+                    6 => "[F",
+                    7 => "[D",
+                    8 => "[B",
+                    9 => "[S",
+                    10 => "[I",
+                    11 => "[J",
+                    _ => return Err(self.err(i, format!("newarray with bad type code {atype}"))),
+                };
+                f.stack.push(VType::Object(self.interner.id(d)));
+            }
+            Insn::Cp {
+                op: op::ANEWARRAY,
+                index,
+            } => {
+                self.pop(f, 1, i)?;
+                let c = pool.class_name(*index)?;
+                let d = if c.starts_with('[') {
+                    format!("[{c}")
+                } else {
+                    format!("[L{c};")
+                };
+                f.stack.push(VType::Object(self.interner.id(&d)));
+            }
+            Insn::Cp {
+                op: op::CHECKCAST,
+                index,
+            } => {
+                self.pop(f, 1, i)?;
+                let c = pool.class_name(*index)?;
+                f.stack.push(VType::Object(self.interner.id(&c)));
+            }
+            Insn::MultiANewArray { index, dims } => {
+                self.pop(f, *dims as usize, i)?;
+                let c = pool.class_name(*index)?;
+                f.stack.push(VType::Object(self.interner.id(&c)));
+            }
+            other => return Err(self.err(i, format!("cannot simulate {other:?}"))),
+        }
+        Ok(())
+    }
+
+    fn exec_store(&mut self, f: &mut Frame, base: u8, index: usize, i: usize) -> Result<()> {
+        match base {
+            54 => {
+                self.pop(f, 1, i)?;
+                self.store(f, index, VType::Int, false, i)
+            }
+            55 => {
+                self.pop(f, 2, i)?;
+                self.store(f, index, VType::Long, true, i)
+            }
+            56 => {
+                self.pop(f, 1, i)?;
+                self.store(f, index, VType::Float, false, i)
+            }
+            57 => {
+                self.pop(f, 2, i)?;
+                self.store(f, index, VType::Double, true, i)
+            }
+            _ => {
+                let v = self.pop1(f, i)?;
+                if !v.is_ref() && v != VType::Top {
+                    return Err(self.err(i, "astore of a primitive value"));
+                }
+                self.store(f, index, v, false, i)
+            }
+        }
+    }
+
+    /// Replaces dead blocks, trims exception ranges, and lists the frames to write.
+    fn finish(mut self) -> Result<Finished> {
+        let throwable = VType::Object(self.interner.id("java/lang/Throwable"));
+        let dead: Vec<bool> = self.entries.iter().map(|e| e.is_none()).collect();
+        let any_dead = dead.iter().any(|d| *d);
+        // Which blocks need a frame: branch/handler targets of live code, and
+        // every block after an unconditional transfer.
+        let mut needs = vec![false; self.blocks.len()];
+        for (b, blk) in self.blocks.iter().enumerate() {
+            if dead[b] {
+                needs[b] = true;
+                continue;
+            }
+            for i in blk.start..blk.end {
+                for t in self.code.insns[i].targets() {
+                    needs[self.block_at[self.label_pos[t.0 as usize]] as usize] = true;
+                }
+            }
+            if let Some(last) = (blk.start..blk.end)
+                .rev()
+                .find_map(|i| self.code.insns[i].opcode())
+            {
+                if !matches!(flow(last), Flow::Next | Flow::Conditional)
+                    && b + 1 < self.blocks.len()
+                {
+                    needs[b + 1] = true;
+                }
+            }
+        }
+        if any_dead {
+            self.max_stack = self.max_stack.max(1);
+            self.trim_handlers(&dead);
+            // Replace dead instructions (keep labels) by one athrow per block.
+            let mut out = Vec::with_capacity(self.code.insns.len());
+            let mut b = 0;
+            for (i, insn) in self.code.insns.iter().enumerate() {
+                while b + 1 < self.blocks.len() && self.blocks[b + 1].start <= i {
+                    b += 1;
+                }
+                let in_block =
+                    !self.blocks.is_empty() && i >= self.blocks[b].start && i < self.blocks[b].end;
+                if in_block && dead[b] && !matches!(insn, Insn::Label(_)) {
+                    if i == self.blocks[b].start
+                        || (self.blocks[b].start..i)
+                            .all(|k| matches!(self.code.insns[k], Insn::Label(_)))
+                    {
+                        out.push(Insn::Simple(op::ATHROW));
+                    }
+                    continue;
+                }
+                out.push(insn.clone());
+            }
+            self.code.insns = out;
+        }
+        for h in &self.code.handlers {
+            // Handler targets of remaining ranges.
+            let hb = self.block_at[self.label_pos[h.handler.0 as usize]];
+            if hb != u32::MAX {
+                needs[hb as usize] = true;
+            }
+        }
+        let initial = entries(&self.initial_frame()?.locals, true);
+        let mut frames = Vec::new();
+        for (b, blk) in self.blocks.iter().enumerate() {
+            if b == 0 || !needs[b] {
+                continue;
+            }
+            let f = match &self.entries[b] {
+                Some(f) => f.clone(),
+                None => Frame {
+                    locals: Vec::new(),
+                    stack: vec![throwable],
+                },
+            };
+            frames.push((blk.label, f));
+        }
+        Ok(Finished {
+            frames,
+            initial,
+            max_stack: self.max_stack.min(0xFFFF) as u16,
+            max_locals: self.max_locals as u16,
+            interner: self.interner,
+        })
+    }
+
+    /// Cuts dead blocks out of exception ranges (splitting ranges), in place.
+    fn trim_handlers(&mut self, dead: &[bool]) {
+        let mut out = Vec::with_capacity(self.code.handlers.len());
+        for h in &self.code.handlers {
+            let (s, e) = (
+                self.label_pos[h.start.0 as usize],
+                self.label_pos[h.end.0 as usize],
+            );
+            let mut run: Option<Label> = None;
+            for (b, blk) in self.blocks.iter().enumerate() {
+                if blk.start < s || blk.start >= e {
+                    continue;
+                }
+                match (dead[b], run) {
+                    (false, None) => run = Some(blk.label),
+                    (true, Some(st)) => {
+                        out.push(Handler {
+                            start: st,
+                            end: blk.label,
+                            ..*h
+                        });
+                        run = None;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(st) = run {
+                out.push(Handler {
+                    start: st,
+                    end: h.end,
+                    ..*h
+                });
+            }
+        }
+        self.code.handlers = out;
+    }
+}
+
+/// For `[Lfoo;` → `foo`; for `[[I` → `[I` (the component's name as used in frames).
+fn element_name(component: &str) -> &str {
+    if let Some(n) = component.strip_prefix('L') {
+        n.strip_suffix(';').unwrap_or(n)
+    } else {
+        component
+    }
+}
+
+fn label_before(code: &Code, i: usize) -> Option<Label> {
+    code.insns[..i]
+        .iter()
+        .rev()
+        .map_while(|x| {
+            if let Insn::Label(l) = x {
+                Some(*l)
+            } else {
+                None
+            }
+        })
+        .last()
+}
+
+/// Instruction indices that start basic blocks.
+fn leaders(code: &Code, label_pos: &[usize]) -> std::collections::BTreeSet<usize> {
+    let n = code.insns.len();
+    let mut set = std::collections::BTreeSet::new();
+    let first_real = code.insns.iter().position(|x| !matches!(x, Insn::Label(_)));
+    if let Some(f) = first_real {
+        set.insert(f);
+    }
+    let mut add = |p: usize| {
+        if p < n {
+            set.insert(p);
+        }
+    };
+    for h in &code.handlers {
+        add(label_pos[h.start.0 as usize]);
+        add(label_pos[h.end.0 as usize]);
+        add(label_pos[h.handler.0 as usize]);
+    }
+    let mut after_jump = false;
+    for (i, insn) in code.insns.iter().enumerate() {
+        let Some(o) = insn.opcode() else { continue };
+        if after_jump {
+            add(i);
+        }
+        for t in insn.targets() {
+            add(label_pos[t.0 as usize]);
+        }
+        after_jump = !matches!(flow(o), Flow::Next);
+    }
+    set
+}
+
+/// Puts a label before every block leader and every `new` that lacks one.
+fn normalize(code: &mut Code) -> Result<()> {
+    let n = code.insns.len();
+    let mut label_pos = vec![usize::MAX; code.label_count()];
+    let mut pending = Vec::new();
+    for (i, insn) in code.insns.iter().enumerate() {
+        match insn {
+            Insn::Label(l) => pending.push(*l),
+            _ => {
+                for l in pending.drain(..) {
+                    label_pos[l.0 as usize] = i;
+                }
+            }
+        }
+    }
+    for l in pending {
+        label_pos[l.0 as usize] = n;
+    }
+    for insn in &code.insns {
+        for t in insn.targets() {
+            if label_pos[t.0 as usize] == usize::MAX {
+                return Err(Error::malformed(
+                    None,
+                    format!("branch to label {} that is not placed", t.0),
+                ));
+            }
+        }
+    }
+    for h in &code.handlers {
+        for l in [h.start, h.end, h.handler] {
+            if label_pos.get(l.0 as usize).is_none_or(|p| *p == usize::MAX) {
+                return Err(Error::malformed(
+                    None,
+                    "exception handler label is not placed",
+                ));
+            }
+        }
+    }
+    let mut want = leaders(code, &label_pos);
+    for (i, insn) in code.insns.iter().enumerate() {
+        if matches!(insn, Insn::Cp { op: op::NEW, .. }) {
+            want.insert(i);
+        }
+    }
+    let missing: Vec<usize> = want
+        .into_iter()
+        .filter(|&i| i == 0 || !matches!(code.insns[i - 1], Insn::Label(_)))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut out = Vec::with_capacity(n + missing.len());
+    let mut m = missing.iter().peekable();
+    let old = std::mem::take(&mut code.insns);
+    for (i, insn) in old.into_iter().enumerate() {
+        if m.peek() == Some(&&i) {
+            m.next();
+            let l = code.new_label();
+            out.push(Insn::Label(l));
+        }
+        out.push(insn);
+    }
+    code.insns = out;
+    Ok(())
+}
+
+fn vti(
+    v: VType,
+    interner: &Interner,
+    layout: &crate::code::Layout,
+    pool: &mut PoolBuilder<'_>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    match v {
+        VType::Top => out.push(0),
+        VType::Int => out.push(1),
+        VType::Float => out.push(2),
+        VType::Double => out.push(3),
+        VType::Long => out.push(4),
+        VType::Null => out.push(5),
+        VType::UninitThis => out.push(6),
+        VType::Object(id) => {
+            out.push(7);
+            out.extend_from_slice(&pool.class(interner.name(id))?.to_be_bytes());
+        }
+        VType::Uninit(l) => {
+            out.push(8);
+            out.extend_from_slice(&(layout.offset(l) as u16).to_be_bytes());
+        }
+    }
+    Ok(())
+}
+
+/// Slots → frame entries (a long/double entry covers two slots), trailing `Top`s dropped.
+fn entries(slots: &[VType], trim: bool) -> Vec<VType> {
+    let mut out = Vec::with_capacity(slots.len());
+    let mut i = 0;
+    while i < slots.len() {
+        out.push(slots[i]);
+        i += if matches!(slots[i], VType::Long | VType::Double) {
+            2
+        } else {
+            1
+        };
+    }
+    if trim {
+        while out.last() == Some(&VType::Top) {
+            out.pop();
+        }
+    }
+    out
+}
+
+fn encode_frames(
+    frames: &[(Label, Frame)],
+    initial: Vec<VType>,
+    interner: &Interner,
+    layout: &crate::code::Layout,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<u8>> {
+    let mut sorted: Vec<(u32, &Frame)> =
+        frames.iter().map(|(l, f)| (layout.offset(*l), f)).collect();
+    sorted.sort_by_key(|x| x.0);
+    let mut prev = initial;
+    let mut out = Vec::new();
+    out.extend_from_slice(&(sorted.len() as u16).to_be_bytes());
+    let mut last: i64 = -1;
+    for (off, f) in sorted {
+        let delta = (off as i64 - last - 1) as u32;
+        last = off as i64;
+        if delta > 0xFFFF {
+            return Err(Error::malformed(None, "frame offset delta out of range"));
+        }
+        let d = delta as u16;
+        let locals = entries(&f.locals, true);
+        let stack = entries(&f.stack, false);
+        let same = locals == prev;
+        if same && stack.is_empty() {
+            if d < 64 {
+                out.push(d as u8);
+            } else {
+                out.push(251);
+                out.extend_from_slice(&d.to_be_bytes());
+            }
+        } else if same && stack.len() == 1 {
+            if d < 64 {
+                out.push(64 + d as u8);
+            } else {
+                out.push(247);
+                out.extend_from_slice(&d.to_be_bytes());
+            }
+            vti(stack[0], interner, layout, pool, &mut out)?;
+        } else if stack.is_empty()
+            && locals.len() < prev.len()
+            && prev.len() - locals.len() <= 3
+            && prev[..locals.len()] == locals[..]
+        {
+            out.push(251 - (prev.len() - locals.len()) as u8);
+            out.extend_from_slice(&d.to_be_bytes());
+        } else if stack.is_empty()
+            && locals.len() > prev.len()
+            && locals.len() - prev.len() <= 3
+            && locals[..prev.len()] == prev[..]
+        {
+            out.push(251 + (locals.len() - prev.len()) as u8);
+            out.extend_from_slice(&d.to_be_bytes());
+            for v in &locals[prev.len()..] {
+                vti(*v, interner, layout, pool, &mut out)?;
+            }
+        } else {
+            out.push(255);
+            out.extend_from_slice(&d.to_be_bytes());
+            out.extend_from_slice(&(locals.len() as u16).to_be_bytes());
+            for v in &locals {
+                vti(*v, interner, layout, pool, &mut out)?;
+            }
+            out.extend_from_slice(&(stack.len() as u16).to_be_bytes());
+            for v in &stack {
+                vti(*v, interner, layout, pool, &mut out)?;
+            }
+        }
+        prev = locals;
+    }
+    Ok(out)
+}

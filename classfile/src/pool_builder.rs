@@ -1,0 +1,327 @@
+//! An append-only constant pool: starts as the class's original pool (copied as one
+//! byte range when written) and adds entries only when no equal entry exists.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::constant_pool::{
+    decode_modified_utf8, encode_modified_utf8, tag, Constant, ConstantPool, MemberRef,
+};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Owned key for deduplication.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Utf8(Vec<u8>),
+    Int(u8, u64),
+    Ref(u8, u16, u16),
+}
+
+fn key_of(c: &Constant<'_>) -> Option<Key> {
+    Some(match *c {
+        Constant::Unusable => return None,
+        Constant::Utf8(b) => Key::Utf8(b.to_vec()),
+        Constant::Integer(v) => Key::Int(tag::INTEGER, v as u32 as u64),
+        Constant::Float(v) => Key::Int(tag::FLOAT, v as u64),
+        Constant::Long(v) => Key::Int(tag::LONG, v as u64),
+        Constant::Double(v) => Key::Int(tag::DOUBLE, v),
+        Constant::Class(a)
+        | Constant::String(a)
+        | Constant::MethodType(a)
+        | Constant::Module(a)
+        | Constant::Package(a) => Key::Ref(c.tag(), a, 0),
+        Constant::Fieldref(a, b)
+        | Constant::Methodref(a, b)
+        | Constant::InterfaceMethodref(a, b)
+        | Constant::NameAndType(a, b)
+        | Constant::Dynamic(a, b)
+        | Constant::InvokeDynamic(a, b) => Key::Ref(c.tag(), a, b),
+        Constant::MethodHandle(k, r) => Key::Ref(c.tag(), k as u16, r),
+    })
+}
+
+/// The constant pool of a class being written.
+#[derive(Debug)]
+pub struct PoolBuilder<'a> {
+    original: &'a ConstantPool<'a>,
+    original_bytes: &'a [u8],
+    appended: Vec<u8>,
+    count: usize,
+    index: Option<HashMap<Key, u16>>,
+    /// Appended entries by slot (`None` for the second slot of a long/double).
+    appended_keys: Vec<Option<Key>>,
+}
+
+impl<'a> PoolBuilder<'a> {
+    /// A builder holding `pool` (whose bytes are in `class_bytes`).
+    pub fn new(pool: &'a ConstantPool<'a>, class_bytes: &'a [u8]) -> Self {
+        let (s, e) = pool.byte_range();
+        PoolBuilder {
+            original: pool,
+            original_bytes: &class_bytes[s..e],
+            appended: Vec::new(),
+            count: pool.len(),
+            index: None,
+            appended_keys: Vec::new(),
+        }
+    }
+
+    /// The original pool.
+    pub fn original(&self) -> &'a ConstantPool<'a> {
+        self.original
+    }
+    /// True when nothing was appended.
+    pub fn is_unchanged(&self) -> bool {
+        self.appended.is_empty()
+    }
+    /// The `constant_pool_count` to write.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    fn index(&mut self) -> &mut HashMap<Key, u16> {
+        let original = self.original;
+        self.index.get_or_insert_with(|| {
+            let mut m = HashMap::with_capacity(original.len() * 2);
+            for (i, c) in original.entries().iter().enumerate() {
+                if let Some(k) = key_of(c) {
+                    m.entry(k).or_insert(i as u16);
+                }
+            }
+            m
+        })
+    }
+
+    fn intern(&mut self, key: Key, bytes: impl FnOnce(&mut Vec<u8>)) -> Result<u16> {
+        if let Some(&i) = self.index().get(&key) {
+            return Ok(i);
+        }
+        let slots = if matches!(key, Key::Int(tag::LONG | tag::DOUBLE, _)) {
+            2
+        } else {
+            1
+        };
+        if self.count + slots > 0xFFFF {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                None,
+                "constant pool would exceed 65535 entries",
+            ));
+        }
+        let idx = self.count as u16;
+        bytes(&mut self.appended);
+        self.appended_keys.push(Some(key.clone()));
+        if slots == 2 {
+            self.appended_keys.push(None);
+        }
+        self.count += slots;
+        self.index().insert(key, idx);
+        Ok(idx)
+    }
+
+    /// A `CONSTANT_Utf8` for `s`.
+    pub fn utf8(&mut self, s: &str) -> Result<u16> {
+        let b = encode_modified_utf8(s);
+        if b.len() > 0xFFFF {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                None,
+                "string constant longer than 65535 bytes",
+            ));
+        }
+        let enc = b.clone();
+        self.intern(Key::Utf8(b), |out| {
+            out.push(tag::UTF8);
+            out.extend_from_slice(&(enc.len() as u16).to_be_bytes());
+            out.extend_from_slice(&enc);
+        })
+    }
+
+    fn ref1(&mut self, t: u8, a: u16) -> Result<u16> {
+        self.intern(Key::Ref(t, a, 0), |out| {
+            out.push(t);
+            out.extend_from_slice(&a.to_be_bytes());
+        })
+    }
+
+    fn ref2(&mut self, t: u8, a: u16, b: u16) -> Result<u16> {
+        self.intern(Key::Ref(t, a, b), |out| {
+            out.push(t);
+            out.extend_from_slice(&a.to_be_bytes());
+            out.extend_from_slice(&b.to_be_bytes());
+        })
+    }
+
+    /// A `CONSTANT_Class` for an internal name or array descriptor.
+    pub fn class(&mut self, name: &str) -> Result<u16> {
+        let n = self.utf8(name)?;
+        self.ref1(tag::CLASS, n)
+    }
+    /// A `CONSTANT_String`.
+    pub fn string(&mut self, s: &str) -> Result<u16> {
+        let n = self.utf8(s)?;
+        self.ref1(tag::STRING, n)
+    }
+    /// A `CONSTANT_Integer`.
+    pub fn integer(&mut self, v: i32) -> Result<u16> {
+        self.intern(Key::Int(tag::INTEGER, v as u32 as u64), |out| {
+            out.push(tag::INTEGER);
+            out.extend_from_slice(&v.to_be_bytes());
+        })
+    }
+    /// A `CONSTANT_Long`.
+    pub fn long(&mut self, v: i64) -> Result<u16> {
+        self.intern(Key::Int(tag::LONG, v as u64), |out| {
+            out.push(tag::LONG);
+            out.extend_from_slice(&v.to_be_bytes());
+        })
+    }
+    /// A `CONSTANT_NameAndType`.
+    pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<u16> {
+        let n = self.utf8(name)?;
+        let d = self.utf8(descriptor)?;
+        self.ref2(tag::NAME_AND_TYPE, n, d)
+    }
+    /// A `CONSTANT_Fieldref`.
+    pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
+        let c = self.class(owner)?;
+        let nt = self.name_and_type(name, descriptor)?;
+        self.ref2(tag::FIELDREF, c, nt)
+    }
+    /// A `CONSTANT_Methodref`, or `CONSTANT_InterfaceMethodref` when `interface`.
+    pub fn method_ref(
+        &mut self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+        interface: bool,
+    ) -> Result<u16> {
+        let c = self.class(owner)?;
+        let nt = self.name_and_type(name, descriptor)?;
+        self.ref2(
+            if interface {
+                tag::INTERFACE_METHODREF
+            } else {
+                tag::METHODREF
+            },
+            c,
+            nt,
+        )
+    }
+
+    /// The entry at `idx`, original or appended.
+    pub fn constant(&self, idx: u16) -> Result<Constant<'_>> {
+        let n = self.original.len();
+        if (idx as usize) < n {
+            return self.original.get(idx);
+        }
+        let bad = || {
+            Error::new(
+                ErrorKind::BadCpIndex,
+                None,
+                format!("constant-pool index {idx} is out of range"),
+            )
+        };
+        let key = self
+            .appended_keys
+            .get(idx as usize - n)
+            .ok_or_else(bad)?
+            .as_ref()
+            .ok_or_else(bad)?;
+        Ok(match key {
+            Key::Utf8(b) => Constant::Utf8(b),
+            Key::Int(tag::INTEGER, v) => Constant::Integer(*v as u32 as i32),
+            Key::Int(tag::FLOAT, v) => Constant::Float(*v as u32),
+            Key::Int(tag::LONG, v) => Constant::Long(*v as i64),
+            Key::Int(_, v) => Constant::Double(*v),
+            Key::Ref(t, a, b) => match *t {
+                tag::CLASS => Constant::Class(*a),
+                tag::STRING => Constant::String(*a),
+                tag::METHOD_TYPE => Constant::MethodType(*a),
+                tag::MODULE => Constant::Module(*a),
+                tag::PACKAGE => Constant::Package(*a),
+                tag::FIELDREF => Constant::Fieldref(*a, *b),
+                tag::METHODREF => Constant::Methodref(*a, *b),
+                tag::INTERFACE_METHODREF => Constant::InterfaceMethodref(*a, *b),
+                tag::NAME_AND_TYPE => Constant::NameAndType(*a, *b),
+                tag::DYNAMIC => Constant::Dynamic(*a, *b),
+                tag::INVOKE_DYNAMIC => Constant::InvokeDynamic(*a, *b),
+                _ => Constant::MethodHandle(*a as u8, *b),
+            },
+        })
+    }
+
+    fn expect(&self, idx: u16, tags: &[u8]) -> Result<Constant<'_>> {
+        let c = self.constant(idx)?;
+        if tags.contains(&c.tag()) {
+            Ok(c)
+        } else {
+            Err(Error::new(
+                ErrorKind::WrongTag,
+                None,
+                format!(
+                    "constant #{idx} has tag {} where {tags:?} was expected",
+                    c.tag()
+                ),
+            ))
+        }
+    }
+
+    /// The Utf8 entry at `idx` as a string.
+    pub fn utf8_at(&self, idx: u16) -> Result<Cow<'_, str>> {
+        match self.expect(idx, &[tag::UTF8])? {
+            Constant::Utf8(b) => decode_modified_utf8(b),
+            _ => unreachable!("tag checked"),
+        }
+    }
+
+    /// The name of the Class entry at `idx`.
+    pub fn class_name(&self, idx: u16) -> Result<Cow<'_, str>> {
+        match self.expect(idx, &[tag::CLASS])? {
+            Constant::Class(n) => self.utf8_at(n),
+            _ => unreachable!("tag checked"),
+        }
+    }
+
+    fn name_and_type_at(&self, idx: u16) -> Result<(Cow<'_, str>, Cow<'_, str>)> {
+        match self.expect(idx, &[tag::NAME_AND_TYPE])? {
+            Constant::NameAndType(n, d) => Ok((self.utf8_at(n)?, self.utf8_at(d)?)),
+            _ => unreachable!("tag checked"),
+        }
+    }
+
+    /// Owner, name and descriptor of a field or method reference.
+    pub fn member_ref(&self, idx: u16) -> Result<MemberRef<'_>> {
+        match self.expect(
+            idx,
+            &[tag::FIELDREF, tag::METHODREF, tag::INTERFACE_METHODREF],
+        )? {
+            Constant::Fieldref(c, nt)
+            | Constant::Methodref(c, nt)
+            | Constant::InterfaceMethodref(c, nt) => {
+                let (name, descriptor) = self.name_and_type_at(nt)?;
+                Ok(MemberRef {
+                    owner: self.class_name(c)?,
+                    name,
+                    descriptor,
+                })
+            }
+            _ => unreachable!("tag checked"),
+        }
+    }
+
+    /// Name and descriptor of a Dynamic or InvokeDynamic entry.
+    pub fn dynamic(&self, idx: u16) -> Result<(Cow<'_, str>, Cow<'_, str>)> {
+        match self.expect(idx, &[tag::DYNAMIC, tag::INVOKE_DYNAMIC])? {
+            Constant::Dynamic(_, nt) | Constant::InvokeDynamic(_, nt) => self.name_and_type_at(nt),
+            _ => unreachable!("tag checked"),
+        }
+    }
+
+    /// Writes `constant_pool_count` and every entry.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&(self.count as u16).to_be_bytes());
+        out.extend_from_slice(self.original_bytes);
+        out.extend_from_slice(&self.appended);
+    }
+}

@@ -1,0 +1,94 @@
+//! Whole-class rewrites built from the pieces of this crate: re-encoding every
+//! method body through the label list, with or without recomputing its frames.
+//! They exercise the engine on real classes (the `major check` command and the
+//! corpus tests use them) and are the template for transformations.
+
+use crate::class_reader::{ClassFile, CodeAttribute, ACC_STATIC};
+use crate::class_writer::{method_with_code, write_class, ClassEdit};
+use crate::code::Code;
+use crate::error::{Error, Result};
+use crate::frames::{self, MethodContext};
+use crate::hierarchy::ClassHierarchy;
+
+/// What [`reencode_class`] does to each method body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Decode and encode only; the result must equal the input (checked).
+    Identity,
+    /// Decode, drop the StackMapTable, recompute frames, max_stack and
+    /// max_locals, encode.
+    Reframe,
+}
+
+/// Statistics of one rewritten class.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Stats {
+    /// Method bodies processed.
+    pub methods: usize,
+    /// Bytes of bytecode processed.
+    pub code_bytes: usize,
+}
+
+/// Decodes and re-encodes every method body of `bytes` in `mode`; returns the new
+/// class file. In [`Mode::Identity`], a method whose `Code` attribute does not come
+/// back byte-identical is an error naming it.
+pub fn reencode_class(
+    bytes: &[u8],
+    mode: Mode,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<(Vec<u8>, Stats)> {
+    let class = ClassFile::parse(bytes)?;
+    let class_name = class.name()?.into_owned();
+    let mut edit = ClassEdit::new(&class);
+    let mut stats = Stats::default();
+    for (mi, m) in class.methods.iter().enumerate() {
+        let Some(attr) = m.attribute("Code") else {
+            continue;
+        };
+        let name = class.member_name(m)?;
+        let desc = class.member_descriptor(m)?;
+        let ctx_err = |e: Error| e.in_method(&name, &desc).in_class(class_name.as_str());
+        let parsed = CodeAttribute::parse(attr, &class.pool).map_err(ctx_err)?;
+        stats.methods += 1;
+        stats.code_bytes += parsed.code.len();
+        let mut code = Code::decode(&parsed, &class.pool).map_err(ctx_err)?;
+        let code_name = attr.name_index;
+        match mode {
+            Mode::Identity => {
+                let layout = code.layout();
+                let mut out = Vec::with_capacity(attr.total_len());
+                code.write_attribute(code_name, &layout, &mut out)
+                    .map_err(ctx_err)?;
+                let original = &class.bytes[attr.offset..attr.offset + attr.total_len()];
+                if out != original {
+                    let at = out
+                        .iter()
+                        .zip(original)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(out.len().min(original.len()));
+                    return Err(ctx_err(Error::malformed(
+                        attr.offset + at,
+                        format!("re-encoded Code attribute differs from the original at byte {at} of {}", original.len()),
+                    )));
+                }
+            }
+            Mode::Reframe => {
+                let ctx = MethodContext {
+                    class_name: &class_name,
+                    name: &name,
+                    descriptor: &desc,
+                    is_static: m.access & ACC_STATIC != 0,
+                    major_version: class.major_version,
+                };
+                code.set_stack_map(0, None);
+                frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy)?;
+                let layout = code.layout();
+                let mut out = Vec::with_capacity(attr.total_len() + 64);
+                code.write_attribute(code_name, &layout, &mut out)
+                    .map_err(ctx_err)?;
+                edit.methods.insert(mi, method_with_code(m, &out));
+            }
+        }
+    }
+    Ok((write_class(&class, &edit), stats))
+}
