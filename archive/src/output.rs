@@ -1,0 +1,685 @@
+//! Outputs: a zip/jar or a directory, written under a temporary name beside
+//! the target and moved into place by [`OutputArchive::finish`].
+
+use std::collections::HashSet;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use zip::result::ZipError;
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipWriter};
+
+use crate::zip_input::zip_error;
+use crate::{Archive, ArchiveError, ArchiveKind, Entry, Source};
+
+/// The kind of an [`OutputArchive`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OutputKind {
+    /// A zip file (a jar).
+    Zip,
+    /// A directory tree.
+    Directory,
+}
+
+/// An output being written: a zip/jar or a directory.
+///
+/// Everything goes to a temporary sibling of the target (same directory,
+/// named `.{name}.major-tmp-{pid}-{n}`), which [`finish`](Self::finish)
+/// renames into place. Dropping an `OutputArchive` without finishing it, or
+/// a failing `finish`, removes the temporary: the target is either left as
+/// it was or replaced whole.
+///
+/// Output bytes are deterministic: they depend only on the calls made, in
+/// their order. Entries written with [`write`](Self::write) get a fixed
+/// timestamp (1980-01-01 00:00) and mode 0644; raw copies and
+/// [`write_like`](Self::write_like) keep the metadata of the input entry.
+///
+/// There is no jmod output: a jmod input written to an output becomes a
+/// plain jar or directory, with its entry names (`classes/...`, `lib/...`)
+/// unchanged. Entries of a jimage are written without the leading `/` of
+/// their name (`java.base/java/lang/Object.class`).
+pub struct OutputArchive {
+    /// Where the output ends up.
+    target: PathBuf,
+    /// Where it is written meanwhile.
+    temp: PathBuf,
+    kind: OutputKind,
+    /// The writer of a zip output, until finished.
+    zip: Option<ZipWriter<BufWriter<File>>>,
+    /// The names written so far, to refuse duplicates.
+    names: HashSet<String>,
+    /// Set once the output is in place: nothing to clean up any more.
+    done: bool,
+}
+
+impl std::fmt::Debug for OutputArchive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutputArchive")
+            .field("target", &self.target)
+            .field("temp", &self.temp)
+            .field("kind", &self.kind)
+            .field("entries", &self.names.len())
+            .finish()
+    }
+}
+
+/// Makes temporary names unique within the process.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A hidden sibling of `target`: `.{name}.major-{tag}-{pid}-{n}`.
+fn sibling(target: &Path, tag: &str) -> Option<PathBuf> {
+    let name = target.file_name()?.to_string_lossy();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let pid = std::process::id();
+    Some(target.with_file_name(format!(".{name}.major-{tag}-{pid}-{n}")))
+}
+
+/// Removes a file, or a directory tree, without following a symbolic link.
+fn remove_any(path: &Path) -> io::Result<()> {
+    if fs::symlink_metadata(path)?.is_dir() {
+        fs::remove_dir_all(path)
+    } else {
+        fs::remove_file(path)
+    }
+}
+
+/// Checks that `name` is a relative `/`-separated path that stays inside the
+/// output: no empty, `.` or `..` component, no NUL (and, for a directory
+/// output, no backslash). A trailing `/` marks a directory.
+fn check_name(name: &str, kind: OutputKind) -> Result<(), &'static str> {
+    let body = name.strip_suffix('/').unwrap_or(name);
+    if body.is_empty() {
+        return Err("empty name");
+    }
+    if body.starts_with('/') {
+        return Err("absolute name");
+    }
+    if name.contains('\0') {
+        return Err("NUL in name");
+    }
+    if kind == OutputKind::Directory && name.contains('\\') {
+        return Err("backslash in name");
+    }
+    if body
+        .split('/')
+        .any(|part| part.is_empty() || part == "." || part == "..")
+    {
+        return Err("empty, `.` or `..` path component");
+    }
+    Ok(())
+}
+
+/// The options of a new zip entry: deflated, fixed timestamp, mode 0644.
+fn new_entry_options(len: usize) -> SimpleFileOptions {
+    SimpleFileOptions::default()
+        .compression_method(CompressionMethod::Deflated)
+        .last_modified_time(DateTime::default())
+        .unix_permissions(0o644)
+        .large_file(len as u64 >= u64::from(u32::MAX))
+}
+
+/// The name an entry of `from` gets in an output.
+fn output_name<'e>(from: &Archive, entry: &'e Entry) -> &'e str {
+    match from.kind() {
+        ArchiveKind::JImage => entry.name.strip_prefix('/').unwrap_or(&entry.name),
+        ArchiveKind::Zip | ArchiveKind::Jmod | ArchiveKind::Directory => &entry.name,
+    }
+}
+
+impl OutputArchive {
+    /// Starts an output that will end up at `path`, creating the parent
+    /// directories of `path` if needed. Nothing appears at `path` before
+    /// [`finish`](Self::finish).
+    pub fn create(path: &Path, kind: OutputKind) -> Result<Self, ArchiveError> {
+        let io_error = |e| ArchiveError::io(path, None, e);
+        let temp = sibling(path, "tmp").ok_or_else(|| {
+            io_error(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the output path has no file name",
+            ))
+        })?;
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(parent).map_err(io_error)?;
+        }
+        // A leftover of a crashed run that had the same process id.
+        if fs::symlink_metadata(&temp).is_ok() {
+            remove_any(&temp).map_err(io_error)?;
+        }
+        let zip = match kind {
+            OutputKind::Zip => {
+                let file = File::options()
+                    .write(true)
+                    .create_new(true)
+                    .open(&temp)
+                    .map_err(io_error)?;
+                Some(ZipWriter::new(BufWriter::new(file)))
+            }
+            OutputKind::Directory => {
+                fs::create_dir(&temp).map_err(io_error)?;
+                None
+            }
+        };
+        Ok(OutputArchive {
+            target: path.to_path_buf(),
+            temp,
+            kind,
+            zip,
+            names: HashSet::new(),
+            done: false,
+        })
+    }
+
+    /// The kind of output `path` asks for: a zip for names ending in `.jar`,
+    /// `.zip` or `.jmod` (any case; a `.jmod` output is a plain zip, without
+    /// the jmod header), a directory otherwise.
+    pub fn kind_for(path: &Path) -> OutputKind {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match extension.as_deref() {
+            Some("jar" | "zip" | "jmod") => OutputKind::Zip,
+            _ => OutputKind::Directory,
+        }
+    }
+
+    /// Where the output ends up.
+    pub fn path(&self) -> &Path {
+        &self.target
+    }
+
+    /// The kind of the output.
+    pub fn kind(&self) -> OutputKind {
+        self.kind
+    }
+
+    /// Copies entry `index` of `from` unchanged. From a zip or jmod to a zip
+    /// output, the compressed bytes and the metadata are copied as they are
+    /// (no recompression, no CRC check); otherwise the entry is read
+    /// (decompressed and checked) and written as by
+    /// [`write_like`](Self::write_like). A directory entry (including the
+    /// `/modules/...` and `/packages/...` index entries of a jimage) becomes
+    /// an empty directory.
+    pub fn copy_raw(&mut self, from: &Archive, index: usize) -> Result<(), ArchiveError> {
+        let entry = from.entry(index)?;
+        let name = output_name(from, entry);
+        if let (Some(writer), Source::Zip(input)) = (&mut self.zip, &from.source) {
+            claim(&mut self.names, &self.target, name, self.kind)?;
+            let mut zip = input.archive();
+            let file = zip
+                .by_index_raw(index)
+                .map_err(|e| zip_error(from.path(), Some(name), e, "cannot locate the entry"))?;
+            return writer
+                .raw_copy_file(file)
+                .map_err(|e| write_error(&self.target, from.path(), name, e));
+        }
+        if entry.is_dir {
+            let name = format!("{}/", name.trim_end_matches('/'));
+            return self.write(&name, &[]);
+        }
+        let data = from.read(index)?;
+        self.write_like(from, index, &data)
+    }
+
+    /// Writes a new or changed entry. A name ending with `/` makes a
+    /// directory (`data` is then ignored). In a zip the entry is deflated,
+    /// dated 1980-01-01 00:00 with mode 0644.
+    pub fn write(&mut self, name: &str, data: &[u8]) -> Result<(), ArchiveError> {
+        self.write_with(name, data, new_entry_options(data.len()))
+    }
+
+    /// Writes `data` as the new contents of entry `index` of `from`, under
+    /// its name, keeping what metadata the output can carry: for a zip
+    /// output from a zip or jmod input, the timestamp, the Unix mode and
+    /// whether the entry was stored or deflated; otherwise as
+    /// [`write`](Self::write).
+    pub fn write_like(
+        &mut self,
+        from: &Archive,
+        index: usize,
+        data: &[u8],
+    ) -> Result<(), ArchiveError> {
+        let entry = from.entry(index)?;
+        let name = output_name(from, entry);
+        let mut options = new_entry_options(data.len());
+        if let (Some(_), Source::Zip(input)) = (&self.zip, &from.source) {
+            let zip = input.archive();
+            let original = zip
+                .by_index_data(index)
+                .map_err(|e| zip_error(from.path(), Some(name), e, "cannot read the entry"))?;
+            if original.compression() == CompressionMethod::Stored {
+                options = options.compression_method(CompressionMethod::Stored);
+            }
+            if let Some(time) = original.last_modified() {
+                options = options.last_modified_time(time);
+            }
+            if let Some(mode) = original.unix_mode() {
+                options = options.unix_permissions(mode & 0o7777);
+            }
+        }
+        self.write_with(name, data, options)
+    }
+
+    fn write_with(
+        &mut self,
+        name: &str,
+        data: &[u8],
+        options: SimpleFileOptions,
+    ) -> Result<(), ArchiveError> {
+        claim(&mut self.names, &self.target, name, self.kind)?;
+        let is_dir = name.ends_with('/');
+        match &mut self.zip {
+            Some(writer) => {
+                let result = if is_dir {
+                    writer.add_directory(name, options.unix_permissions(0o755))
+                } else {
+                    writer
+                        .start_file(name, options)
+                        .and_then(|()| writer.write_all(data).map_err(ZipError::Io))
+                };
+                result.map_err(|e| write_error(&self.target, &self.target, name, e))
+            }
+            None => {
+                let dest = self.temp.join(name);
+                let result = if is_dir {
+                    fs::create_dir_all(&dest)
+                } else {
+                    match dest.parent() {
+                        Some(parent) => fs::create_dir_all(parent),
+                        None => Ok(()),
+                    }
+                    .and_then(|()| fs::write(&dest, data))
+                };
+                result.map_err(|e| ArchiveError::io(&self.target, Some(name), e))
+            }
+        }
+    }
+
+    /// Completes the output and moves it into place.
+    ///
+    /// A zip replaces whatever file is at the target (an atomic rename); if
+    /// the target is a directory, this fails and the directory is kept. A
+    /// directory output replaces an existing target (file or directory) in
+    /// three steps: the old target is renamed aside (to
+    /// `.{name}.major-old-{pid}-{n}`), the new one renamed in, and the old
+    /// one deleted. If the second rename fails, the old target is put back.
+    /// A failure to delete the old target is not reported.
+    ///
+    /// The target may be the input being read (weaving in place), provided
+    /// every read of that input is done before `finish`: a memory-mapped zip
+    /// input keeps the old file's contents, but a directory input is gone.
+    pub fn finish(mut self) -> Result<(), ArchiveError> {
+        let io_error = |e| ArchiveError::io(&self.target, None, e);
+        if let Some(writer) = self.zip.take() {
+            let buffered = writer
+                .finish()
+                .map_err(|e| write_error(&self.target, &self.target, "", e))?;
+            let file = buffered
+                .into_inner()
+                .map_err(|e| io_error(e.into_error()))?;
+            file.sync_all().map_err(io_error)?;
+            drop(file);
+            fs::rename(&self.temp, &self.target).map_err(io_error)?;
+        } else if fs::symlink_metadata(&self.target).is_err() {
+            fs::rename(&self.temp, &self.target).map_err(io_error)?;
+        } else {
+            let aside = sibling(&self.target, "old").expect("the target has a file name");
+            fs::rename(&self.target, &aside).map_err(io_error)?;
+            if let Err(e) = fs::rename(&self.temp, &self.target) {
+                let _ = fs::rename(&aside, &self.target);
+                return Err(io_error(e));
+            }
+            let _ = remove_any(&aside);
+        }
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for OutputArchive {
+    fn drop(&mut self) {
+        if !self.done {
+            // Close the file before removing it. (The zip writer finalises
+            // itself when dropped; that goes to the temporary, removed next.)
+            drop(self.zip.take());
+            let _ = remove_any(&self.temp);
+        }
+    }
+}
+
+/// Records `name` as written, refusing invalid names and duplicates.
+fn claim(
+    names: &mut HashSet<String>,
+    target: &Path,
+    name: &str,
+    kind: OutputKind,
+) -> Result<(), ArchiveError> {
+    check_name(name, kind).map_err(|reason| ArchiveError::InvalidName {
+        path: target.to_path_buf(),
+        entry: name.to_owned(),
+        reason,
+    })?;
+    if !names.insert(name.to_owned()) {
+        return Err(ArchiveError::Duplicate {
+            path: target.to_path_buf(),
+            entry: name.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Turns an error of the zip writer into ours: I/O errors are about the
+/// output, others about the data being copied from `source`.
+fn write_error(target: &Path, source: &Path, name: &str, error: ZipError) -> ArchiveError {
+    let entry = Some(name).filter(|n| !n.is_empty());
+    match error {
+        ZipError::Io(e) => ArchiveError::io(target, entry, e),
+        other => zip_error(source, entry, other, "cannot write the entry"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::*;
+
+    fn dir_names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn contents(archive: &Archive) -> Vec<(String, bool, Vec<u8>)> {
+        archive
+            .entries()
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                (
+                    e.name.clone(),
+                    e.is_dir,
+                    archive.read(i).unwrap().into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    fn make_classes(root: &Path) {
+        fs::create_dir_all(root.join("p/q")).unwrap();
+        fs::write(root.join("p/q/A.class"), b"\xCA\xFE\xBA\xBEA").unwrap();
+        fs::write(root.join("p/B.class"), b"\xCA\xFE\xBA\xBEB").unwrap();
+        fs::write(root.join("res.txt"), b"text").unwrap();
+    }
+
+    #[test]
+    fn kind_for_paths() {
+        assert_eq!(
+            OutputArchive::kind_for(Path::new("a/b.jar")),
+            OutputKind::Zip
+        );
+        assert_eq!(OutputArchive::kind_for(Path::new("b.ZIP")), OutputKind::Zip);
+        assert_eq!(
+            OutputArchive::kind_for(Path::new("b.jmod")),
+            OutputKind::Zip
+        );
+        assert_eq!(
+            OutputArchive::kind_for(Path::new("out/classes")),
+            OutputKind::Directory
+        );
+        assert_eq!(
+            OutputArchive::kind_for(Path::new("out")),
+            OutputKind::Directory
+        );
+    }
+
+    #[test]
+    fn directory_round_trip_and_replace() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in");
+        make_classes(&input);
+        let source = Archive::open(&input).unwrap();
+        let target = dir.path().join("out");
+
+        for round in 0..2 {
+            let mut out = OutputArchive::create(&target, OutputKind::Directory).unwrap();
+            for i in 0..source.entries().len() {
+                if source.entries()[i].name == "p/B.class" {
+                    out.write_like(&source, i, format!("changed {round}").as_bytes())
+                        .unwrap();
+                } else {
+                    out.copy_raw(&source, i).unwrap();
+                }
+            }
+            out.write("extra/new.bin", b"new").unwrap();
+            out.write("empty-dir/", b"").unwrap();
+            assert!(!target.exists() || round == 1);
+            out.finish().unwrap();
+
+            let written = Archive::open(&target).unwrap();
+            let names: Vec<_> = written.entries().iter().map(|e| e.name.as_str()).collect();
+            assert_eq!(
+                names,
+                ["extra/new.bin", "p/B.class", "p/q/A.class", "res.txt"]
+            );
+            let b = written.find("p/B.class").unwrap();
+            assert_eq!(
+                &*written.read(b).unwrap(),
+                format!("changed {round}").as_bytes()
+            );
+            let a = written.find("p/q/A.class").unwrap();
+            assert_eq!(&*written.read(a).unwrap(), b"\xCA\xFE\xBA\xBEA");
+            assert!(target.join("empty-dir").is_dir());
+            // Nothing left beside the output.
+            assert_eq!(dir_names(dir.path()), ["in", "out"]);
+        }
+    }
+
+    #[test]
+    fn dropped_outputs_leave_nothing() {
+        for kind in [OutputKind::Zip, OutputKind::Directory] {
+            let dir = tempfile::tempdir().unwrap();
+            let target = dir.path().join("out.jar");
+            let mut out = OutputArchive::create(&target, kind).unwrap();
+            out.write("a/B.class", b"data").unwrap();
+            assert_eq!(dir_names(dir.path()).len(), 1, "the temporary exists");
+            drop(out);
+            assert!(!target.exists());
+            assert!(
+                dir_names(dir.path()).is_empty(),
+                "{:?}",
+                dir_names(dir.path())
+            );
+        }
+    }
+
+    #[test]
+    fn failed_finish_keeps_the_old_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.jar");
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("keep"), b"keep").unwrap();
+        let mut out = OutputArchive::create(&target, OutputKind::Zip).unwrap();
+        out.write("x", b"y").unwrap();
+        let err = out.finish().unwrap_err();
+        assert!(matches!(err, ArchiveError::Io { .. }), "{err}");
+        assert_eq!(fs::read(target.join("keep")).unwrap(), b"keep");
+        assert_eq!(dir_names(dir.path()), ["out.jar"]);
+    }
+
+    #[test]
+    fn names_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        for kind in [OutputKind::Zip, OutputKind::Directory] {
+            let mut out = OutputArchive::create(&dir.path().join("o"), kind).unwrap();
+            for bad in [
+                "", "/abs", "a/../b", "..", "a//b", "./a", "a/./b", "a\0b", "/",
+            ] {
+                let err = out.write(bad, b"").unwrap_err();
+                assert!(
+                    matches!(err, ArchiveError::InvalidName { .. }),
+                    "{bad:?}: {err}"
+                );
+            }
+            out.write("a/b", b"1").unwrap();
+            let err = out.write("a/b", b"2").unwrap_err();
+            assert!(
+                matches!(&err, ArchiveError::Duplicate { entry, .. } if entry == "a/b"),
+                "{err}"
+            );
+            let backslash = out.write("a\\b", b"");
+            assert_eq!(backslash.is_ok(), kind == OutputKind::Zip);
+        }
+    }
+
+    fn write_sample_zip(target: &Path, source: &Archive) {
+        let mut out = OutputArchive::create(target, OutputKind::Zip).unwrap();
+        out.write("META-INF/", b"").unwrap();
+        out.write("a/B.class", b"\xCA\xFE\xBA\xBE new class")
+            .unwrap();
+        for i in 0..source.entries().len() {
+            out.copy_raw(source, i).unwrap();
+        }
+        out.finish().unwrap();
+    }
+
+    #[test]
+    fn zip_output_is_deterministic() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in");
+        make_classes(&input);
+        let source = Archive::open(&input).unwrap();
+        let first = dir.path().join("1.jar");
+        let second = dir.path().join("2.jar");
+        write_sample_zip(&first, &source);
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        write_sample_zip(&second, &source);
+        assert_eq!(fs::read(&first).unwrap(), fs::read(&second).unwrap());
+
+        let written = Archive::open(&first).unwrap();
+        let names: Vec<_> = written.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "META-INF/",
+                "a/B.class",
+                "p/B.class",
+                "p/q/A.class",
+                "res.txt"
+            ]
+        );
+        assert!(written.entries()[0].is_dir);
+        assert_eq!(&*written.read(3).unwrap(), b"\xCA\xFE\xBA\xBEA");
+    }
+
+    #[test]
+    fn zip_to_zip_copy_and_write_like() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in");
+        make_classes(&input);
+        let classes = Archive::open(&input).unwrap();
+        let jar = dir.path().join("in.jar");
+        write_sample_zip(&jar, &classes);
+        let source = Archive::open(&jar).unwrap();
+
+        let target = dir.path().join("out.jar");
+        let mut out = OutputArchive::create(&target, OutputKind::Zip).unwrap();
+        for i in 0..source.entries().len() {
+            if source.entries()[i].class_name() == Some("p/B") {
+                out.write_like(&source, i, b"woven").unwrap();
+            } else {
+                out.copy_raw(&source, i).unwrap();
+            }
+        }
+        out.finish().unwrap();
+        let written = Archive::open(&target).unwrap();
+        let mut expected = contents(&source);
+        for e in &mut expected {
+            if e.0 == "p/B.class" {
+                e.2 = b"woven".to_vec();
+            }
+        }
+        assert_eq!(contents(&written), expected);
+
+        // The same entries, written to a directory.
+        let out_dir = dir.path().join("outdir");
+        let mut out = OutputArchive::create(&out_dir, OutputKind::Directory).unwrap();
+        for i in 0..written.entries().len() {
+            out.copy_raw(&written, i).unwrap();
+        }
+        out.finish().unwrap();
+        let from_dir = Archive::open(&out_dir).unwrap();
+        let files: Vec<_> = expected.into_iter().filter(|e| !e.1).collect();
+        assert_eq!(contents(&from_dir), files);
+    }
+
+    #[test]
+    fn zip_rewritten_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in");
+        make_classes(&input);
+        let jar = dir.path().join("x.jar");
+        write_sample_zip(&jar, &Archive::open(&input).unwrap());
+        let source = Archive::open(&jar).unwrap();
+        let before = contents(&source);
+        let mut out = OutputArchive::create(&jar, OutputKind::Zip).unwrap();
+        for i in 0..source.entries().len() {
+            if source.entries()[i].class_name().is_some() {
+                out.write_like(&source, i, b"woven").unwrap();
+            } else {
+                out.copy_raw(&source, i).unwrap();
+            }
+        }
+        out.finish().unwrap();
+        // The old mapping still reads the old contents.
+        assert_eq!(contents(&source), before);
+        let after = Archive::open(&jar).unwrap();
+        let classes: Vec<_> = contents(&after)
+            .into_iter()
+            .filter(|e| e.0.ends_with(".class"))
+            .map(|e| e.2)
+            .collect();
+        assert_eq!(classes, vec![b"woven".to_vec(); 3]);
+        assert_eq!(dir_names(dir.path()), ["in", "x.jar"]);
+    }
+
+    #[test]
+    fn commons_lang3_raw_copy() {
+        let jar = Path::new("/usr/share/java/commons-lang3.jar");
+        if !jar.exists() {
+            eprintln!("skipping: {} does not exist", jar.display());
+            return;
+        }
+        let source = Archive::open(jar).unwrap();
+        assert!(source.entries().len() > 100);
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("copy.jar");
+        let mut out = OutputArchive::create(&target, OutputArchive::kind_for(&target)).unwrap();
+        for i in 0..source.entries().len() {
+            out.copy_raw(&source, i).unwrap();
+        }
+        out.finish().unwrap();
+        let copy = Archive::open(&target).unwrap();
+        assert_eq!(copy.entries(), source.entries());
+        let mut classes = 0;
+        for i in 0..source.entries().len() {
+            let a = source.read(i).unwrap();
+            let b = copy.read(i).unwrap();
+            assert_eq!(a, b, "{}", source.entries()[i].name);
+            if source.entries()[i].class_name().is_some() {
+                classes += 1;
+                assert_eq!(&b[..4], b"\xCA\xFE\xBA\xBE");
+            }
+        }
+        assert!(classes > 100);
+        // A raw copy keeps the compressed bytes: the sizes are close.
+        let (a, b) = (source.size_bytes(), copy.size_bytes());
+        assert!(b <= a + a / 10 && a <= b + b / 10, "{a} vs {b}");
+        let _: Cow<'_, [u8]> = copy.read(0).unwrap();
+    }
+}

@@ -1,0 +1,467 @@
+//! Zip and jmod inputs, read in place from a memory mapping with the `zip`
+//! crate.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::io::{Cursor, Read};
+use std::path::Path;
+use std::sync::Arc;
+
+use memmap2::Mmap;
+use zip::result::ZipError;
+use zip::{CompressionMethod, ZipArchive};
+
+use crate::{ArchiveError, ArchiveKind, Entry};
+
+/// The mapped bytes of a zip, from `start` (4 for a jmod, past its header)
+/// to the end of the file. Cloning shares the mapping.
+#[derive(Clone)]
+pub(crate) struct MapSlice {
+    map: Arc<Mmap>,
+    start: usize,
+}
+
+impl AsRef<[u8]> for MapSlice {
+    fn as_ref(&self) -> &[u8] {
+        // `start` is checked against the length when the slice is made.
+        self.map.get(self.start..).unwrap_or_default()
+    }
+}
+
+/// The reader handed to the `zip` crate: a cursor over the mapping.
+pub(crate) type MapReader = Cursor<MapSlice>;
+
+/// An opened zip or jmod.
+pub(crate) struct ZipInput {
+    /// The parsed central directory. Cloning it is cheap (the metadata is
+    /// shared), which is how reads from several threads get their own
+    /// cursor.
+    zip: ZipArchive<MapReader>,
+    /// The same bytes, to return stored entries borrowed.
+    data: MapSlice,
+}
+
+/// Opens the zip in `map[start..]`, listing its entries.
+pub(crate) fn open(
+    path: &Path,
+    map: Mmap,
+    start: usize,
+    kind: ArchiveKind,
+) -> Result<(ZipInput, Vec<Entry>), ArchiveError> {
+    let start = start.min(map.len());
+    let data = MapSlice {
+        map: Arc::new(map),
+        start,
+    };
+    let zip = ZipArchive::new(Cursor::new(data.clone()))
+        .map_err(|e| zip_error(path, None, e, "cannot read the zip directory"))?;
+
+    if zip.has_duplicate_names() {
+        let duplicate = find_duplicate_name(data.as_ref(), zip.central_directory_start());
+        let detail = match &duplicate {
+            Some(name) => format!("the zip directory lists `{name}` more than once"),
+            None => "the zip directory lists an entry name more than once".to_owned(),
+        };
+        return Err(ArchiveError::corrupt(path, duplicate.as_deref(), detail));
+    }
+
+    let mut entries = Vec::with_capacity(zip.len());
+    for index in 0..zip.len() {
+        let file = zip
+            .by_index_data(index)
+            .map_err(|e| zip_error(path, None, e, "cannot read the zip directory"))?;
+        let name = decode_name(file.name_raw(), || file.name().ok().map(Cow::into_owned))
+            .ok_or_else(|| {
+                ArchiveError::corrupt(
+                    path,
+                    None,
+                    format!(
+                        "entry {index} has an undecodable name `{}`",
+                        file.name_raw().escape_ascii()
+                    ),
+                )
+            })?;
+        entries.push(Entry::new(name, file.is_dir(), file.size(), kind));
+    }
+    Ok((ZipInput { zip, data }, entries))
+}
+
+/// Decodes an entry name: UTF-8 when it is valid UTF-8, whatever the
+/// language-encoding flag says (as Java does), else as the `zip` crate
+/// decodes it (CP437 without the flag).
+fn decode_name(raw: &[u8], fallback: impl FnOnce() -> Option<String>) -> Option<String> {
+    match std::str::from_utf8(raw) {
+        Ok(name) => Some(name.to_owned()),
+        Err(_) => fallback(),
+    }
+}
+
+/// Finds the first name listed twice by walking the central directory
+/// headers from `start`. The `zip` crate only says that there are duplicates,
+/// not which. Returns `None` if the walk goes wrong (it stops at the first
+/// malformed header).
+fn find_duplicate_name(data: &[u8], start: u64) -> Option<String> {
+    const SIGNATURE: [u8; 4] = [b'P', b'K', 1, 2];
+    const FIXED: usize = 46;
+    let mut seen: HashSet<&[u8]> = HashSet::new();
+    let mut pos = usize::try_from(start).ok()?;
+    loop {
+        let header = data.get(pos..pos.checked_add(FIXED)?)?;
+        if header[..4] != SIGNATURE {
+            return None;
+        }
+        let u16_at = |at: usize| usize::from(u16::from_le_bytes([header[at], header[at + 1]]));
+        let (name_len, extra_len, comment_len) = (u16_at(28), u16_at(30), u16_at(32));
+        let name_start = pos + FIXED;
+        let name = data.get(name_start..name_start.checked_add(name_len)?)?;
+        if !seen.insert(name) {
+            return Some(String::from_utf8_lossy(name).into_owned());
+        }
+        pos = name_start + name_len + extra_len + comment_len;
+    }
+}
+
+impl ZipInput {
+    /// A cheap copy of the archive with its own cursor.
+    pub(crate) fn archive(&self) -> ZipArchive<MapReader> {
+        self.zip.clone()
+    }
+
+    /// The index of the entry named `name`, per the `zip` crate.
+    pub(crate) fn index_for_name(&self, name: &str) -> Option<usize> {
+        self.zip.index_for_name(name)
+    }
+
+    /// Reads entry `index`: stored entries borrowed from the mapping (after
+    /// checking size and CRC-32), others decompressed by the `zip` crate,
+    /// which checks the CRC-32 and the size at the end of the stream.
+    pub(crate) fn read<'a>(
+        &'a self,
+        path: &Path,
+        index: usize,
+        entry: &Entry,
+    ) -> Result<Cow<'a, [u8]>, ArchiveError> {
+        let name = Some(entry.name.as_str());
+        let mut zip = self.archive();
+        let raw = zip
+            .by_index_raw(index)
+            .map_err(|e| zip_error(path, name, e, "cannot locate the entry data"))?;
+        if raw.encrypted() {
+            return Err(ArchiveError::unsupported(path, name, "encrypted zip entry"));
+        }
+        if raw.compression() == CompressionMethod::Stored {
+            let size = raw.size();
+            let crc = raw.crc32();
+            let stored = raw.compressed_size();
+            let start = raw.data_start().ok_or_else(|| {
+                ArchiveError::corrupt(path, name, "the entry's local header was not found")
+            })?;
+            drop(raw);
+            if stored != size {
+                return Err(ArchiveError::corrupt(
+                    path,
+                    name,
+                    format!("stored entry has {stored} bytes of data but a size of {size}"),
+                ));
+            }
+            let bytes = usize::try_from(start)
+                .ok()
+                .zip(usize::try_from(size).ok())
+                .and_then(|(start, len)| self.data.as_ref().get(start..start.checked_add(len)?))
+                .ok_or_else(|| {
+                    ArchiveError::corrupt(path, name, "the entry data extends past the end of file")
+                })?;
+            let actual = crc32fast::hash(bytes);
+            if actual != crc {
+                return Err(ArchiveError::corrupt(
+                    path,
+                    name,
+                    format!("CRC-32 mismatch: expected {crc:08x}, found {actual:08x}"),
+                ));
+            }
+            return Ok(Cow::Borrowed(bytes));
+        }
+        drop(raw);
+
+        let size = entry.size;
+        let mut file = zip
+            .by_index(index)
+            .map_err(|e| zip_error(path, name, e, "cannot open the entry"))?;
+        // The declared size is only a hint for the allocation: a hostile
+        // header must not make us reserve gigabytes up front.
+        let capacity = usize::try_from(size.min(64 << 20)).unwrap_or(0);
+        let mut out = Vec::with_capacity(capacity);
+        file.read_to_end(&mut out).map_err(|e| {
+            ArchiveError::corrupt(path, name, format!("cannot decompress the entry: {e}"))
+        })?;
+        if out.len() as u64 != size {
+            return Err(ArchiveError::corrupt(
+                path,
+                name,
+                format!(
+                    "the entry decompresses to {} bytes, but its declared size is {size}",
+                    out.len()
+                ),
+            ));
+        }
+        Ok(Cow::Owned(out))
+    }
+}
+
+/// Turns an error of the `zip` crate into ours.
+pub(crate) fn zip_error(
+    path: &Path,
+    entry: Option<&str>,
+    error: ZipError,
+    context: &str,
+) -> ArchiveError {
+    match error {
+        ZipError::UnsupportedArchive(what) => ArchiveError::unsupported(path, entry, what),
+        ZipError::CompressionMethodNotSupported(method) => {
+            ArchiveError::unsupported(path, entry, format!("zip compression method {method}"))
+        }
+        ZipError::InvalidPassword => ArchiveError::unsupported(path, entry, "encrypted zip entry"),
+        other => ArchiveError::corrupt(path, entry, format!("{context}: {other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use zip::write::SimpleFileOptions;
+    use zip::ZipWriter;
+
+    use super::*;
+    use crate::Archive;
+
+    fn build_zip(entries: &[(&str, &[u8], CompressionMethod)]) -> Vec<u8> {
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        for (name, data, method) in entries {
+            let options = SimpleFileOptions::default().compression_method(*method);
+            if name.ends_with('/') {
+                writer.add_directory(*name, options).unwrap();
+            } else {
+                writer.start_file(*name, options).unwrap();
+                writer.write_all(data).unwrap();
+            }
+        }
+        writer.finish().unwrap().into_inner()
+    }
+
+    fn sample() -> Vec<u8> {
+        let big: Vec<u8> = (0..20_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        build_zip(&[
+            ("META-INF/", b"", CompressionMethod::Stored),
+            (
+                "META-INF/MANIFEST.MF",
+                b"Manifest-Version: 1.0\r\n",
+                CompressionMethod::Stored,
+            ),
+            (
+                "a/B.class",
+                &[0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61],
+                CompressionMethod::Deflated,
+            ),
+            ("a/big.bin", &big, CompressionMethod::Deflated),
+        ])
+    }
+
+    fn write_temp(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    #[test]
+    fn lists_and_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = sample();
+        let path = write_temp(&dir, "x.jar", &bytes);
+        let archive = Archive::open(&path).unwrap();
+        assert_eq!(archive.kind(), ArchiveKind::Zip);
+        assert_eq!(archive.size_bytes(), bytes.len() as u64);
+        let names: Vec<_> = archive.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "META-INF/",
+                "META-INF/MANIFEST.MF",
+                "a/B.class",
+                "a/big.bin"
+            ]
+        );
+        assert!(archive.entries()[0].is_dir);
+        assert_eq!(archive.entries()[2].class_name(), Some("a/B"));
+        assert_eq!(archive.entries()[1].class_name(), None);
+
+        let manifest = archive.read(1).unwrap();
+        assert!(matches!(manifest, Cow::Borrowed(_)));
+        assert_eq!(&*manifest, b"Manifest-Version: 1.0\r\n");
+        let class = archive.read(2).unwrap();
+        assert_eq!(&*class, &[0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61]);
+        let big = archive.read(3).unwrap();
+        assert_eq!(big.len(), 80_000);
+        assert_eq!(archive.entries()[3].size, 80_000);
+        assert!(archive.read(0).unwrap().is_empty());
+        assert_eq!(archive.find("a/B.class"), Some(2));
+        assert_eq!(archive.find("nope"), None);
+        assert!(matches!(
+            archive.read(4),
+            Err(ArchiveError::NoSuchEntry { index: 4, .. })
+        ));
+    }
+
+    #[test]
+    fn reads_from_many_threads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_temp(&dir, "x.zip", &sample());
+        let archive = Archive::open(&path).unwrap();
+        let expected: Vec<Vec<u8>> = (0..archive.entries().len())
+            .map(|i| archive.read(i).unwrap().into_owned())
+            .collect();
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..20 {
+                        for (i, want) in expected.iter().enumerate() {
+                            assert_eq!(&*archive.read(i).unwrap(), &want[..]);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    /// Renames the second entry to the first one's name (same length) in
+    /// both its local and its central header.
+    #[test]
+    fn duplicate_names_are_corrupt() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = build_zip(&[
+            ("a/One.class", b"1", CompressionMethod::Stored),
+            ("a/Two.class", b"2", CompressionMethod::Stored),
+        ]);
+        let mut replaced = 0;
+        for i in 0..bytes.len() - 11 {
+            if &bytes[i..i + 11] == b"a/Two.class" {
+                bytes[i..i + 11].copy_from_slice(b"a/One.class");
+                replaced += 1;
+            }
+        }
+        assert_eq!(replaced, 2);
+        let path = write_temp(&dir, "dup.jar", &bytes);
+        let err = Archive::open(&path).unwrap_err();
+        match &err {
+            ArchiveError::Corrupt { entry, detail, .. } => {
+                assert_eq!(entry.as_deref(), Some("a/One.class"), "{detail}");
+            }
+            other => panic!("expected Corrupt, got {other:?}"),
+        }
+        assert!(err.to_string().contains("dup.jar"), "{err}");
+        assert!(err.to_string().contains("a/One.class"), "{err}");
+    }
+
+    #[test]
+    fn truncated_zip_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = sample();
+        for cut in [bytes.len() / 2, bytes.len() - 1, 30, 3] {
+            let path = write_temp(&dir, "cut.jar", &bytes[..cut]);
+            let err = Archive::open(&path).unwrap_err();
+            assert!(matches!(err, ArchiveError::Corrupt { .. }), "{err}");
+            assert!(err.to_string().contains("cut.jar"), "{err}");
+        }
+    }
+
+    #[test]
+    fn corrupt_deflate_stream_is_reported_on_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = sample();
+        let path = write_temp(&dir, "good.jar", &bytes);
+        let archive = Archive::open(&path).unwrap();
+        // Find where a/big.bin's compressed data lies.
+        let mut zip = archive_zip(&archive);
+        let raw = zip.by_index_raw(3).unwrap();
+        let start = raw.data_start().unwrap() as usize;
+        let len = raw.compressed_size() as usize;
+        drop(raw);
+        drop(archive);
+
+        // A few flipped bytes in the middle: inflate error or CRC mismatch.
+        let mut damaged = bytes.clone();
+        for b in &mut damaged[start + len / 2..start + len / 2 + 8] {
+            *b ^= 0x5A;
+        }
+        let path = write_temp(&dir, "bad.jar", &damaged);
+        let archive = Archive::open(&path).unwrap();
+        let err = archive.read(3).unwrap_err();
+        match &err {
+            ArchiveError::Corrupt { entry, .. } => assert_eq!(entry.as_deref(), Some("a/big.bin")),
+            other => panic!("expected Corrupt, got {other:?}"),
+        }
+        // The other entries are still readable.
+        assert_eq!(archive.read(2).unwrap()[..4], [0xCA, 0xFE, 0xBA, 0xBE]);
+
+        // A damaged stored entry fails its CRC check.
+        let first = bytes
+            .windows(16)
+            .position(|w| w == b"Manifest-Version")
+            .unwrap();
+        let mut damaged = bytes.clone();
+        damaged[first] = b'm';
+        let path = write_temp(&dir, "bad2.jar", &damaged);
+        let archive = Archive::open(&path).unwrap();
+        let err = archive.read(1).unwrap_err();
+        assert!(
+            matches!(&err, ArchiveError::Corrupt { entry: Some(e), .. } if e == "META-INF/MANIFEST.MF"),
+            "{err}"
+        );
+    }
+
+    fn archive_zip(archive: &Archive) -> ZipArchive<MapReader> {
+        match &archive.source {
+            crate::Source::Zip(zip) => zip.archive(),
+            _ => panic!("not a zip"),
+        }
+    }
+
+    #[test]
+    fn jmod_strips_classes_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let zip = build_zip(&[
+            (
+                "classes/module-info.class",
+                b"\xCA\xFE\xBA\xBE",
+                CompressionMethod::Deflated,
+            ),
+            (
+                "classes/java/lang/Object.class",
+                b"\xCA\xFE\xBA\xBE!",
+                CompressionMethod::Stored,
+            ),
+            ("lib/libfoo.so", b"ELF", CompressionMethod::Deflated),
+            ("conf/x.properties", b"a=b", CompressionMethod::Deflated),
+        ]);
+        let mut bytes = b"JM\x01\x00".to_vec();
+        bytes.extend_from_slice(&zip);
+        let path = write_temp(&dir, "java.base.jmod", &bytes);
+        let archive = Archive::open(&path).unwrap();
+        assert_eq!(archive.kind(), ArchiveKind::Jmod);
+        let classes: Vec<_> = archive.entries().iter().map(|e| e.class_name()).collect();
+        assert_eq!(
+            classes,
+            [Some("module-info"), Some("java/lang/Object"), None, None]
+        );
+        assert_eq!(archive.entries()[1].name, "classes/java/lang/Object.class");
+        assert_eq!(&*archive.read(1).unwrap(), b"\xCA\xFE\xBA\xBE!");
+        assert_eq!(&*archive.read(3).unwrap(), b"a=b");
+
+        // A file called .jmod without the header.
+        let path = write_temp(&dir, "plain.jmod", b"nothing here");
+        let err = Archive::open(&path).unwrap_err();
+        assert!(matches!(err, ArchiveError::Corrupt { .. }), "{err}");
+    }
+}
