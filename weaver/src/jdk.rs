@@ -1,0 +1,52 @@
+//! Finding a JDK: its home, its `lib/modules` image, and its `java` launcher.
+
+use std::path::{Path, PathBuf};
+
+/// A JDK installation.
+#[derive(Debug, Clone)]
+pub struct Jdk {
+    /// The JDK's home directory.
+    pub home: PathBuf,
+}
+
+impl Jdk {
+    /// The JDK at `home`, if it has a run-time image.
+    pub fn at(home: &Path) -> Option<Jdk> {
+        home.join("lib/modules").is_file().then(|| Jdk { home: home.to_path_buf() })
+    }
+    /// The JDK named by `JAVA_HOME`, else the one `java` on `PATH` belongs to,
+    /// else Debian's default location.
+    pub fn find() -> Option<Jdk> {
+        if let Some(h) = std::env::var_os("JAVA_HOME") {
+            if let Some(j) = Jdk::at(Path::new(&h)) {
+                return Some(j);
+            }
+        }
+        if let Some(path) = std::env::var_os("PATH") {
+            for dir in std::env::split_paths(&path) {
+                let java = dir.join("java");
+                if let Ok(real) = std::fs::canonicalize(&java) {
+                    if let Some(home) = real.parent().and_then(|b| b.parent()) {
+                        if let Some(j) = Jdk::at(home) {
+                            return Some(j);
+                        }
+                    }
+                }
+            }
+        }
+        ["/usr/lib/jvm/default-java", "/usr/lib/jvm/java-17-openjdk-amd64"].iter().find_map(|p| Jdk::at(Path::new(p)))
+    }
+    /// The run-time image (`lib/modules`).
+    pub fn modules(&self) -> PathBuf {
+        self.home.join("lib/modules")
+    }
+    /// The `java` launcher.
+    pub fn java(&self) -> PathBuf {
+        self.home.join("bin/java")
+    }
+    /// The `javac` compiler, if this is a full JDK.
+    pub fn javac(&self) -> Option<PathBuf> {
+        let p = self.home.join("bin/javac");
+        p.is_file().then_some(p)
+    }
+}

@@ -1,0 +1,15 @@
+//! The `major` command's library: everything that needs both the class-file
+//! engine and the archive layer.
+//!
+//! * [`index`]: the class-hierarchy index over inputs plus a JDK, which answers
+//!   the frame computation's "common super class" question with a cache;
+//! * [`check`]: round-trip and re-frame whole archives (`major check`);
+//! * [`jdk`]: finding a JDK and its run-time image;
+//! * [`report`]: errors that name archive, entry, class, method and offset.
+
+#![warn(missing_docs)]
+
+pub mod check;
+pub mod index;
+pub mod jdk;
+pub mod report;

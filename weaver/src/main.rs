@@ -1,0 +1,169 @@
+//! The `major` command.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use major_archive::{Archive, OutputArchive};
+use major_classfile::disasm;
+use major_weaver::check::{check_archive, module_filter, CheckOptions};
+use major_weaver::index::ClassIndex;
+use major_weaver::jdk::Jdk;
+use major_weaver::report::MajorError;
+
+/// major: an aspect weaver for Java bytecode with full coverage of the class library.
+#[derive(Parser)]
+#[command(name = "major", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Disassemble a class (a .class file, or a class inside a jar, directory, jmod or lib/modules).
+    Dump {
+        /// A .class file or an archive.
+        input: PathBuf,
+        /// Class to print when INPUT is an archive (internal name, e.g. java/lang/String).
+        class: Option<String>,
+        /// Print only this method (name, or name plus descriptor).
+        #[arg(long)]
+        method: Option<String>,
+    },
+    /// Run the class-file engine over whole archives and report counts: byte-identical
+    /// round trips, byte-identical re-encoding of method bodies, and re-framing.
+    Check {
+        /// Archives: jars/zips, class directories, .jmod files, JDK lib/modules images.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Re-encode every method body through the label list and require identical bytes.
+        #[arg(long)]
+        codec: bool,
+        /// Decode every method, drop its StackMapTable, recompute frames, encode.
+        #[arg(long)]
+        reframe: bool,
+        /// Write the re-framed classes here (a directory, or a .jar); usable with
+        /// `java --patch-module`. Written atomically.
+        #[arg(long, short = 'o', requires = "reframe")]
+        out: Option<PathBuf>,
+        /// In a run-time image (lib/modules), only the classes of this module (e.g. java.base).
+        #[arg(long)]
+        module: Option<String>,
+        /// JDK whose lib/modules completes the class hierarchy (default: JAVA_HOME or the java on PATH).
+        #[arg(long)]
+        jdk: Option<PathBuf>,
+        /// More archives for the class hierarchy only.
+        #[arg(long = "classpath", value_delimiter = ':')]
+        classpath: Vec<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.command {
+        Command::Dump { input, class, method } => dump(&input, class.as_deref(), method.as_deref()),
+        Command::Check { inputs, codec, reframe, out, module, jdk, classpath } => {
+            check(&inputs, CheckOptions { codec, reframe }, out.as_deref(), module.as_deref(), jdk.as_deref(), &classpath)
+        }
+    };
+    match r {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{:?}", miette::Report::new(e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dump(input: &Path, class: Option<&str>, method: Option<&str>) -> Result<ExitCode, MajorError> {
+    let (bytes, entry) = if input.is_file() && input.extension().is_some_and(|e| e == "class") {
+        (std::fs::read(input).map_err(|e| MajorError::Usage(format!("{}: {e}", input.display())))?, input.display().to_string())
+    } else {
+        let archive = Archive::open(input)?;
+        let want = class.ok_or_else(|| MajorError::Usage("name the class to dump inside the archive".into()))?;
+        let want = want.trim_end_matches(".class").replace('.', "/");
+        let i = archive
+            .entries()
+            .iter()
+            .position(|e| e.class_name() == Some(want.as_str()))
+            .ok_or_else(|| MajorError::Usage(format!("{}: no class {want}", input.display())))?;
+        (archive.read(i)?.into_owned(), archive.entries()[i].name.clone())
+    };
+    let parsed = major_classfile::ClassFile::parse(&bytes).map_err(|e| MajorError::class(input, &entry, e))?;
+    let text = disasm::disassemble_class(&parsed, method).map_err(|e| MajorError::class(input, &entry, e))?;
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(
+    inputs: &[PathBuf],
+    opts: CheckOptions,
+    out: Option<&Path>,
+    module: Option<&str>,
+    jdk: Option<&Path>,
+    classpath: &[PathBuf],
+) -> Result<ExitCode, MajorError> {
+    let archives: Vec<Archive> = inputs.iter().map(|p| Archive::open(p)).collect::<Result<_, _>>()?;
+    let mut index = ClassIndex::new();
+    let t0 = Instant::now();
+    if opts.reframe {
+        for a in &archives {
+            report_errors(index.add_archive(a));
+        }
+        for p in classpath {
+            report_errors(index.add_archive(&Archive::open(p)?));
+        }
+        let jdk = match jdk {
+            Some(p) => Some(Jdk::at(p).ok_or_else(|| MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display())))?),
+            None => Jdk::find(),
+        };
+        match jdk {
+            Some(j) => report_errors(index.add_archive(&Archive::open(&j.modules())?)),
+            None => eprintln!("warning: no JDK found (set JAVA_HOME or pass --jdk); the class hierarchy has only the inputs"),
+        }
+        eprintln!("indexed {} classes in {:.2}s", index.len(), t0.elapsed().as_secs_f64());
+    }
+    let mut output = match out {
+        Some(p) => Some(OutputArchive::create(p, OutputArchive::kind_for(p))?),
+        None => None,
+    };
+    let mut failed = false;
+    for a in &archives {
+        let t = Instant::now();
+        let filter = module_filter(module);
+        let r = check_archive(a, opts, &index, &filter, output.as_mut());
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{}: {} classes, {} round-trip identical{}{}, {} methods, {:.1} MB in {:.2}s ({:.0} MB/s), {} failures",
+            a.path().display(),
+            r.classes,
+            r.round_trip_identical,
+            if opts.codec { format!(", {} codec identical", r.codec_identical) } else { String::new() },
+            if opts.reframe { format!(", {} re-framed", r.reframed) } else { String::new() },
+            r.methods,
+            r.class_bytes as f64 / 1e6,
+            secs,
+            r.class_bytes as f64 / 1e6 / secs.max(1e-9),
+            r.failures.len()
+        );
+        failed |= !r.ok();
+        for f in r.failures.iter().take(20) {
+            eprintln!("  {f}");
+        }
+        if r.failures.len() > 20 {
+            eprintln!("  ... and {} more", r.failures.len() - 20);
+        }
+    }
+    if let Some(o) = output {
+        o.finish()?;
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn report_errors(errors: Vec<MajorError>) {
+    for e in errors.iter().take(5) {
+        eprintln!("warning: not indexed: {e}");
+    }
+}
