@@ -11,7 +11,7 @@ import java.util.stream.*;
  *   java [--patch-module java.base=DIR] -Xverify:all LinkAll boot DIR
  *   java -Xverify:all LinkAll jar JAR [JAR...]    (first jar checked, the rest on the class path)
  * Prints one line per VerifyError/ClassFormatError and a summary line
- * "linked N verify-errors V format-errors F other-errors O".
+ * "linked N verify-errors V format-errors F other-errors O skipped S".
  */
 public class LinkAll {
     public static void main(String[] args) throws Exception {
@@ -38,10 +38,10 @@ public class LinkAll {
             loader = new URLClassLoader(urls, LinkAll.class.getClassLoader());
         }
         Collections.sort(names);
-        int linked = 0, verify = 0, format = 0, other = 0;
+        int linked = 0, verify = 0, format = 0, other = 0, skipped = 0;
         for (String file : names) {
             String name = file.substring(0, file.length() - ".class".length()).replace('/', '.');
-            if (name.endsWith("module-info") || name.endsWith("package-info")) continue;
+            if (name.endsWith("module-info") || name.endsWith("package-info")) { skipped++; continue; }
             try {
                 Class<?> c = Class.forName(name, false, loader);
                 c.getDeclaredMethods(); // links (and so verifies) the class
@@ -57,6 +57,6 @@ public class LinkAll {
                 if (System.getenv("LINKALL_VERBOSE") != null) System.out.println("other " + name + ": " + e);
             }
         }
-        System.out.println("linked " + linked + " verify-errors " + verify + " format-errors " + format + " other-errors " + other);
+        System.out.println("linked " + linked + " verify-errors " + verify + " format-errors " + format + " other-errors " + other + " skipped " + skipped);
     }
 }

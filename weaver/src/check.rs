@@ -27,7 +27,9 @@ pub type EntryFilter<'a> = &'a (dyn Fn(&major_archive::Entry) -> bool + Sync);
 /// (entries named `/module/...`); other archives are not filtered.
 pub fn module_filter(module: Option<&str>) -> impl Fn(&major_archive::Entry) -> bool + Sync + '_ {
     move |e| match module {
-        Some(m) if e.name.starts_with('/') => e.name[1..].strip_prefix(m).is_some_and(|r| r.starts_with('/')),
+        Some(m) if e.name.starts_with('/') => e.name[1..]
+            .strip_prefix(m)
+            .is_some_and(|r| r.starts_with('/')),
         _ => true,
     }
 }
@@ -71,7 +73,9 @@ struct One {
 
 /// The entry name a class is written under in a class-path directory or jar.
 pub fn output_name(archive: &Archive, index: usize) -> Option<String> {
-    archive.entries()[index].class_name().map(|n| format!("{n}.class"))
+    archive.entries()[index]
+        .class_name()
+        .map(|n| format!("{n}.class"))
 }
 
 /// Checks every class of `archive`. With `out`, the re-framed classes are
@@ -91,7 +95,10 @@ pub fn check_archive(
         .filter(|(_, e)| e.class_name().is_some() && filter(e))
         .map(|(i, e)| (i, check_one(archive, i, &e.name, opts, hierarchy)))
         .collect();
-    let mut report = CheckReport { archive: path, ..Default::default() };
+    let mut report = CheckReport {
+        archive: path,
+        ..Default::default()
+    };
     let mut out = out;
     for (i, r) in results {
         report.classes += 1;
@@ -117,14 +124,30 @@ pub fn check_archive(
     report
 }
 
-fn check_one(archive: &Archive, i: usize, entry: &str, opts: CheckOptions, hierarchy: &dyn ClassHierarchy) -> Result<One, MajorError> {
+fn check_one(
+    archive: &Archive,
+    i: usize,
+    entry: &str,
+    opts: CheckOptions,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<One, MajorError> {
     let bytes = archive.read(i)?;
     let err = |e| MajorError::class(archive.path(), entry, e);
     let class = ClassFile::parse(&bytes).map_err(err)?;
     let written = write_class(&class, &ClassEdit::new(&class));
-    let mut one = One { round_trip: written == *bytes, codec: false, reframed: None, methods: 0, bytes: bytes.len() as u64, failures: Vec::new() };
+    let mut one = One {
+        round_trip: written == *bytes,
+        codec: false,
+        reframed: None,
+        methods: 0,
+        bytes: bytes.len() as u64,
+        failures: Vec::new(),
+    };
     if !one.round_trip {
-        one.failures.push(err(major_classfile::Error::malformed(None, "round trip changed the bytes")));
+        one.failures.push(err(major_classfile::Error::malformed(
+            None,
+            "round trip changed the bytes",
+        )));
     }
     if opts.codec {
         match reencode_class(&bytes, Mode::Identity, hierarchy) {

@@ -51,7 +51,10 @@ impl ClassIndex {
             .entries()
             .par_iter()
             .enumerate()
-            .filter(|(_, e)| e.class_name().is_some_and(|n| n != "module-info" && !n.ends_with("/module-info")))
+            .filter(|(_, e)| {
+                e.class_name()
+                    .is_some_and(|n| n != "module-info" && !n.ends_with("/module-info"))
+            })
             .map(|(i, e)| {
                 let bytes = archive.read(i)?;
                 header(&bytes).map_err(|err| MajorError::class(archive.path(), &e.name, err))
@@ -75,7 +78,13 @@ fn header(bytes: &[u8]) -> Result<(Arc<str>, ClassInfo), major_classfile::Error>
     let c = ClassFile::parse(bytes)?;
     let name: Arc<str> = Arc::from(&*c.name()?);
     let super_name = c.super_name()?.map(|s| Arc::from(&*s));
-    Ok((name, ClassInfo { super_name, is_interface: c.access & ACC_INTERFACE != 0 }))
+    Ok((
+        name,
+        ClassInfo {
+            super_name,
+            is_interface: c.access & ACC_INTERFACE != 0,
+        },
+    ))
 }
 
 impl ClassHierarchy for ClassIndex {
@@ -84,12 +93,19 @@ impl ClassHierarchy for ClassIndex {
     }
 
     fn common_super_class(&self, a: &str, b: &str) -> major_classfile::Result<Arc<str>> {
-        let key = if a <= b { (Arc::from(a), Arc::from(b)) } else { (Arc::from(b), Arc::from(a)) };
+        let key = if a <= b {
+            (Arc::from(a), Arc::from(b))
+        } else {
+            (Arc::from(b), Arc::from(a))
+        };
         if let Some(r) = self.cache.read().expect("cache lock").get(&key) {
             return Ok(r.clone());
         }
         let r = common_super_class_uncached(self, a, b)?;
-        self.cache.write().expect("cache lock").insert(key, r.clone());
+        self.cache
+            .write()
+            .expect("cache lock")
+            .insert(key, r.clone());
         Ok(r)
     }
 }

@@ -12,7 +12,9 @@ pub struct Jdk {
 impl Jdk {
     /// The JDK at `home`, if it has a run-time image.
     pub fn at(home: &Path) -> Option<Jdk> {
-        home.join("lib/modules").is_file().then(|| Jdk { home: home.to_path_buf() })
+        home.join("lib/modules").is_file().then(|| Jdk {
+            home: home.to_path_buf(),
+        })
     }
     /// The JDK named by `JAVA_HOME`, else the one `java` on `PATH` belongs to,
     /// else Debian's default location.
@@ -34,7 +36,12 @@ impl Jdk {
                 }
             }
         }
-        ["/usr/lib/jvm/default-java", "/usr/lib/jvm/java-17-openjdk-amd64"].iter().find_map(|p| Jdk::at(Path::new(p)))
+        [
+            "/usr/lib/jvm/default-java",
+            "/usr/lib/jvm/java-17-openjdk-amd64",
+        ]
+        .iter()
+        .find_map(|p| Jdk::at(Path::new(p)))
     }
     /// The run-time image (`lib/modules`).
     pub fn modules(&self) -> PathBuf {

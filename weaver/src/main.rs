@@ -63,10 +63,27 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
-        Command::Dump { input, class, method } => dump(&input, class.as_deref(), method.as_deref()),
-        Command::Check { inputs, codec, reframe, out, module, jdk, classpath } => {
-            check(&inputs, CheckOptions { codec, reframe }, out.as_deref(), module.as_deref(), jdk.as_deref(), &classpath)
-        }
+        Command::Dump {
+            input,
+            class,
+            method,
+        } => dump(&input, class.as_deref(), method.as_deref()),
+        Command::Check {
+            inputs,
+            codec,
+            reframe,
+            out,
+            module,
+            jdk,
+            classpath,
+        } => check(
+            &inputs,
+            CheckOptions { codec, reframe },
+            out.as_deref(),
+            module.as_deref(),
+            jdk.as_deref(),
+            &classpath,
+        ),
     };
     match r {
         Ok(code) => code,
@@ -79,20 +96,30 @@ fn main() -> ExitCode {
 
 fn dump(input: &Path, class: Option<&str>, method: Option<&str>) -> Result<ExitCode, MajorError> {
     let (bytes, entry) = if input.is_file() && input.extension().is_some_and(|e| e == "class") {
-        (std::fs::read(input).map_err(|e| MajorError::Usage(format!("{}: {e}", input.display())))?, input.display().to_string())
+        (
+            std::fs::read(input)
+                .map_err(|e| MajorError::Usage(format!("{}: {e}", input.display())))?,
+            input.display().to_string(),
+        )
     } else {
         let archive = Archive::open(input)?;
-        let want = class.ok_or_else(|| MajorError::Usage("name the class to dump inside the archive".into()))?;
+        let want = class
+            .ok_or_else(|| MajorError::Usage("name the class to dump inside the archive".into()))?;
         let want = want.trim_end_matches(".class").replace('.', "/");
         let i = archive
             .entries()
             .iter()
             .position(|e| e.class_name() == Some(want.as_str()))
             .ok_or_else(|| MajorError::Usage(format!("{}: no class {want}", input.display())))?;
-        (archive.read(i)?.into_owned(), archive.entries()[i].name.clone())
+        (
+            archive.read(i)?.into_owned(),
+            archive.entries()[i].name.clone(),
+        )
     };
-    let parsed = major_classfile::ClassFile::parse(&bytes).map_err(|e| MajorError::class(input, &entry, e))?;
-    let text = disasm::disassemble_class(&parsed, method).map_err(|e| MajorError::class(input, &entry, e))?;
+    let parsed = major_classfile::ClassFile::parse(&bytes)
+        .map_err(|e| MajorError::class(input, &entry, e))?;
+    let text = disasm::disassemble_class(&parsed, method)
+        .map_err(|e| MajorError::class(input, &entry, e))?;
     print!("{text}");
     Ok(ExitCode::SUCCESS)
 }
@@ -105,7 +132,10 @@ fn check(
     jdk: Option<&Path>,
     classpath: &[PathBuf],
 ) -> Result<ExitCode, MajorError> {
-    let archives: Vec<Archive> = inputs.iter().map(|p| Archive::open(p)).collect::<Result<_, _>>()?;
+    let archives: Vec<Archive> = inputs
+        .iter()
+        .map(|p| Archive::open(p))
+        .collect::<Result<_, _>>()?;
     let mut index = ClassIndex::new();
     let t0 = Instant::now();
     if opts.reframe {
@@ -116,14 +146,20 @@ fn check(
             report_errors(index.add_archive(&Archive::open(p)?));
         }
         let jdk = match jdk {
-            Some(p) => Some(Jdk::at(p).ok_or_else(|| MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display())))?),
+            Some(p) => Some(Jdk::at(p).ok_or_else(|| {
+                MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
+            })?),
             None => Jdk::find(),
         };
         match jdk {
             Some(j) => report_errors(index.add_archive(&Archive::open(&j.modules())?)),
             None => eprintln!("warning: no JDK found (set JAVA_HOME or pass --jdk); the class hierarchy has only the inputs"),
         }
-        eprintln!("indexed {} classes in {:.2}s", index.len(), t0.elapsed().as_secs_f64());
+        eprintln!(
+            "indexed {} classes in {:.2}s",
+            index.len(),
+            t0.elapsed().as_secs_f64()
+        );
     }
     let mut output = match out {
         Some(p) => Some(OutputArchive::create(p, OutputArchive::kind_for(p))?),
@@ -159,7 +195,11 @@ fn check(
     if let Some(o) = output {
         o.finish()?;
     }
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn report_errors(errors: Vec<MajorError>) {

@@ -32,6 +32,10 @@ pub enum MajorError {
 impl MajorError {
     /// A class error for `entry` of `archive`.
     pub fn class(archive: &std::path::Path, entry: &str, source: major_classfile::Error) -> Self {
-        MajorError::Class { archive: archive.to_path_buf(), entry: entry.to_string(), source }
+        MajorError::Class {
+            archive: archive.to_path_buf(),
+            entry: entry.to_string(),
+            source,
+        }
     }
 }
