@@ -97,6 +97,14 @@ fn compute_inner(
     }
     for _round in 0..4 {
         code.widen_jumps()?;
+        let len = code.layout().code_len;
+        if len > crate::code::MAX_CODE_LEN {
+            return Err(Error::new(
+                ErrorKind::CodeTooLarge,
+                None,
+                format!("code would be {len} bytes, over the JVM's limit of {}", crate::code::MAX_CODE_LEN),
+            ));
+        }
         let mut a = Analysis::new(code, ctx, pool, hierarchy)?;
         a.run()?;
         let result = a.finish()?;
@@ -882,7 +890,7 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
         let initial = entries(&self.initial_frame()?.locals, true);
         let mut frames = Vec::new();
         for (b, blk) in self.blocks.iter().enumerate() {
-            if b == 0 || !needs[b] {
+            if !needs[b] {
                 continue;
             }
             let f = match &self.entries[b] {

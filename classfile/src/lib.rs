@@ -28,6 +28,7 @@ pub mod hierarchy;
 pub mod opcodes;
 pub mod pool_builder;
 pub mod rewrite;
+pub mod selfcheck;
 
 pub use class_reader::{Attribute, ClassFile, CodeAttribute, ExceptionEntry, Member};
 pub use class_writer::{method_with_code, write_class, ClassEdit};

@@ -11,7 +11,7 @@ mod decode;
 mod encode;
 mod type_annotations;
 
-pub use encode::Layout;
+pub use encode::{Layout, MAX_CODE_LEN};
 pub use type_annotations::{TypeAnnotation, TypeAnnotationTarget};
 
 /// A position in the instruction list. Labels are numbered per [`Code`].
