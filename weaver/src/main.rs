@@ -36,7 +36,7 @@ enum Command {
     /// round trips, byte-identical re-encoding of method bodies, and re-framing.
     Check {
         /// Archives: jars/zips, class directories, .jmod files, JDK lib/modules images.
-        #[arg(required = true)]
+        /// Default: java.base of the JDK (from --jdk, JAVA_HOME or the java on PATH).
         inputs: Vec<PathBuf>,
         /// Re-encode every method body through the label list and require identical bytes.
         #[arg(long)]
@@ -132,6 +132,26 @@ fn check(
     jdk: Option<&Path>,
     classpath: &[PathBuf],
 ) -> Result<ExitCode, MajorError> {
+    let jdk = match jdk {
+        Some(p) => Some(Jdk::at(p).ok_or_else(|| {
+            MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
+        })?),
+        None => Jdk::find(),
+    };
+    // The built-in default: java.base of the JDK.
+    let mut module = module;
+    let default_input;
+    let inputs = if inputs.is_empty() {
+        let j = jdk.as_ref().ok_or_else(|| {
+            MajorError::Usage("no input given and no JDK found: name an archive, or set JAVA_HOME".into())
+        })?;
+        default_input = [j.modules()];
+        module = module.or(Some("java.base"));
+        eprintln!("no input given: checking java.base of {}", j.home.display());
+        &default_input[..]
+    } else {
+        inputs
+    };
     let archives: Vec<Archive> = inputs
         .iter()
         .map(|p| Archive::open(p))
@@ -145,13 +165,7 @@ fn check(
         for p in classpath {
             report_errors(index.add_archive(&Archive::open(p)?));
         }
-        let jdk = match jdk {
-            Some(p) => Some(Jdk::at(p).ok_or_else(|| {
-                MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
-            })?),
-            None => Jdk::find(),
-        };
-        match jdk {
+        match &jdk {
             Some(j) => report_errors(index.add_archive(&Archive::open(&j.modules())?)),
             None => eprintln!("warning: no JDK found (set JAVA_HOME or pass --jdk); the class hierarchy has only the inputs"),
         }
