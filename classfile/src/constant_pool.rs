@@ -228,19 +228,20 @@ impl<'a> ConstantPool<'a> {
                     want(d, &[UTF8])?;
                 }
                 Constant::MethodHandle(kind, r) => {
-                    let allowed: &[u8] =
-                        match kind {
-                            1..=4 => &[FIELDREF],
-                            5 | 8 => &[METHODREF],
-                            6 | 7 => &[METHODREF, INTERFACE_METHODREF],
-                            9 => &[INTERFACE_METHODREF],
-                            _ => return Err(Error::malformed(
+                    let allowed: &[u8] = match kind {
+                        1..=4 => &[FIELDREF],
+                        5 | 8 => &[METHODREF],
+                        6 | 7 => &[METHODREF, INTERFACE_METHODREF],
+                        9 => &[INTERFACE_METHODREF],
+                        _ => {
+                            return Err(Error::malformed(
                                 self.range.0,
                                 format!(
                                     "constant #{i}: MethodHandle reference kind {kind} is not 1..9"
                                 ),
-                            )),
-                        };
+                            ))
+                        }
+                    };
                     want(r, allowed)?;
                 }
                 Constant::Dynamic(_, nt) | Constant::InvokeDynamic(_, nt) => {

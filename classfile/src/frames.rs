@@ -102,7 +102,10 @@ fn compute_inner(
             return Err(Error::new(
                 ErrorKind::CodeTooLarge,
                 None,
-                format!("code would be {len} bytes, over the JVM's limit of {}", crate::code::MAX_CODE_LEN),
+                format!(
+                    "code would be {len} bytes, over the JVM's limit of {}",
+                    crate::code::MAX_CODE_LEN
+                ),
             ));
         }
         let mut a = Analysis::new(code, ctx, pool, hierarchy)?;

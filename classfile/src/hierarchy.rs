@@ -76,7 +76,7 @@ pub fn common_super_class_uncached<H: ClassHierarchy + ?Sized>(
     let mut cur: Option<Arc<str>> = Some(Arc::from(b));
     let mut steps = 0;
     while let Some(s) = cur {
-        if chain.iter().any(|c| *c == s) {
+        if chain.contains(&s) {
             return Ok(s);
         }
         steps += 1;

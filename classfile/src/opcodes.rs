@@ -373,7 +373,7 @@ pub fn flow(opcode: u8) -> Flow {
 /// The conditional branch with the opposite condition (`ifeq` ↔ `ifne` ...).
 pub fn invert_condition(opcode: u8) -> Option<u8> {
     match opcode {
-        153..=166 => Some(if (opcode - 153) % 2 == 0 {
+        153..=166 => Some(if (opcode - 153).is_multiple_of(2) {
             opcode + 1
         } else {
             opcode - 1

@@ -99,7 +99,11 @@ pub fn check_bytes(data: &[u8]) {
 /// An error must say something, and an offset it names must lie in the input.
 fn check_error(e: &Error, input_len: usize) {
     let text = e.to_string();
-    assert!(!text.is_empty(), "error of kind {:?} has no message", e.kind());
+    assert!(
+        !text.is_empty(),
+        "error of kind {:?} has no message",
+        e.kind()
+    );
     assert!(
         !e.message().is_empty(),
         "error of kind {:?} has an empty message",

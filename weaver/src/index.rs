@@ -14,11 +14,14 @@ use rayon::prelude::*;
 
 use crate::report::MajorError;
 
+/// Cached answers: (a, b) with a <= b → common super class.
+type SuperCache = RwLock<HashMap<(Arc<str>, Arc<str>), Arc<str>>>;
+
 /// The index. The first definition of a name wins (class-path order).
 #[derive(Default)]
 pub struct ClassIndex {
     classes: HashMap<Arc<str>, ClassInfo>,
-    cache: RwLock<HashMap<(Arc<str>, Arc<str>), Arc<str>>>,
+    cache: SuperCache,
 }
 
 impl ClassIndex {

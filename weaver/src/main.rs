@@ -143,7 +143,9 @@ fn check(
     let default_input;
     let inputs = if inputs.is_empty() {
         let j = jdk.as_ref().ok_or_else(|| {
-            MajorError::Usage("no input given and no JDK found: name an archive, or set JAVA_HOME".into())
+            MajorError::Usage(
+                "no input given and no JDK found: name an archive, or set JAVA_HOME".into(),
+            )
         })?;
         default_input = [j.modules()];
         module = module.or(Some("java.base"));
