@@ -702,6 +702,10 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
                 index,
             } => {
                 let r = pool.member_ref(*index)?;
+                if descriptor::field_len(&r.descriptor) != Some(r.descriptor.len()) {
+                    let msg = format!("bad field descriptor {:?}", r.descriptor);
+                    return Err(self.err(i, msg));
+                }
                 let size = descriptor::slots(&r.descriptor);
                 match *o {
                     op::GETSTATIC => self.push_desc(f, &r.descriptor),
