@@ -609,3 +609,80 @@ fn bad_field_descriptor_in_frame_computation() {
         assert!(e.to_string().starts_with("class T: method m()V: "), "{e}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Non-canonical but accepted: the engine normalises these on re-encoding, so
+// the fuzz property accepts them while `Mode::Identity` reports the change.
+
+/// A non-boundary offset in the first method body of `bytes` that has a
+/// multi-byte instruction, with that body's index and Code attribute.
+fn inside_an_instruction(bytes: &[u8]) -> (usize, u16) {
+    let class = ClassFile::parse(bytes).unwrap();
+    for (mi, m) in class.methods.iter().enumerate() {
+        let Some(attr) = m.attribute("Code") else {
+            continue;
+        };
+        let parsed = CodeAttribute::parse(attr, &class.pool).unwrap();
+        let code = Code::decode(&parsed, &class.pool).unwrap();
+        let layout = code.layout();
+        for (i, insn) in code.insns.iter().enumerate() {
+            let at = layout.insn_offsets[i];
+            let next = layout.insn_offsets.get(i + 1).copied();
+            if insn.opcode().is_some() && next.is_some_and(|n| n > at + 1) {
+                return (mi, at as u16 + 1);
+            }
+        }
+    }
+    panic!("no multi-byte instruction");
+}
+
+#[test]
+fn line_number_inside_an_instruction_is_dropped() {
+    let mut b = fixture("Switches");
+    let (mi, pc) = inside_an_instruction(&b);
+    let lnt = {
+        let class = ClassFile::parse(&b).unwrap();
+        let attr = class.methods[mi].attribute("Code").unwrap();
+        let parsed = CodeAttribute::parse(attr, &class.pool).unwrap();
+        parsed.attribute("LineNumberTable").unwrap().data_offset()
+    };
+    put_u16(&mut b, lnt + 2, pc); // first entry's start_pc
+    check_bytes(&b);
+    let e = reencode_class(&b, Mode::Identity, &EmptyHierarchy).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Malformed, "{e}");
+    assert!(
+        e.message().contains("re-encoded Code attribute differs"),
+        "{e}"
+    );
+}
+
+#[test]
+fn nonzero_reserved_byte_is_zeroed() {
+    let mut b = fixture("Lambdas");
+    let at = {
+        let class = ClassFile::parse(&b).unwrap();
+        class
+            .methods
+            .iter()
+            .filter_map(|m| m.attribute("Code"))
+            .find_map(|a| {
+                let p = CodeAttribute::parse(a, &class.pool).unwrap();
+                let code = Code::decode(&p, &class.pool).unwrap();
+                let layout = code.layout();
+                code.insns
+                    .iter()
+                    .zip(&layout.insn_offsets)
+                    .find(|(i, _)| matches!(i, Insn::InvokeInterface { .. }))
+                    .map(|(_, &o)| p.code_offset + o as usize + 4)
+            })
+            .expect("Lambdas calls an interface method")
+    };
+    assert_eq!(b[at], 0);
+    b[at] = 7;
+    check_bytes(&b);
+    let e = reencode_class(&b, Mode::Identity, &EmptyHierarchy).unwrap_err();
+    assert!(
+        e.message().contains("re-encoded Code attribute differs"),
+        "{e}"
+    );
+}

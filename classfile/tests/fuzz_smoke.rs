@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use major_classfile::rewrite::{reencode_class, Mode};
 use major_classfile::selfcheck::{check_bytes, EmptyHierarchy};
-use major_classfile::ClassFile;
+use major_classfile::{ClassFile, CodeAttribute};
 
 const FIXTURES: [&str; 4] = ["Switches", "TryFinally", "Lambdas", "Greeter"];
 
@@ -155,16 +155,18 @@ const INTERESTING: [u8; 6] = [0x00, 0xFF, 0x7F, 0x80, 0x01, 0xFE];
 const INTERESTING16: [u16; 6] = [0xFFFF, 0x8000, 0x7FFF, 0x0100, 0x00FF, 0];
 
 /// One random mutation of `seed`.
-fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
+fn mutate(seed: &[u8], code: &[(usize, usize)], rng: &mut Rng) -> Vec<u8> {
     let mut b = seed.to_vec();
     let n = b.len();
-    // Most structure sits in the header and pool, so bias some picks there.
-    let pos = |rng: &mut Rng| {
-        if rng.below(4) == 0 {
-            rng.below(n.min(64))
-        } else {
-            rng.below(n)
+    // Bias some picks to the header and pool, and some into method bodies
+    // (`code` holds the bytecode ranges), where most structure sits.
+    let pos = |rng: &mut Rng| match rng.below(4) {
+        0 => rng.below(n.min(64)),
+        1 if !code.is_empty() => {
+            let (s, e) = code[rng.below(code.len())];
+            s + rng.below(e - s)
         }
+        _ => rng.below(n),
     };
     let rounds = 1 + rng.below(3);
     for _ in 0..rounds {
@@ -228,6 +230,20 @@ fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
         }
     }
     b
+}
+
+/// Byte ranges of the bytecode of every method body of `class`.
+fn code_ranges(class: &[u8]) -> Vec<(usize, usize)> {
+    let c = ClassFile::parse(class).expect("seeds parse");
+    c.methods
+        .iter()
+        .filter_map(|m| m.attribute("Code"))
+        .map(|a| {
+            let p = CodeAttribute::parse(a, &c.pool).expect("seed code parses");
+            (p.code_offset, p.code_offset + p.code.len())
+        })
+        .filter(|(s, e)| s < e)
+        .collect()
 }
 
 #[test]
@@ -307,8 +323,9 @@ fn random_mutations() {
     let mut parsed = 0;
     let mut total = 0;
     for (_, seed) in &seeds {
+        let code = code_ranges(seed);
         for _ in 0..per_seed {
-            let m = mutate(seed, &mut rng);
+            let m = mutate(seed, &code, &mut rng);
             check_bytes(&m);
             total += 1;
             if ClassFile::parse(&m).is_ok() {

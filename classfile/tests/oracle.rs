@@ -9,7 +9,8 @@
 //! otherwise the classes of the JDK's `java.base.jmod`, extracted with the `jmod`
 //! tool into a temporary directory; otherwise the test says why it skips the
 //! corpus. Classes the oracle cannot parse are counted and reported, not failed;
-//! our reader must parse every one of them.
+//! our reader must parse every one of them, and every class also goes through
+//! the fuzz property (`selfcheck::check_bytes`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use cafebabe::attributes::AttributeData;
 use cafebabe::constant_pool::{ConstantPoolItem, LiteralConstant};
 use cafebabe::{ClassAccessFlags, FieldAccessFlags, MethodAccessFlags, ParseOptions};
 use major_classfile::constant_pool::Constant;
+use major_classfile::selfcheck::check_bytes;
 use major_classfile::{ClassFile, CodeAttribute, Result};
 
 /// Everything compared, as plain values.
@@ -213,6 +215,8 @@ impl Tally {
             }
         };
         self.methods += mine.methods.len();
+        // Whatever our reader accepts also passes the fuzz property.
+        check_bytes(bytes);
         let raw_count = bytes
             .get(8..10)
             .map(|b| u16::from_be_bytes([b[0], b[1]]) as usize);
