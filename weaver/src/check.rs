@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use major_archive::{Archive, OutputArchive};
+use major_archive::{Archive, ArchiveKind, OutputArchive};
 use major_classfile::rewrite::{reencode_class, Mode};
 use major_classfile::{write_class, ClassEdit, ClassFile, ClassHierarchy};
 use rayon::prelude::*;
@@ -78,8 +78,11 @@ pub fn output_name(archive: &Archive, index: usize) -> Option<String> {
         .map(|n| format!("{n}.class"))
 }
 
-/// Checks every class of `archive`. With `out`, the re-framed classes are
-/// written there (under their class-path names, in archive order).
+/// Checks every class of `archive`. With `out`, the result is written there in
+/// archive order: a jar or directory input is mirrored (re-framed classes replace
+/// the originals, every other entry and every class that failed is copied as it
+/// was, raw); a jmod or run-time image gives its classes under their class-path
+/// names (`java/lang/Object.class`), ready for `--patch-module`.
 pub fn check_archive(
     archive: &Archive,
     opts: CheckOptions,
@@ -88,37 +91,70 @@ pub fn check_archive(
     out: Option<&mut OutputArchive>,
 ) -> CheckReport {
     let path = archive.path().to_path_buf();
-    let results: Vec<(usize, Result<One, MajorError>)> = archive
+    let mut results: Vec<Option<Result<One, MajorError>>> = archive
         .entries()
         .par_iter()
         .enumerate()
-        .filter(|(_, e)| e.class_name().is_some() && filter(e))
-        .map(|(i, e)| (i, check_one(archive, i, &e.name, opts, hierarchy)))
+        .map(|(i, e)| {
+            (e.class_name().is_some() && filter(e))
+                .then(|| check_one(archive, i, &e.name, opts, hierarchy))
+        })
         .collect();
     let mut report = CheckReport {
         archive: path,
         ..Default::default()
     };
+    let mirror = matches!(archive.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
     let mut out = out;
-    for (i, r) in results {
-        report.classes += 1;
-        match r {
-            Err(e) => report.failures.push(e),
-            Ok(one) => {
+    for (i, r) in results.iter_mut().enumerate() {
+        let mut reframed = None;
+        match r.take() {
+            None => {
+                // Not a class (or filtered out): a mirrored archive keeps it as it is.
+                if let (Some(o), true) = (out.as_deref_mut(), mirror) {
+                    if filter(&archive.entries()[i]) {
+                        if let Err(e) = o.copy_raw(archive, i) {
+                            report.failures.push(e.into());
+                        }
+                    }
+                }
+                continue;
+            }
+            Some(Err(e)) => {
+                report.classes += 1;
+                report.failures.push(e);
+            }
+            Some(Ok(one)) => {
+                report.classes += 1;
                 report.round_trip_identical += one.round_trip as usize;
                 report.codec_identical += one.codec as usize;
                 report.methods += one.methods;
                 report.class_bytes += one.bytes;
                 report.failures.extend(one.failures);
-                if let Some(bytes) = one.reframed {
+                if one.reframed.is_some() {
                     report.reframed += 1;
-                    if let (Some(o), Some(name)) = (out.as_deref_mut(), output_name(archive, i)) {
-                        if let Err(e) = o.write(&name, &bytes) {
-                            report.failures.push(e.into());
-                        }
-                    }
                 }
+                reframed = one.reframed;
             }
+        }
+        let Some(o) = out.as_deref_mut() else {
+            continue;
+        };
+        let written = match (reframed, mirror) {
+            (Some(bytes), true) => o.write_like(archive, i, &bytes),
+            // A class that failed stays as it was: nothing in the output is lost.
+            (None, true) => o.copy_raw(archive, i),
+            (Some(bytes), false) => match output_name(archive, i) {
+                Some(name) => o.write(&name, &bytes),
+                None => Ok(()),
+            },
+            (None, false) => match output_name(archive, i) {
+                Some(name) => archive.read(i).and_then(|b| o.write(&name, &b)),
+                None => Ok(()),
+            },
+        };
+        if let Err(e) = written {
+            report.failures.push(e.into());
         }
     }
     report

@@ -149,6 +149,26 @@ fn reframed_output_is_deterministic_across_thread_counts() {
         outs.push(std::fs::read(&out).unwrap());
     }
     assert!(outs[0] == outs[1], "outputs differ between 1 and 2 threads");
+    // Mirrored: the same entries, in the same order, non-class entries unchanged.
+    let input = major_archive::Archive::open(&guava).unwrap();
+    let output = major_archive::Archive::open(&tmp.path().join("out-1.jar")).unwrap();
+    let names = |a: &major_archive::Archive| {
+        a.entries()
+            .iter()
+            .map(|e| e.name.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&input), names(&output));
+    for (i, e) in input.entries().iter().enumerate() {
+        if !e.name.ends_with(".class") && !e.is_dir {
+            assert_eq!(
+                input.read(i).unwrap(),
+                output.read(i).unwrap(),
+                "{}",
+                e.name
+            );
+        }
+    }
 }
 
 #[test]
