@@ -16,6 +16,7 @@
 pub mod annotation_style;
 pub mod ast;
 pub mod check;
+pub mod descriptor;
 pub mod diagnostics;
 pub mod display;
 pub(crate) mod lexical;
@@ -72,6 +73,26 @@ pub fn compile(files: Vec<SourceFile>) -> Result<Program, Diagnostics> {
     }
     program.warnings = warns;
     Ok(program)
+}
+
+/// Parses and resolves a pointcut given on its own (no named pointcuts, no formals)
+/// with type names resolved through `scope`: for tools and tests.
+pub fn resolve_pointcut(
+    source: &SourceFile,
+    scope: &resolve::Scope,
+) -> Result<resolve::Pc, Diagnostics> {
+    let pc = parse_pointcut(source)?;
+    let (resolved, diags) = resolve::resolve_standalone(&pc, scope);
+    let errs: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .map(|d| d.in_source(source))
+        .collect();
+    if errs.is_empty() {
+        Ok(resolved)
+    } else {
+        Err(Diagnostics(errs))
+    }
 }
 
 /// Parses and checks a single file.

@@ -1,1 +1,955 @@
-//! placeholder
+//! The matching API for the weaver. Patterns are compiled once (names resolved
+//! against the [`TypeWorld`], globs split into segments) and then matched against
+//! what the weaver reads from class files: internal names (`java/util/HashMap`),
+//! JVM descriptors and access flags.
+//!
+//! - [`CompiledTypePattern`], [`CompiledSignature`], [`CompiledField`]: one pattern
+//!   against one type, method/constructor or field.
+//! - [`CompiledPointcut`]: a resolved pointcut against a join-point [`Shadow`],
+//!   answering [`Fuzzy::Yes`], [`Fuzzy::No`] or [`Fuzzy::Maybe`] (a runtime test
+//!   remains: `this`, `target`, `args`, `if`, `cflow`, ...).
+
+use std::collections::HashMap;
+
+use crate::descriptor::{self, TypeRef};
+use crate::patterns::*;
+use crate::resolve::{Ctx, Pc, PcKind};
+
+/// `ACC_VARARGS`: a method whose last parameter is `T...`.
+pub const ACC_VARARGS: u16 = 0x0080;
+/// `ACC_INTERFACE`.
+pub const ACC_INTERFACE: u16 = 0x0200;
+
+/// What the weaver knows about the classes of the program, from its class-hierarchy
+/// index. Names are JVM internal names.
+pub trait TypeWorld {
+    /// Whether a class of this name exists (used to pick the right reading of an
+    /// imported or nested type name).
+    fn exists(&self, internal_name: &str) -> bool;
+
+    /// Every proper supertype of a class (super classes and interfaces, transitively).
+    fn super_types(&self, internal_name: &str) -> Vec<String>;
+
+    /// Whether `sub` is `sup` or one of its subtypes.
+    fn is_subtype(&self, sub: &str, sup: &str) -> bool {
+        sub == sup || self.super_types(sub).iter().any(|s| s == sup)
+    }
+
+    /// Whether class `owner` itself declares the method `name` `descriptor` (used so
+    /// that `execution(* java.util.List.add(..))` also matches `ArrayList.add`).
+    fn declares_method(&self, owner: &str, name: &str, descriptor: &str) -> bool;
+
+    /// The annotations (internal names) of a class, for annotated type patterns
+    /// applied to types other than the one in a [`ClassView`]. None by default.
+    fn class_annotations(&self, _internal_name: &str) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// A class as the weaver sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct ClassView<'a> {
+    /// Internal name, `java/util/HashMap`.
+    pub name: &'a str,
+    /// Access flags (`ACC_PUBLIC`, `ACC_INTERFACE`, ...).
+    pub access: u16,
+    /// Annotation types, as internal names or descriptors.
+    pub annotations: &'a [&'a str],
+}
+
+/// A method, constructor (`<init>`), static initializer (`<clinit>`) or field.
+#[derive(Debug, Clone, Copy)]
+pub struct MemberView<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// JVM descriptor: `(ILjava/lang/String;)V` or, for a field, `I`.
+    pub descriptor: &'a str,
+    /// Access flags.
+    pub access: u16,
+    /// Annotation types, as internal names or descriptors.
+    pub annotations: &'a [&'a str],
+    /// Declared exceptions (internal names); empty for fields.
+    pub exceptions: &'a [&'a str],
+}
+
+/// A simple [`TypeWorld`] over explicitly listed classes (tests, tools).
+#[derive(Debug, Clone, Default)]
+pub struct SimpleWorld {
+    classes: HashMap<String, SimpleClass>,
+}
+
+/// One class of a [`SimpleWorld`]: direct supertypes, methods, annotations.
+#[derive(Debug, Clone, Default)]
+struct SimpleClass {
+    supers: Vec<String>,
+    methods: Vec<(String, String)>,
+    annotations: Vec<String>,
+}
+
+impl SimpleWorld {
+    /// An empty world.
+    pub fn new() -> SimpleWorld {
+        SimpleWorld::default()
+    }
+
+    /// Adds a class with its direct supertypes and declared methods (name, descriptor).
+    pub fn add(
+        &mut self,
+        name: &str,
+        direct_supers: &[&str],
+        methods: &[(&str, &str)],
+    ) -> &mut Self {
+        self.classes.insert(
+            name.to_string(),
+            SimpleClass {
+                supers: direct_supers.iter().map(|s| s.to_string()).collect(),
+                methods: methods
+                    .iter()
+                    .map(|(n, d)| (n.to_string(), d.to_string()))
+                    .collect(),
+                annotations: Vec::new(),
+            },
+        );
+        self
+    }
+
+    /// Sets the annotations of a class already added.
+    pub fn annotate(&mut self, name: &str, annotations: &[&str]) -> &mut Self {
+        if let Some(c) = self.classes.get_mut(name) {
+            c.annotations = annotations.iter().map(|s| s.to_string()).collect();
+        }
+        self
+    }
+}
+
+impl TypeWorld for SimpleWorld {
+    fn exists(&self, name: &str) -> bool {
+        self.classes.contains_key(name)
+    }
+
+    fn super_types(&self, name: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut todo = vec![name.to_string()];
+        while let Some(n) = todo.pop() {
+            if let Some(c) = self.classes.get(&n) {
+                for s in &c.supers {
+                    if !out.contains(s) && s != name {
+                        out.push(s.clone());
+                        todo.push(s.clone());
+                    }
+                }
+            }
+        }
+        if name != "java/lang/Object" && !out.iter().any(|s| s == "java/lang/Object") {
+            out.push("java/lang/Object".to_string());
+        }
+        out
+    }
+
+    fn declares_method(&self, owner: &str, name: &str, descriptor: &str) -> bool {
+        self.classes
+            .get(owner)
+            .is_some_and(|c| c.methods.iter().any(|(n, d)| n == name && d == descriptor))
+    }
+
+    fn class_annotations(&self, name: &str) -> Vec<String> {
+        self.classes
+            .get(name)
+            .map(|c| c.annotations.clone())
+            .unwrap_or_default()
+    }
+}
+
+// ------------------------------------------------------------------ names
+
+#[derive(Debug, Clone, PartialEq)]
+enum Part {
+    Seg(String),
+    AnyPackages,
+}
+
+/// A compiled dotted name glob (`java.util.*Map`, `com..*`).
+#[derive(Debug, Clone, PartialEq)]
+enum NameMatcher {
+    Any,
+    Exact(String),
+    Glob(Vec<Part>),
+}
+
+impl NameMatcher {
+    fn compile(text: &str) -> NameMatcher {
+        if text == "*" {
+            return NameMatcher::Any;
+        }
+        if !text.contains('*') && !text.contains("..") {
+            return NameMatcher::Exact(text.to_string());
+        }
+        let mut parts = Vec::new();
+        for piece in text.split('.') {
+            if piece.is_empty() {
+                parts.push(Part::AnyPackages);
+            } else {
+                parts.push(Part::Seg(piece.to_string()));
+            }
+        }
+        NameMatcher::Glob(parts)
+    }
+
+    /// Matches a simple name (method or field name): no dots involved.
+    fn matches_simple(&self, name: &str) -> bool {
+        match self {
+            NameMatcher::Any => true,
+            NameMatcher::Exact(e) => e == name,
+            NameMatcher::Glob(parts) => match parts.as_slice() {
+                [Part::Seg(g)] => glob_match(g, name),
+                _ => false,
+            },
+        }
+    }
+
+    /// Matches a dotted qualified name split into segments.
+    fn matches_segments(&self, segs: &[&str]) -> bool {
+        fn go(parts: &[Part], segs: &[&str]) -> bool {
+            match parts.split_first() {
+                None => segs.is_empty(),
+                Some((Part::Seg(g), rest)) => {
+                    !segs.is_empty() && glob_match(g, segs[0]) && go(rest, &segs[1..])
+                }
+                Some((Part::AnyPackages, rest)) => (0..=segs.len()).any(|k| go(rest, &segs[k..])),
+            }
+        }
+        match self {
+            NameMatcher::Any => true,
+            NameMatcher::Exact(e) => e.split('.').eq(segs.iter().copied()),
+            NameMatcher::Glob(parts) => go(parts, segs),
+        }
+    }
+}
+
+/// Splits an internal name into the segments a dotted pattern sees:
+/// `java/util/Map$Entry` → `java`, `util`, `Map`, `Entry`.
+fn segments(internal_name: &str) -> Vec<&str> {
+    internal_name.split(['/', '$']).collect()
+}
+
+// ------------------------------------------------------------------ type patterns
+
+#[derive(Debug, Clone)]
+enum Tp {
+    /// `*` with `dims` (0: any type at all).
+    Any {
+        dims: u8,
+    },
+    /// An exact resolved name.
+    Exact {
+        name: String,
+        dims: u8,
+        subtypes: bool,
+    },
+    /// A wildcard name.
+    Glob {
+        name: NameMatcher,
+        dims: u8,
+        subtypes: bool,
+    },
+    Not(Box<Tp>),
+    And(Box<Tp>, Box<Tp>),
+    Or(Box<Tp>, Box<Tp>),
+    Annotated(Vec<CompiledAnnotation>, Box<Tp>),
+}
+
+/// A compiled annotation pattern.
+#[derive(Debug, Clone)]
+struct CompiledAnnotation {
+    negated: bool,
+    ty: Tp,
+}
+
+/// A type pattern compiled for matching.
+#[derive(Debug, Clone)]
+pub struct CompiledTypePattern(Tp);
+
+/// The best reading of an exact name: the first candidate the world knows.
+fn pick(n: &NamedTypePattern, world: &dyn TypeWorld) -> String {
+    if n.candidates.is_empty() {
+        return n.name.text.replace('.', "/");
+    }
+    n.candidates
+        .iter()
+        .find(|c| is_primitive(c) || world.exists(c))
+        .unwrap_or(&n.candidates[0])
+        .clone()
+}
+
+fn compile_tp(t: &TypePattern, world: &dyn TypeWorld) -> Tp {
+    match &t.kind {
+        TypePatternKind::Named(n) => {
+            let dims = n.dims + u8::from(n.varargs);
+            if n.name.is_any() {
+                Tp::Any { dims }
+            } else if n.name.is_exact() {
+                Tp::Exact {
+                    name: pick(n, world),
+                    dims,
+                    subtypes: n.subtypes,
+                }
+            } else {
+                Tp::Glob {
+                    name: NameMatcher::compile(&n.name.text),
+                    dims,
+                    subtypes: n.subtypes,
+                }
+            }
+        }
+        TypePatternKind::Not(a) => Tp::Not(Box::new(compile_tp(a, world))),
+        TypePatternKind::And(a, b) => Tp::And(
+            Box::new(compile_tp(a, world)),
+            Box::new(compile_tp(b, world)),
+        ),
+        TypePatternKind::Or(a, b) => Tp::Or(
+            Box::new(compile_tp(a, world)),
+            Box::new(compile_tp(b, world)),
+        ),
+        TypePatternKind::Annotated(anns, inner) => Tp::Annotated(
+            compile_annotations(anns, world),
+            Box::new(compile_tp(inner, world)),
+        ),
+    }
+}
+
+fn compile_annotations(
+    anns: &[AnnotationPattern],
+    world: &dyn TypeWorld,
+) -> Vec<CompiledAnnotation> {
+    anns.iter()
+        .map(|a| CompiledAnnotation {
+            negated: a.negated,
+            ty: compile_tp(&a.ty, world),
+        })
+        .collect()
+}
+
+/// The annotations of a type being matched: known from a [`ClassView`], or asked of
+/// the world on demand.
+#[derive(Clone, Copy)]
+enum Annots<'a> {
+    Known(&'a [&'a str]),
+    Ask,
+}
+
+fn annotations_match(anns: &[CompiledAnnotation], have: &[&str], world: &dyn TypeWorld) -> bool {
+    anns.iter().all(|a| {
+        let any = have.iter().any(|h| {
+            match_tp(
+                &a.ty,
+                TypeRef::class(descriptor::annotation_name(h)),
+                Annots::Known(&[]),
+                world,
+            )
+        });
+        any != a.negated
+    })
+}
+
+fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) -> bool {
+    match tp {
+        Tp::Any { dims } => *dims == 0 || *dims == t.dims,
+        Tp::Exact {
+            name,
+            dims,
+            subtypes,
+        } => {
+            if *dims != t.dims {
+                return false;
+            }
+            if name == t.name {
+                return true;
+            }
+            *subtypes
+                && !is_primitive(t.name)
+                && (name == "java/lang/Object" || world.is_subtype(t.name, name))
+        }
+        Tp::Glob {
+            name,
+            dims,
+            subtypes,
+        } => {
+            if *dims != t.dims {
+                return false;
+            }
+            if name.matches_segments(&segments(t.name)) {
+                return true;
+            }
+            *subtypes
+                && !is_primitive(t.name)
+                && world
+                    .super_types(t.name)
+                    .iter()
+                    .any(|s| name.matches_segments(&segments(s)))
+        }
+        Tp::Not(a) => !match_tp(a, t, annots, world),
+        Tp::And(a, b) => match_tp(a, t, annots, world) && match_tp(b, t, annots, world),
+        Tp::Or(a, b) => match_tp(a, t, annots, world) || match_tp(b, t, annots, world),
+        Tp::Annotated(anns, inner) => {
+            if !match_tp(inner, t, annots, world) {
+                return false;
+            }
+            match annots {
+                Annots::Known(have) => annotations_match(anns, have, world),
+                Annots::Ask => {
+                    let owned = world.class_annotations(t.name);
+                    let have: Vec<&str> = owned.iter().map(String::as_str).collect();
+                    annotations_match(anns, &have, world)
+                }
+            }
+        }
+    }
+}
+
+impl CompiledTypePattern {
+    /// Compiles a (resolved) type pattern.
+    pub fn compile(t: &TypePattern, world: &dyn TypeWorld) -> CompiledTypePattern {
+        CompiledTypePattern(compile_tp(t, world))
+    }
+
+    /// Whether the class matches (with its own annotations).
+    pub fn matches_class(&self, class: &ClassView<'_>, world: &dyn TypeWorld) -> bool {
+        match_tp(
+            &self.0,
+            TypeRef::class(class.name),
+            Annots::Known(class.annotations),
+            world,
+        )
+    }
+
+    /// Whether a type (internal name or primitive keyword, with dimensions) matches.
+    pub fn matches_type(&self, t: TypeRef<'_>, world: &dyn TypeWorld) -> bool {
+        match_tp(&self.0, t, Annots::Ask, world)
+    }
+
+    /// Whether a type given as a field descriptor (`Ljava/lang/String;`, `[I`) matches.
+    pub fn matches_descriptor(&self, d: &str, world: &dyn TypeWorld) -> bool {
+        descriptor::field_type(d).is_some_and(|t| self.matches_type(t, world))
+    }
+
+    /// Whether this is `*` (matches everything).
+    pub fn is_any(&self) -> bool {
+        matches!(self.0, Tp::Any { dims: 0 })
+    }
+}
+
+// ------------------------------------------------------------------ signatures
+
+#[derive(Debug, Clone)]
+enum Param {
+    Ellipsis,
+    Type(Tp),
+}
+
+fn compile_params(ps: &[ArgPattern], world: &dyn TypeWorld) -> Vec<Param> {
+    ps.iter()
+        .map(|p| match p {
+            ArgPattern::Ellipsis(_) => Param::Ellipsis,
+            ArgPattern::Type(t) => Param::Type(compile_tp(t, world)),
+        })
+        .collect()
+}
+
+fn params_match(ps: &[Param], ts: &[TypeRef<'_>], world: &dyn TypeWorld) -> bool {
+    match ps.split_first() {
+        None => ts.is_empty(),
+        Some((Param::Ellipsis, rest)) => {
+            (0..=ts.len()).any(|k| params_match(rest, &ts[k..], world))
+        }
+        Some((Param::Type(tp), rest)) => {
+            !ts.is_empty()
+                && match_tp(tp, ts[0], Annots::Ask, world)
+                && params_match(rest, &ts[1..], world)
+        }
+    }
+}
+
+/// A method or constructor signature pattern compiled for matching.
+#[derive(Debug, Clone)]
+pub struct CompiledSignature {
+    kind: SignatureKind,
+    annotations: Vec<CompiledAnnotation>,
+    modifiers: ModifierPattern,
+    ret: Option<Tp>,
+    decl: Option<Tp>,
+    name: NameMatcher,
+    params: Vec<Param>,
+    throws: Vec<(bool, Tp)>,
+}
+
+impl CompiledSignature {
+    /// Compiles a (resolved) signature pattern.
+    pub fn compile(s: &SignaturePattern, world: &dyn TypeWorld) -> CompiledSignature {
+        CompiledSignature {
+            kind: s.kind,
+            annotations: compile_annotations(&s.annotations, world),
+            modifiers: s.modifiers,
+            ret: s.return_type.as_ref().map(|t| compile_tp(t, world)),
+            decl: s.declaring_type.as_ref().map(|t| compile_tp(t, world)),
+            name: NameMatcher::compile(&s.name.text),
+            params: compile_params(&s.params, world),
+            throws: s
+                .throws
+                .iter()
+                .map(|t| (t.negated, compile_tp(&t.ty, world)))
+                .collect(),
+        }
+    }
+
+    /// Whether `member`, declared in `class`, matches. For methods, the declaring
+    /// type pattern may also match a supertype that declares the same method (an
+    /// overridden or implemented method has that signature too).
+    pub fn matches(
+        &self,
+        class: &ClassView<'_>,
+        member: &MemberView<'_>,
+        world: &dyn TypeWorld,
+    ) -> bool {
+        let is_ctor = member.name == "<init>";
+        match self.kind {
+            SignatureKind::Constructor if !is_ctor => return false,
+            SignatureKind::Method if is_ctor || member.name == "<clinit>" => return false,
+            SignatureKind::Method if !self.name.matches_simple(member.name) => return false,
+            _ => {}
+        }
+        if !self.modifiers.matches(member.access) {
+            return false;
+        }
+        let Some((params, ret)) = descriptor::method_types(member.descriptor) else {
+            return false;
+        };
+        if let Some(r) = &self.ret {
+            if !match_tp(r, ret, Annots::Ask, world) {
+                return false;
+            }
+        }
+        if !params_match(&self.params, &params, world) {
+            return false;
+        }
+        if !annotations_match(&self.annotations, member.annotations, world) {
+            return false;
+        }
+        for (negated, tp) in &self.throws {
+            let any = member
+                .exceptions
+                .iter()
+                .any(|e| match_tp(tp, TypeRef::class(e), Annots::Ask, world));
+            if any == *negated {
+                return false;
+            }
+        }
+        match &self.decl {
+            None => true,
+            Some(d) => {
+                if match_tp(
+                    d,
+                    TypeRef::class(class.name),
+                    Annots::Known(class.annotations),
+                    world,
+                ) {
+                    return true;
+                }
+                // Inherited signatures: not for constructors, static or private methods.
+                if is_ctor || member.access & 0x000A != 0 {
+                    return false;
+                }
+                world.super_types(class.name).iter().any(|s| {
+                    world.declares_method(s, member.name, member.descriptor)
+                        && match_tp(d, TypeRef::class(s), Annots::Ask, world)
+                })
+            }
+        }
+    }
+}
+
+/// A field signature pattern compiled for matching.
+#[derive(Debug, Clone)]
+pub struct CompiledField {
+    annotations: Vec<CompiledAnnotation>,
+    modifiers: ModifierPattern,
+    ty: Tp,
+    decl: Option<Tp>,
+    name: NameMatcher,
+}
+
+impl CompiledField {
+    /// Compiles a (resolved) field pattern.
+    pub fn compile(f: &FieldPattern, world: &dyn TypeWorld) -> CompiledField {
+        CompiledField {
+            annotations: compile_annotations(&f.annotations, world),
+            modifiers: f.modifiers,
+            ty: compile_tp(&f.field_type, world),
+            decl: f.declaring_type.as_ref().map(|t| compile_tp(t, world)),
+            name: NameMatcher::compile(&f.name.text),
+        }
+    }
+
+    /// Whether the field `member` of `class` matches.
+    pub fn matches(
+        &self,
+        class: &ClassView<'_>,
+        member: &MemberView<'_>,
+        world: &dyn TypeWorld,
+    ) -> bool {
+        self.name.matches_simple(member.name)
+            && self.modifiers.matches(member.access)
+            && descriptor::field_type(member.descriptor)
+                .is_some_and(|t| match_tp(&self.ty, t, Annots::Ask, world))
+            && annotations_match(&self.annotations, member.annotations, world)
+            && self.decl.as_ref().is_none_or(|d| {
+                match_tp(
+                    d,
+                    TypeRef::class(class.name),
+                    Annots::Known(class.annotations),
+                    world,
+                )
+            })
+    }
+}
+
+// ------------------------------------------------------------------ pointcuts
+
+/// Three-valued static match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fuzzy {
+    /// Matches at every execution of the shadow.
+    Yes,
+    /// Never matches here.
+    No,
+    /// Matches depending on a runtime test.
+    Maybe,
+}
+
+impl Fuzzy {
+    fn of(b: bool) -> Fuzzy {
+        if b {
+            Fuzzy::Yes
+        } else {
+            Fuzzy::No
+        }
+    }
+
+    fn and(self, o: Fuzzy) -> Fuzzy {
+        match (self, o) {
+            (Fuzzy::No, _) | (_, Fuzzy::No) => Fuzzy::No,
+            (Fuzzy::Yes, Fuzzy::Yes) => Fuzzy::Yes,
+            _ => Fuzzy::Maybe,
+        }
+    }
+
+    fn or(self, o: Fuzzy) -> Fuzzy {
+        match (self, o) {
+            (Fuzzy::Yes, _) | (_, Fuzzy::Yes) => Fuzzy::Yes,
+            (Fuzzy::No, Fuzzy::No) => Fuzzy::No,
+            _ => Fuzzy::Maybe,
+        }
+    }
+
+    fn not(self) -> Fuzzy {
+        match self {
+            Fuzzy::Yes => Fuzzy::No,
+            Fuzzy::No => Fuzzy::Yes,
+            Fuzzy::Maybe => Fuzzy::Maybe,
+        }
+    }
+}
+
+/// The kinds of join-point shadow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShadowKind {
+    /// An `invoke*` of a method.
+    MethodCall,
+    /// `new C(..)`: the `invokespecial <init>` after a `new`.
+    ConstructorCall,
+    /// The body of a method.
+    MethodExecution,
+    /// The body of a constructor (after the super/this call).
+    ConstructorExecution,
+    /// `getfield`/`getstatic`.
+    FieldGet,
+    /// `putfield`/`putstatic`.
+    FieldSet,
+    /// `<clinit>`.
+    StaticInitialization,
+    /// Object initialization (constructor from after super() returns).
+    Initialization,
+    /// Before the super/this constructor call.
+    PreInitialization,
+    /// An exception handler entry.
+    ExceptionHandler,
+    /// The body of an advice method.
+    AdviceExecution,
+}
+
+/// A join-point shadow: where in the code, and what it is about.
+#[derive(Debug, Clone, Copy)]
+pub struct Shadow<'a> {
+    /// What kind.
+    pub kind: ShadowKind,
+    /// The class whose code contains the shadow.
+    pub enclosing_class: ClassView<'a>,
+    /// The method or constructor whose code contains it (`<clinit>` for static
+    /// initializers).
+    pub enclosing_member: MemberView<'a>,
+    /// The class declaring the subject: the called method's owner, the field's owner;
+    /// for executions and initializations the enclosing class.
+    pub subject_class: ClassView<'a>,
+    /// The subject: the called method or constructor, the field, the executing member.
+    /// For handlers and static initialization, the enclosing member.
+    pub subject: MemberView<'a>,
+    /// For handlers: the caught type (internal name).
+    pub handler_type: Option<&'a str>,
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Not(Box<Node>),
+    Kinded(&'static [ShadowKind], Subject),
+    AdviceExecution,
+    Within(Tp),
+    WithinCode(CompiledSignature),
+    AtWithin(Tp),
+    AtWithinCode(Tp),
+    AtAnnotation(Tp),
+    /// `this`/`target`/`args`, `@this`/`@target`/`@args`, `if`, `cflow`: decided at run
+    /// time (a binding with no type test is still a runtime test that the value exists).
+    Dynamic,
+    Never,
+}
+
+#[derive(Debug, Clone)]
+enum Subject {
+    Signature(CompiledSignature),
+    Field(CompiledField),
+    Type(Tp),
+}
+
+/// A resolved pointcut compiled for static matching against shadows.
+#[derive(Debug, Clone)]
+pub struct CompiledPointcut(Node);
+
+fn ctx_annotation(
+    c: &Ctx,
+    formals_types: &dyn Fn(usize) -> Option<TypePattern>,
+    world: &dyn TypeWorld,
+) -> Option<Tp> {
+    match c {
+        Ctx::Type(t) => Some(compile_tp(t, world)),
+        Ctx::Bind { slot, .. } => formals_types(*slot).map(|t| compile_tp(&t, world)),
+    }
+}
+
+impl CompiledPointcut {
+    /// Compiles a resolved pointcut. `formal_type` gives, for a binding slot, the
+    /// formal's type as a resolved exact type pattern (used by `@annotation(x)`,
+    /// whose formal's type is the annotation type); `None` makes it dynamic.
+    pub fn compile(
+        pc: &Pc,
+        formal_type: &dyn Fn(usize) -> Option<TypePattern>,
+        world: &dyn TypeWorld,
+    ) -> CompiledPointcut {
+        CompiledPointcut(compile_node(pc, formal_type, world))
+    }
+
+    /// Statically matches a shadow.
+    pub fn matches(&self, shadow: &Shadow<'_>, world: &dyn TypeWorld) -> Fuzzy {
+        eval(&self.0, shadow, world)
+    }
+}
+
+fn compile_node(pc: &Pc, ft: &dyn Fn(usize) -> Option<TypePattern>, world: &dyn TypeWorld) -> Node {
+    use ShadowKind as S;
+    let b = |p: &Pc| Box::new(compile_node(p, ft, world));
+    match &pc.kind {
+        PcKind::And(a, c) => Node::And(b(a), b(c)),
+        PcKind::Or(a, c) => Node::Or(b(a), b(c)),
+        PcKind::Not(a) => Node::Not(b(a)),
+        PcKind::Call(s) => {
+            let kinds: &'static [ShadowKind] = match s.kind {
+                SignatureKind::Method => &[S::MethodCall],
+                SignatureKind::Constructor => &[S::ConstructorCall],
+            };
+            Node::Kinded(
+                kinds,
+                Subject::Signature(CompiledSignature::compile(s, world)),
+            )
+        }
+        PcKind::Execution(s) => {
+            let kinds: &'static [ShadowKind] = match s.kind {
+                SignatureKind::Method => &[S::MethodExecution],
+                SignatureKind::Constructor => &[S::ConstructorExecution],
+            };
+            Node::Kinded(
+                kinds,
+                Subject::Signature(CompiledSignature::compile(s, world)),
+            )
+        }
+        PcKind::Initialization(s) => Node::Kinded(
+            &[S::Initialization],
+            Subject::Signature(CompiledSignature::compile(s, world)),
+        ),
+        PcKind::PreInitialization(s) => Node::Kinded(
+            &[S::PreInitialization],
+            Subject::Signature(CompiledSignature::compile(s, world)),
+        ),
+        PcKind::Get(f) => Node::Kinded(
+            &[S::FieldGet],
+            Subject::Field(CompiledField::compile(f, world)),
+        ),
+        PcKind::Set(f) => Node::Kinded(
+            &[S::FieldSet],
+            Subject::Field(CompiledField::compile(f, world)),
+        ),
+        PcKind::StaticInitialization(t) => Node::Kinded(
+            &[S::StaticInitialization],
+            Subject::Type(compile_tp(t, world)),
+        ),
+        PcKind::Handler(t) => {
+            Node::Kinded(&[S::ExceptionHandler], Subject::Type(compile_tp(t, world)))
+        }
+        PcKind::AdviceExecution => Node::AdviceExecution,
+        PcKind::Within(t) => Node::Within(compile_tp(t, world)),
+        PcKind::WithinCode(s) => Node::WithinCode(CompiledSignature::compile(s, world)),
+        PcKind::AtWithin(c) => ctx_annotation(c, ft, world).map_or(Node::Dynamic, Node::AtWithin),
+        PcKind::AtWithinCode(c) => {
+            ctx_annotation(c, ft, world).map_or(Node::Dynamic, Node::AtWithinCode)
+        }
+        PcKind::AtAnnotation(c) => {
+            ctx_annotation(c, ft, world).map_or(Node::Dynamic, Node::AtAnnotation)
+        }
+        PcKind::This(_)
+        | PcKind::Target(_)
+        | PcKind::Args(_)
+        | PcKind::AtThis(_)
+        | PcKind::AtTarget(_)
+        | PcKind::AtArgs(_)
+        | PcKind::Cflow(_)
+        | PcKind::CflowBelow(_)
+        | PcKind::If { .. }
+        | PcKind::Abstract { .. } => Node::Dynamic,
+        PcKind::Never => Node::Never,
+    }
+}
+
+fn has_annotation(tp: &Tp, have: &[&str], world: &dyn TypeWorld) -> bool {
+    have.iter().any(|h| {
+        match_tp(
+            tp,
+            TypeRef::class(descriptor::annotation_name(h)),
+            Annots::Known(&[]),
+            world,
+        )
+    })
+}
+
+fn eval(n: &Node, s: &Shadow<'_>, world: &dyn TypeWorld) -> Fuzzy {
+    match n {
+        Node::And(a, b) => {
+            let l = eval(a, s, world);
+            if l == Fuzzy::No {
+                return Fuzzy::No;
+            }
+            l.and(eval(b, s, world))
+        }
+        Node::Or(a, b) => {
+            let l = eval(a, s, world);
+            if l == Fuzzy::Yes {
+                return Fuzzy::Yes;
+            }
+            l.or(eval(b, s, world))
+        }
+        Node::Not(a) => eval(a, s, world).not(),
+        Node::Kinded(kinds, subject) => {
+            if !kinds.contains(&s.kind) {
+                return Fuzzy::No;
+            }
+            Fuzzy::of(match subject {
+                Subject::Signature(sig) => sig.matches(&s.subject_class, &s.subject, world),
+                Subject::Field(f) => f.matches(&s.subject_class, &s.subject, world),
+                Subject::Type(tp) => match s.kind {
+                    ShadowKind::ExceptionHandler => s
+                        .handler_type
+                        .is_some_and(|h| match_tp(tp, TypeRef::class(h), Annots::Ask, world)),
+                    _ => match_tp(
+                        tp,
+                        TypeRef::class(s.enclosing_class.name),
+                        Annots::Known(s.enclosing_class.annotations),
+                        world,
+                    ),
+                },
+            })
+        }
+        Node::AdviceExecution => Fuzzy::of(s.kind == ShadowKind::AdviceExecution),
+        Node::Within(tp) => Fuzzy::of(within(tp, &s.enclosing_class, world)),
+        Node::WithinCode(sig) => {
+            Fuzzy::of(sig.matches(&s.enclosing_class, &s.enclosing_member, world))
+        }
+        Node::AtWithin(tp) => Fuzzy::of(has_annotation(tp, s.enclosing_class.annotations, world)),
+        Node::AtWithinCode(tp) => {
+            Fuzzy::of(has_annotation(tp, s.enclosing_member.annotations, world))
+        }
+        Node::AtAnnotation(tp) => Fuzzy::of(has_annotation(tp, s.subject.annotations, world)),
+        Node::Dynamic => Fuzzy::Maybe,
+        Node::Never => Fuzzy::No,
+    }
+}
+
+/// `within(T)` also holds in the nested classes of a matching type.
+fn within(tp: &Tp, class: &ClassView<'_>, world: &dyn TypeWorld) -> bool {
+    if match_tp(
+        tp,
+        TypeRef::class(class.name),
+        Annots::Known(class.annotations),
+        world,
+    ) {
+        return true;
+    }
+    let mut name = class.name;
+    while let Some(i) = name.rfind('$') {
+        name = &name[..i];
+        if match_tp(tp, TypeRef::class(name), Annots::Ask, world) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Compiles every advice of a checked program (convenience for the weaver).
+pub fn compile_advice(
+    advice: &crate::check::ResolvedAdvice,
+    scope: &crate::resolve::Scope,
+    world: &dyn TypeWorld,
+) -> CompiledPointcut {
+    let formal_type = |slot: usize| -> Option<TypePattern> {
+        let f = advice.formals.get(slot)?;
+        let tp = crate::parse::parse_type_pattern(&f.ty.name).ok()?;
+        Some(scope.resolve_type_pattern(&tp))
+    };
+    CompiledPointcut::compile(&advice.pointcut, &formal_type, world)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_globs() {
+        let m = NameMatcher::compile("java..*Map");
+        assert!(m.matches_segments(&["java", "util", "HashMap"]));
+        assert!(m.matches_segments(&["java", "Map"]));
+        assert!(!m.matches_segments(&["javax", "Map"]));
+        let m = NameMatcher::compile("java.util.*");
+        assert!(m.matches_segments(&["java", "util", "List"]));
+        assert!(!m.matches_segments(&["java", "util", "concurrent", "Future"]));
+        assert!(NameMatcher::compile("*..*").matches_segments(&["a", "b", "c"]));
+        assert!(NameMatcher::compile("get*").matches_simple("getX"));
+        assert!(!NameMatcher::compile("get*").matches_simple("setX"));
+    }
+}

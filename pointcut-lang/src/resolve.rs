@@ -452,6 +452,36 @@ impl<'u> Index<'u> {
     }
 }
 
+/// Resolves a standalone pointcut (references to named pointcuts are errors).
+pub fn resolve_standalone(pc: &Pointcut, scope: &Scope) -> (Pc, Vec<Diagnostic>) {
+    let aspect = Aspect {
+        name: Ident {
+            name: "<pointcut>".into(),
+            span: pc.span,
+        },
+        modifiers: Vec::new(),
+        annotations: Vec::new(),
+        extends: None,
+        implements: Vec::new(),
+        per_clause: None,
+        members: Vec::new(),
+        annotation_style: false,
+        span: pc.span,
+    };
+    let index = Index {
+        aspects: vec![AspectEntry {
+            file: 0,
+            aspect: &aspect,
+            qname: "<pointcut>".into(),
+            parent: None,
+            scope: scope.clone(),
+        }],
+    };
+    let mut diags = Vec::new();
+    let resolved = Resolver::new(&index, 0, false, &mut diags).resolve_top(pc, 0, &[]);
+    (resolved, diags.into_iter().map(|(_, d)| d).collect())
+}
+
 /// What a named pointcut's parameter stands for while its body is inlined.
 #[derive(Clone)]
 enum Subst {

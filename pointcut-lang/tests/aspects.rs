@@ -29,7 +29,10 @@ fn every_aspect_parses() {
     for f in &files {
         let unit = parse_file(f).unwrap_or_else(|e| panic!("{}", e.render()));
         let stem = f.name().trim_start_matches("aspects/").replace('.', "_");
-        if let Err(e) = common::check_snapshot(&format!("aspects/{stem}"), &display::dump_unit(&unit, f.text())) {
+        if let Err(e) = common::check_snapshot(
+            &format!("aspects/{stem}"),
+            &display::dump_unit(&unit, f.text()),
+        ) {
             failures.push(e);
         }
     }
@@ -39,9 +42,23 @@ fn every_aspect_parses() {
 #[test]
 fn all_aspects_check_together() {
     let program = compile(aspect_files()).unwrap_or_else(|e| panic!("{}", e.render()));
-    let names: Vec<&str> = program.concrete_aspects().map(|a| a.name.as_str()).collect();
-    for want in ["ObjectTracker", "ExecutionTracer", "CallCounter", "CflowProfiler", "TimingAspect", "CollectionTracing", "AnnotatedTracer"] {
-        assert!(names.iter().any(|n| n.ends_with(want)), "{want} missing from {names:?}");
+    let names: Vec<&str> = program
+        .concrete_aspects()
+        .map(|a| a.name.as_str())
+        .collect();
+    for want in [
+        "ObjectTracker",
+        "ExecutionTracer",
+        "CallCounter",
+        "CflowProfiler",
+        "TimingAspect",
+        "CollectionTracing",
+        "AnnotatedTracer",
+    ] {
+        assert!(
+            names.iter().any(|n| n.ends_with(want)),
+            "{want} missing from {names:?}"
+        );
     }
     common::assert_snapshot("aspects/program", &display::dump_program(&program));
 }

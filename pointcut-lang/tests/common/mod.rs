@@ -14,7 +14,9 @@ pub fn aspects_dir() -> PathBuf {
 
 /// `tests/<rel>` of this crate.
 pub fn tests_dir(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(rel)
 }
 
 fn blessing() -> bool {
@@ -37,10 +39,17 @@ pub fn check_snapshot(name: &str, actual: &str) -> Result<(), String> {
         return Ok(());
     }
     let Some(expected) = expected else {
-        return Err(format!("{name}: no snapshot at {} (run with BLESS=1)", path.display()));
+        return Err(format!(
+            "{name}: no snapshot at {} (run with BLESS=1)",
+            path.display()
+        ));
     };
     let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-    let line = e.iter().zip(&a).position(|(x, y)| x != y).unwrap_or(e.len().min(a.len()));
+    let line = e
+        .iter()
+        .zip(&a)
+        .position(|(x, y)| x != y)
+        .unwrap_or(e.len().min(a.len()));
     Err(format!(
         "{name}: snapshot differs at line {}\n  expected: {}\n  actual:   {}\n(run with BLESS=1 to accept)",
         line + 1,
@@ -59,6 +68,10 @@ pub fn assert_snapshot(name: &str, actual: &str) {
 /// Panics listing every failure, if any.
 pub fn report(failures: Vec<String>) {
     if !failures.is_empty() {
-        panic!("{} snapshot(s) differ:\n{}", failures.len(), failures.join("\n\n"));
+        panic!(
+            "{} snapshot(s) differ:\n{}",
+            failures.len(),
+            failures.join("\n\n")
+        );
     }
 }

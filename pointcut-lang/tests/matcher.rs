@@ -1,0 +1,463 @@
+//! The matching API against class and member views as the weaver reads them from
+//! class files (internal names, descriptors, access flags).
+
+use major_pointcut_lang::matcher::*;
+use major_pointcut_lang::resolve::Scope;
+use major_pointcut_lang::{resolve_pointcut, SourceFile};
+
+const PUBLIC: u16 = 0x0001;
+const PRIVATE: u16 = 0x0002;
+const STATIC: u16 = 0x0008;
+const FINAL: u16 = 0x0010;
+
+fn world() -> SimpleWorld {
+    let mut w = SimpleWorld::new();
+    w.add(
+        "java/lang/Object",
+        &[],
+        &[("hashCode", "()I"), ("<init>", "()V")],
+    )
+    .add(
+        "java/lang/String",
+        &["java/lang/Object", "java/lang/CharSequence"],
+        &[],
+    )
+    .add("java/lang/CharSequence", &[], &[])
+    .add("java/lang/Throwable", &["java/lang/Object"], &[])
+    .add("java/lang/Exception", &["java/lang/Throwable"], &[])
+    .add("java/lang/RuntimeException", &["java/lang/Exception"], &[])
+    .add("java/lang/Deprecated", &[], &[])
+    .add("java/io/IOException", &["java/lang/Exception"], &[])
+    .add(
+        "java/io/FileNotFoundException",
+        &["java/io/IOException"],
+        &[],
+    )
+    .add(
+        "java/util/Collection",
+        &[],
+        &[("add", "(Ljava/lang/Object;)Z")],
+    )
+    .add(
+        "java/util/List",
+        &["java/util/Collection"],
+        &[("add", "(Ljava/lang/Object;)Z")],
+    )
+    .add(
+        "java/util/AbstractList",
+        &["java/lang/Object", "java/util/List"],
+        &[],
+    )
+    .add(
+        "java/util/ArrayList",
+        &["java/util/AbstractList"],
+        &[("add", "(Ljava/lang/Object;)Z"), ("<init>", "(I)V")],
+    )
+    .add("java/util/Map", &[], &[])
+    .add("java/util/Map$Entry", &[], &[])
+    .add(
+        "java/util/HashMap",
+        &["java/lang/Object", "java/util/Map"],
+        &[("<init>", "(I)V")],
+    )
+    .add(
+        "java/util/concurrent/ConcurrentHashMap",
+        &["java/lang/Object", "java/util/Map"],
+        &[],
+    )
+    .add("com/acme/Marker", &[], &[])
+    .add(
+        "com/acme/OrderService",
+        &["java/lang/Object"],
+        &[("handle", "(Ljava/lang/String;I)V")],
+    )
+    .add("com/acme/OrderService$Inner", &["java/lang/Object"], &[])
+    .annotate("com/acme/OrderService", &["com/acme/Marker"]);
+    w
+}
+
+fn scope() -> Scope {
+    Scope {
+        package: Some("com.acme".into()),
+        single: vec![("List".into(), "java.util.List".into())],
+        on_demand: vec!["java.util".into()],
+    }
+}
+
+fn compile(pc: &str, w: &SimpleWorld) -> CompiledPointcut {
+    let src = SourceFile::new("test", pc);
+    let resolved = resolve_pointcut(&src, &scope()).unwrap_or_else(|e| panic!("{}", e.render()));
+    CompiledPointcut::compile(&resolved, &|_| None, w)
+}
+
+struct Case {
+    kind: ShadowKind,
+    class: &'static str,
+    class_annotations: &'static [&'static str],
+    name: &'static str,
+    desc: &'static str,
+    access: u16,
+    annotations: &'static [&'static str],
+    exceptions: &'static [&'static str],
+}
+
+const fn case(
+    kind: ShadowKind,
+    class: &'static str,
+    name: &'static str,
+    desc: &'static str,
+    access: u16,
+) -> Case {
+    Case {
+        kind,
+        class,
+        class_annotations: &[],
+        name,
+        desc,
+        access,
+        annotations: &[],
+        exceptions: &[],
+    }
+}
+
+fn run(pc: &str, c: &Case) -> Fuzzy {
+    let w = world();
+    let compiled = compile(pc, &w);
+    let class = ClassView {
+        name: c.class,
+        access: PUBLIC,
+        annotations: c.class_annotations,
+    };
+    let member = MemberView {
+        name: c.name,
+        descriptor: c.desc,
+        access: c.access,
+        annotations: c.annotations,
+        exceptions: c.exceptions,
+    };
+    let enclosing_class = ClassView {
+        name: "com/acme/OrderService",
+        access: PUBLIC,
+        annotations: &["Lcom/acme/Marker;"],
+    };
+    let enclosing = MemberView {
+        name: "handle",
+        descriptor: "(Ljava/lang/String;I)V",
+        access: PUBLIC,
+        annotations: &[],
+        exceptions: &[],
+    };
+    let is_exec = matches!(
+        c.kind,
+        ShadowKind::MethodExecution | ShadowKind::ConstructorExecution
+    );
+    let shadow = Shadow {
+        kind: c.kind,
+        enclosing_class: if is_exec { class } else { enclosing_class },
+        enclosing_member: if is_exec { member } else { enclosing },
+        subject_class: class,
+        subject: member,
+        handler_type: (c.kind == ShadowKind::ExceptionHandler).then_some(c.class),
+    };
+    compiled.matches(&shadow, &w)
+}
+
+use Fuzzy::{Maybe, No, Yes};
+use ShadowKind::*;
+
+#[test]
+fn table() {
+    let add = case(
+        MethodExecution,
+        "java/util/ArrayList",
+        "add",
+        "(Ljava/lang/Object;)Z",
+        PUBLIC,
+    );
+    let handle = case(
+        MethodExecution,
+        "com/acme/OrderService",
+        "handle",
+        "(Ljava/lang/String;I)V",
+        PUBLIC,
+    );
+    let handle_call = case(
+        MethodCall,
+        "com/acme/OrderService",
+        "handle",
+        "(Ljava/lang/String;I)V",
+        PUBLIC,
+    );
+    let ctor = case(
+        ConstructorCall,
+        "java/util/HashMap",
+        "<init>",
+        "(I)V",
+        PUBLIC,
+    );
+    let field = case(
+        FieldGet,
+        "com/acme/OrderService",
+        "count",
+        "J",
+        PRIVATE | STATIC,
+    );
+    let map_field = case(
+        FieldSet,
+        "com/acme/OrderService",
+        "cache",
+        "Ljava/util/Map;",
+        PRIVATE | FINAL,
+    );
+    let ioe = case(
+        ExceptionHandler,
+        "java/io/FileNotFoundException",
+        "handle",
+        "(Ljava/lang/String;I)V",
+        PUBLIC,
+    );
+    let clinit = case(
+        StaticInitialization,
+        "com/acme/OrderService",
+        "<clinit>",
+        "()V",
+        STATIC,
+    );
+    let mut deprecated = case(
+        MethodExecution,
+        "com/acme/OrderService",
+        "old",
+        "()V",
+        PUBLIC,
+    );
+    deprecated.annotations = &["Ljava/lang/Deprecated;"];
+    let mut throwing = case(
+        MethodExecution,
+        "com/acme/OrderService",
+        "load",
+        "()[B",
+        PUBLIC,
+    );
+    throwing.exceptions = &["java/io/IOException"];
+    let mut annotated_class = case(
+        MethodExecution,
+        "com/acme/OrderService",
+        "handle",
+        "(Ljava/lang/String;I)V",
+        PUBLIC,
+    );
+    annotated_class.class_annotations = &["com/acme/Marker"];
+    let inner = case(
+        MethodExecution,
+        "com/acme/OrderService$Inner",
+        "run",
+        "()V",
+        PUBLIC,
+    );
+    let varargs = case(
+        MethodExecution,
+        "com/acme/OrderService",
+        "log",
+        "([Ljava/lang/String;)V",
+        PUBLIC | 0x80,
+    );
+
+    let table: Vec<(&str, &Case, Fuzzy)> = vec![
+        ("execution(* *(..))", &add, Yes),
+        ("execution(* *(..))", &ctor, No),
+        ("call(* *(..))", &add, No),
+        (
+            "execution(boolean java.util.ArrayList.add(Object))",
+            &add,
+            Yes,
+        ),
+        ("execution(boolean ArrayList.add(Object))", &add, Yes),
+        ("execution(* List.add(..))", &add, Yes),
+        ("execution(* java.util.Collection.add(..))", &add, Yes),
+        ("execution(* java.util.Map.add(..))", &add, No),
+        ("execution(* java.util.List+.add(..))", &add, Yes),
+        ("execution(* java.util.*List.add(..))", &add, Yes),
+        ("execution(* java..*.add(..))", &add, Yes),
+        ("execution(* javax..*.add(..))", &add, No),
+        ("execution(int *(..))", &add, No),
+        ("execution(* add(*))", &add, Yes),
+        ("execution(* add())", &add, No),
+        ("execution(* add(*, ..))", &add, Yes),
+        ("execution(* add(.., *, ..))", &add, Yes),
+        ("execution(* add(String))", &add, No),
+        ("execution(public * *(..))", &add, Yes),
+        ("execution(!public * *(..))", &add, No),
+        ("execution(static * *(..))", &add, No),
+        ("execution(* ad*(..))", &add, Yes),
+        ("execution(* *dd(..))", &add, Yes),
+        ("execution(* handle(String, int))", &handle, Yes),
+        ("execution(* handle(CharSequence+, int))", &handle, Yes),
+        ("execution(* handle(CharSequence, int))", &handle, No),
+        ("execution(* handle(.., int))", &handle, Yes),
+        ("execution(* handle(.., long))", &handle, No),
+        (
+            "execution(void com.acme.*Service.handle*(..))",
+            &handle,
+            Yes,
+        ),
+        ("execution(void *Service.handle(..))", &handle, No),
+        ("execution(void *..*Service.handle(..))", &handle, Yes),
+        ("execution(void OrderService.handle(..))", &handle, Yes),
+        ("call(* OrderService.handle(..))", &handle_call, Yes),
+        (
+            "call(* OrderService.handle(..)) && within(com.acme.*)",
+            &handle_call,
+            Yes,
+        ),
+        (
+            "call(* OrderService.handle(..)) && !within(com.acme.*)",
+            &handle_call,
+            No,
+        ),
+        (
+            "call(* *(..)) && withincode(* handle(..))",
+            &handle_call,
+            Yes,
+        ),
+        ("call(* *(..)) && withincode(* other(..))", &handle_call, No),
+        ("call(*.new(..))", &ctor, Yes),
+        ("call(java.util.HashMap.new(int))", &ctor, Yes),
+        ("call(HashMap.new(int))", &ctor, Yes),
+        ("call(java.util.Map+.new(..))", &ctor, Yes),
+        ("call(java.util.Map.new(..))", &ctor, No),
+        ("call(*.new())", &ctor, No),
+        ("execution(*.new(..))", &ctor, No),
+        ("get(long *)", &field, Yes),
+        ("get(static long OrderService.count)", &field, Yes),
+        ("get(!static * *)", &field, No),
+        ("get(private * *.count)", &field, Yes),
+        ("set(* *)", &field, No),
+        ("set(java.util.Map+ *)", &map_field, Yes),
+        ("set(Map cache)", &map_field, Yes),
+        ("set(final * *)", &map_field, Yes),
+        ("handler(java.io.IOException)", &ioe, No),
+        ("handler(java.io.IOException+)", &ioe, Yes),
+        ("handler(*Exception)", &ioe, No),
+        ("handler(java.io.*Exception)", &ioe, Yes),
+        ("staticinitialization(com.acme.*)", &clinit, Yes),
+        ("staticinitialization(java..*)", &clinit, No),
+        ("execution(@Deprecated * *(..))", &deprecated, Yes),
+        ("execution(@java.lang.Deprecated * *(..))", &deprecated, Yes),
+        ("execution(!@Deprecated * *(..))", &deprecated, No),
+        ("execution(@Deprecated * *(..))", &handle, No),
+        ("@annotation(Deprecated)", &deprecated, Yes),
+        ("@annotation(Deprecated)", &handle, No),
+        (
+            "execution(* *(..)) && @within(Marker)",
+            &annotated_class,
+            Yes,
+        ),
+        ("execution(* (@Marker *).*(..))", &annotated_class, Yes),
+        ("execution(* (@Marker *).*(..))", &add, No),
+        ("within(@Marker *)", &annotated_class, Yes),
+        (
+            "execution(* *(..) throws java.io.IOException)",
+            &throwing,
+            Yes,
+        ),
+        ("execution(* *(..) throws Exception+)", &throwing, Yes),
+        (
+            "execution(* *(..) throws !java.io.IOException)",
+            &throwing,
+            No,
+        ),
+        (
+            "execution(* *(..) throws !java.io.IOException)",
+            &handle,
+            Yes,
+        ),
+        ("execution(byte[] load())", &throwing, Yes),
+        ("execution(byte load())", &throwing, No),
+        ("execution(* *(..)) && within(OrderService)", &inner, Yes),
+        (
+            "execution(* *(..)) && within(OrderService.Inner)",
+            &inner,
+            Yes,
+        ),
+        ("execution(* log(String...))", &varargs, Yes),
+        ("execution(* log(String[]))", &varargs, Yes),
+        ("execution(* *(..)) && this(Object)", &add, Maybe),
+        ("execution(* *(..)) && args(int)", &add, Maybe),
+        ("execution(* *(..)) || args(int)", &add, Yes),
+        ("call(* *(..)) && args(int)", &add, No),
+        ("execution(* *(..)) && cflow(call(* main(..)))", &add, Maybe),
+        ("execution(* *(..)) && !if(true)", &add, Maybe),
+        (
+            "execution(* (java.util.List || java.util.Map).add(..))",
+            &add,
+            Yes,
+        ),
+        ("execution(* (!java.util.List).add(..))", &add, Yes),
+        (
+            "execution(* (java.util.List+ && !java.util.ArrayList).add(..))",
+            &add,
+            Yes,
+        ),
+        ("adviceexecution()", &add, No),
+    ];
+    let mut failures = Vec::new();
+    for (pc, c, want) in &table {
+        let got = run(pc, c);
+        if got != *want {
+            failures.push(format!(
+                "{pc} on {}.{}{}: expected {want:?}, got {got:?}",
+                c.class, c.name, c.desc
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        table.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn type_patterns_alone() {
+    let w = world();
+    let tp = |s: &str| {
+        let t = major_pointcut_lang::parse::parse_type_pattern(s).unwrap();
+        CompiledTypePattern::compile(&scope().resolve_type_pattern(&t), &w)
+    };
+    assert!(tp("java.util.*Map").matches_class(
+        &ClassView {
+            name: "java/util/HashMap",
+            access: PUBLIC,
+            annotations: &[]
+        },
+        &w
+    ));
+    assert!(!tp("java.util.*Map").matches_class(
+        &ClassView {
+            name: "java/util/concurrent/ConcurrentHashMap",
+            access: PUBLIC,
+            annotations: &[]
+        },
+        &w
+    ));
+    assert!(tp("java..*Map").matches_class(
+        &ClassView {
+            name: "java/util/concurrent/ConcurrentHashMap",
+            access: PUBLIC,
+            annotations: &[]
+        },
+        &w
+    ));
+    assert!(tp("Map.Entry").matches_descriptor("Ljava/util/Map$Entry;", &w));
+    assert!(tp("int[][]").matches_descriptor("[[I", &w));
+    assert!(!tp("int[]").matches_descriptor("[[I", &w));
+    assert!(tp("*").matches_descriptor("[[I", &w));
+    assert!(tp("Object+").matches_descriptor("Ljava/util/HashMap;", &w));
+    assert!(!tp("Object+").matches_descriptor("I", &w));
+    assert!(tp("String").matches_descriptor("Ljava/lang/String;", &w));
+    assert!(tp("!String").matches_descriptor("Ljava/lang/Object;", &w));
+    assert!(tp("String || int").matches_descriptor("I", &w));
+    assert!(tp("*").is_any());
+}
