@@ -1,8 +1,12 @@
 //! Feeds arbitrary bytes through the whole class-file engine; see
 //! `major_classfile::selfcheck::check_bytes` for the property.
 //!
-//! Run from `classfile/`: `cargo +nightly fuzz run class_roundtrip fuzz/seeds`
-//! (seed the corpus with `mkdir -p fuzz/seeds && cp tests/data/*.class fuzz/seeds/`).
+//! Run from `classfile/` (needs a nightly toolchain and `cargo install cargo-fuzz`):
+//!
+//! ```text
+//! mkdir -p fuzz/corpus/class_roundtrip && cp tests/data/*.class fuzz/corpus/class_roundtrip/
+//! cargo +nightly fuzz run class_roundtrip -- -max_total_time=600
+//! ```
 
 #![no_main]
 
