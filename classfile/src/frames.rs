@@ -559,10 +559,17 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
         Ok(())
     }
 
-    fn push_desc(&mut self, f: &mut Frame, d: &str) {
-        if d != "V" {
-            self.push_field_type(&mut f.stack, d);
+    /// Pushes a value of field descriptor `d` (nothing for `V`); a malformed
+    /// descriptor is an error, not a panic.
+    fn push_desc(&mut self, f: &mut Frame, d: &str) -> Result<()> {
+        if d == "V" {
+            return Ok(());
         }
+        if descriptor::field_len(d) != Some(d.len()) {
+            return Err(Error::malformed(None, format!("bad field descriptor {d:?}")));
+        }
+        self.push_field_type(&mut f.stack, d);
+        Ok(())
     }
 
     fn execute(&mut self, insn: &Insn, i: usize, f: &mut Frame) -> Result<()> {
@@ -614,7 +621,7 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
                     )),
                     Constant::Dynamic(..) => {
                         let (_, d) = pool.dynamic(*index)?;
-                        self.push_desc(f, &d);
+                        self.push_desc(f, &d)?;
                     }
                     other => {
                         return Err(
@@ -708,11 +715,11 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
                 }
                 let size = descriptor::slots(&r.descriptor);
                 match *o {
-                    op::GETSTATIC => self.push_desc(f, &r.descriptor),
+                    op::GETSTATIC => self.push_desc(f, &r.descriptor)?,
                     op::PUTSTATIC => self.pop(f, size, i)?,
                     op::GETFIELD => {
                         self.pop(f, 1, i)?;
-                        self.push_desc(f, &r.descriptor);
+                        self.push_desc(f, &r.descriptor)?;
                     }
                     _ => self.pop(f, size + 1, i)?,
                 }
@@ -746,14 +753,14 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
                         }
                     }
                 }
-                self.push_desc(f, ret);
+                self.push_desc(f, ret)?;
             }
             Insn::InvokeDynamic { index } => {
                 let (_, d) = pool.dynamic(*index)?;
                 let (params, ret) = descriptor::parse_method(&d)?;
                 let n: usize = params.iter().map(|p| descriptor::slots(p)).sum();
                 self.pop(f, n, i)?;
-                self.push_desc(f, ret);
+                self.push_desc(f, ret)?;
             }
             Insn::Cp { op: op::NEW, .. } => {
                 let l = label_before(self.code, i).expect("normalize labels each new");
