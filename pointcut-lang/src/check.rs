@@ -528,6 +528,8 @@ fn bound(pc: &Pc, formals: &[&Formal], diags: &mut Diags) -> Bound {
                     f,
                     d.with_help("a negated pointcut matches when there is no value to bind; use a type here"),
                 ));
+                // Counted as bound, so that the formal is not also reported unbound.
+                out.push((s, sp, f));
             }
         }
         PcKind::Cflow(a) | PcKind::CflowBelow(a) => {

@@ -187,7 +187,16 @@ pub fn check_balance(source: &str) -> Result<(), Diagnostic> {
             Span::new(open.at, open.at + 1),
         )
         .with_label(format!("this `{}` is never closed", open.ch as char))
-        .with_secondary(Span::new(text.len(), text.len()), "the file ends here");
+        .with_secondary(
+            {
+                let last = text
+                    .iter()
+                    .rposition(|c| !c.is_ascii_whitespace())
+                    .unwrap_or(0);
+                Span::new(last, (last + 1).min(text.len()))
+            },
+            "the file ends here",
+        );
         if let Some((sopen, sclose)) = suspect {
             d = d
                 .with_secondary(

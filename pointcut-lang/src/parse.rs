@@ -227,14 +227,21 @@ fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
             );
         }
     }
-    // Bare characters from the member-skipping rules are noise next to real names.
-    let named: Vec<String> = expected
-        .iter()
-        .filter(|s| {
-            !s.starts_with('`') || s.len() > 3 || s.as_str() == "`;`" || s.as_str() == "`:`"
-        })
-        .cloned()
-        .collect();
+    // Comments, character ranges and the single characters of the member-skipping
+    // rules are noise next to real names.
+    let useful = |s: &String| -> bool {
+        let inner = s.trim_matches('`');
+        if !s.starts_with('`') {
+            return true;
+        }
+        if matches!(inner, "/*" | "//" | "BUILTIN_RULE")
+            || (inner.len() > 2 && inner.contains(".."))
+        {
+            return false;
+        }
+        inner.chars().count() > 1 || matches!(inner, ";" | ":" | "(" | ")" | "," | "{" | "}")
+    };
+    let named: Vec<String> = expected.iter().filter(|s| useful(s)).cloned().collect();
     let expected = if named.is_empty() { expected } else { named };
     let (found, len) = found_at(text, pos);
     let what = join_expected(expected);

@@ -1,0 +1,3 @@
+aspect Tracer {
+    abstract pointcut scope();
+}

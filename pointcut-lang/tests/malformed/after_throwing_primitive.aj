@@ -1,0 +1,4 @@
+aspect Errors {
+    after() throwing(int code): execution(* *(..)) {
+    }
+}

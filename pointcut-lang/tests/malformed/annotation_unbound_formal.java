@@ -1,0 +1,6 @@
+@Aspect
+public class Tracker {
+    @Before("call(* *(..)) && target(t)")
+    public void called(Object target) {
+    }
+}

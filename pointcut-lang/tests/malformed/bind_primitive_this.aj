@@ -1,0 +1,4 @@
+aspect Tracker {
+    before(int self): execution(* *(..)) && this(self) {
+    }
+}

@@ -1,0 +1,4 @@
+aspect Tracker {
+    after() returning(Object o): call(* *(..)) && args(o) {
+    }
+}

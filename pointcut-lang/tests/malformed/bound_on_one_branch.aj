@@ -1,0 +1,4 @@
+aspect Tracker {
+    before(Object o): call(* *(..)) && this(o) || execution(* *(..)) {
+    }
+}

@@ -1,0 +1,6 @@
+aspect Tracer {
+    char open = '{';
+    before(): execution(* *(..)) {
+        char close = '}';
+        System.out.println(close);
+}

@@ -1,0 +1,7 @@
+aspect Tracer {
+    before(): execution(* *(..)) {
+        System.out.println("}");
+        if (true) {
+            System.out.println("{ not a block");
+    }
+}

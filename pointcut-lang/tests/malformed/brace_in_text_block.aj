@@ -1,0 +1,7 @@
+aspect Tracer {
+    String json = """
+        { "unbalanced": [
+        """;
+    before(): execution(* *(..)) {
+        System.out.println(json);
+}

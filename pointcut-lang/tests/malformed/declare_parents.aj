@@ -1,0 +1,3 @@
+aspect Marking {
+    declare parents: com.acme..* implements java.io.Serializable;
+}

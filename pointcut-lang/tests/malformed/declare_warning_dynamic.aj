@@ -1,0 +1,3 @@
+aspect Rules {
+    declare warning: call(* *(..)) && args(int): "calls with an int";
+}

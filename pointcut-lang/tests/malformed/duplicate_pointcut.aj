@@ -1,0 +1,4 @@
+aspect Tracer {
+    pointcut traced(): execution(* *(..));
+    pointcut traced(): call(* *(..));
+}

@@ -1,0 +1,6 @@
+aspect Base {
+    pointcut scope(): within(com.acme..*);
+}
+
+aspect Derived extends Base {
+}

@@ -1,0 +1,6 @@
+aspect Tracer {
+    before(): execution(* *(..)) {
+        System.out.println("enter");
+    }
+    }
+}

@@ -1,0 +1,4 @@
+aspect Args {
+    before(int x): execution(* *(int, int)) && args(x, ..) && args(.., x) {
+    }
+}

@@ -1,0 +1,3 @@
+aspect Points {
+    private int Point.moves = 0;
+}

@@ -1,0 +1,5 @@
+aspect Tracer {
+    before() execution(* *(..)) {
+        System.out.println("enter");
+    }
+}

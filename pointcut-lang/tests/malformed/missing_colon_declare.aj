@@ -1,0 +1,3 @@
+aspect Rules {
+    declare warning: call(* java.util.Vector.*(..)) "Vector is slow";
+}

@@ -1,0 +1,4 @@
+aspect Tracer {
+    before(): call(foo(..)) {
+    }
+}

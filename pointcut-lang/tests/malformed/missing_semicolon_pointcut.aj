@@ -1,0 +1,6 @@
+aspect Tracer {
+    pointcut traced(): execution(* *(..)) && !within(Tracer)
+
+    before(): traced() {
+    }
+}

@@ -1,0 +1,6 @@
+aspect Outer {
+    static aspect Inner {
+        before(): call(* *(..)) {
+        }
+    }
+}

@@ -1,0 +1,3 @@
+aspect Counter perthis(execution(* *(..))) {
+    int count;
+}

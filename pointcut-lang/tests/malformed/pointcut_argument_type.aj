@@ -1,0 +1,6 @@
+aspect Tracer {
+    pointcut withInt(int i): args(i, ..);
+
+    before(String s): withInt(s) {
+    }
+}

@@ -1,0 +1,6 @@
+aspect Tracer {
+    pointcut traced(): execution(* *(..));
+
+    before(Object o): traced(o) && this(o) {
+    }
+}

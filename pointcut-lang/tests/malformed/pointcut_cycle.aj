@@ -1,0 +1,7 @@
+aspect Loop {
+    pointcut a(): b() && within(Foo);
+    pointcut b(): a();
+
+    before(): a() {
+    }
+}

@@ -1,0 +1,5 @@
+aspect Timing {
+    before(): execution(* *(..)) {
+        proceed();
+    }
+}

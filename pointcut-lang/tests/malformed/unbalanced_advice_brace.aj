@@ -1,0 +1,10 @@
+aspect Tracer {
+    before(): execution(* *(..)) {
+        if (Tracer.enabled) {
+            System.out.println("enter");
+    }
+
+    after(): execution(* *(..)) {
+        System.out.println("leave");
+    }
+}

@@ -1,0 +1,5 @@
+aspect Tracker {
+    after(Object target) returning: call(* *(..)) {
+        System.out.println(target);
+    }
+}

@@ -1,0 +1,4 @@
+aspect Tracer {
+    before(): execution(* *(..)) && @withn(Marker) {
+    }
+}

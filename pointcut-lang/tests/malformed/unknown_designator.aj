@@ -1,0 +1,5 @@
+aspect Tracer {
+    before(): exection(* *(..)) && !within(Tracer) {
+        System.out.println(thisJoinPoint);
+    }
+}

@@ -1,0 +1,4 @@
+aspect Locks {
+    before(): lock() && within(com.acme..*) {
+    }
+}

@@ -1,0 +1,5 @@
+aspect Tracer {
+    before(): execution(* *(..)) {
+        char c = 'x;
+    }
+}

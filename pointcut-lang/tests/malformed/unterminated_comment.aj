@@ -1,0 +1,6 @@
+aspect Tracer {
+    /* tracing of every execution
+    before(): execution(* *(..)) {
+        System.out.println("enter");
+    }
+}
