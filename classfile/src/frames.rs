@@ -166,7 +166,7 @@ struct Block {
     handlers: Vec<usize>,
 }
 
-struct Analysis<'c, 'p, 'a> {
+struct Analysis<'c, 'p> {
     code: &'c mut Code,
     ctx: &'c MethodContext<'c>,
     pool: &'c PoolBuilder<'p>,
@@ -184,7 +184,6 @@ struct Analysis<'c, 'p, 'a> {
     max_stack: usize,
     max_locals: usize,
     this_id: u32,
-    _p: std::marker::PhantomData<&'a ()>,
 }
 
 struct Finished {
@@ -204,7 +203,7 @@ fn local_size(op: u8) -> usize {
     }
 }
 
-impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
+impl<'c, 'p> Analysis<'c, 'p> {
     fn new(
         code: &'c mut Code,
         ctx: &'c MethodContext<'c>,
@@ -213,21 +212,7 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
     ) -> Result<Self> {
         normalize(code)?;
         let n = code.insns.len();
-        let mut label_pos = vec![usize::MAX; code.label_count()];
-        let mut pending = Vec::new();
-        for (i, insn) in code.insns.iter().enumerate() {
-            match insn {
-                Insn::Label(l) => pending.push(*l),
-                _ => {
-                    for l in pending.drain(..) {
-                        label_pos[l.0 as usize] = i;
-                    }
-                }
-            }
-        }
-        for l in pending {
-            label_pos[l.0 as usize] = n;
-        }
+        let label_pos = label_positions(code);
         let mut interner = Interner::default();
         let mut new_class = HashMap::new();
         let mut last_label = None;
@@ -308,7 +293,6 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
             max_stack: 0,
             max_locals,
             this_id,
-            _p: std::marker::PhantomData,
         })
     }
 
@@ -566,7 +550,10 @@ impl<'c, 'p, 'a> Analysis<'c, 'p, 'a> {
             return Ok(());
         }
         if descriptor::field_len(d) != Some(d.len()) {
-            return Err(Error::malformed(None, format!("bad field descriptor {d:?}")));
+            return Err(Error::malformed(
+                None,
+                format!("bad field descriptor {d:?}"),
+            ));
         }
         self.push_field_type(&mut f.stack, d);
         Ok(())
@@ -1018,9 +1005,9 @@ fn leaders(code: &Code, label_pos: &[usize]) -> std::collections::BTreeSet<usize
     set
 }
 
-/// Puts a label before every block leader and every `new` that lacks one.
-fn normalize(code: &mut Code) -> Result<()> {
-    let n = code.insns.len();
+/// The instruction index each label stands before (`insns.len()` for a label at
+/// the end, `usize::MAX` for a label not placed).
+fn label_positions(code: &Code) -> Vec<usize> {
     let mut label_pos = vec![usize::MAX; code.label_count()];
     let mut pending = Vec::new();
     for (i, insn) in code.insns.iter().enumerate() {
@@ -1028,17 +1015,28 @@ fn normalize(code: &mut Code) -> Result<()> {
             Insn::Label(l) => pending.push(*l),
             _ => {
                 for l in pending.drain(..) {
-                    label_pos[l.0 as usize] = i;
+                    if let Some(p) = label_pos.get_mut(l.0 as usize) {
+                        *p = i;
+                    }
                 }
             }
         }
     }
     for l in pending {
-        label_pos[l.0 as usize] = n;
+        if let Some(p) = label_pos.get_mut(l.0 as usize) {
+            *p = code.insns.len();
+        }
     }
+    label_pos
+}
+
+/// Puts a label before every block leader and every `new` that lacks one.
+fn normalize(code: &mut Code) -> Result<()> {
+    let n = code.insns.len();
+    let label_pos = label_positions(code);
     for insn in &code.insns {
         for t in insn.targets() {
-            if label_pos[t.0 as usize] == usize::MAX {
+            if label_pos.get(t.0 as usize).is_none_or(|p| *p == usize::MAX) {
                 return Err(Error::malformed(
                     None,
                     format!("branch to label {} that is not placed", t.0),

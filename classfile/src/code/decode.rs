@@ -1,7 +1,7 @@
 //! Bytes → label list. Two passes over the bytecode: the first finds instruction
 //! boundaries and every offset something refers to, the second builds the list.
 
-use super::type_annotations::{self, TypeAnnotationTarget};
+use super::type_annotations;
 use super::{Code, CodeAttr, Handler, Insn, Label, LocalVariable};
 use crate::bytes::{be_u16, be_u32, Cursor};
 use crate::class_reader::CodeAttribute;
@@ -234,6 +234,13 @@ impl Code {
                 insns.push(Insn::Label(lab(pc)));
             }
             let (insn, n) = decode_insn(code, pc, &lab);
+            check_operand(&insn, pool).map_err(|e| {
+                Error::new(
+                    e.kind(),
+                    attr.code_offset + pc,
+                    format!("at bytecode offset {pc}: {}", e.message()),
+                )
+            })?;
             insns.push(insn);
             pc += n;
         }
@@ -295,8 +302,6 @@ impl Code {
                 },
             })
             .collect();
-        let _ = pool;
-        let _: Option<TypeAnnotationTarget> = None;
         Ok(Code {
             max_stack: attr.max_stack,
             max_locals: attr.max_locals,
@@ -325,6 +330,46 @@ fn end_of(c: &Cursor<'_>, what: &str) -> Result<()> {
     } else {
         Ok(())
     }
+}
+
+/// Checks that a constant-pool operand names an entry of a kind the opcode accepts.
+fn check_operand(insn: &Insn, pool: &ConstantPool<'_>) -> Result<()> {
+    use crate::constant_pool::tag::*;
+    let (index, tags): (u16, &[u8]) = match insn {
+        Insn::Ldc { index, .. } => (
+            *index,
+            &[
+                INTEGER,
+                FLOAT,
+                STRING,
+                CLASS,
+                METHOD_TYPE,
+                METHOD_HANDLE,
+                DYNAMIC,
+            ],
+        ),
+        Insn::Cp {
+            op: op::LDC2_W,
+            index,
+        } => (*index, &[LONG, DOUBLE, DYNAMIC]),
+        Insn::Cp {
+            op: op::GETSTATIC..=op::PUTFIELD,
+            index,
+        } => (*index, &[FIELDREF]),
+        Insn::Cp {
+            op: op::INVOKEVIRTUAL,
+            index,
+        } => (*index, &[METHODREF]),
+        Insn::Cp {
+            op: op::INVOKESPECIAL | op::INVOKESTATIC,
+            index,
+        } => (*index, &[METHODREF, INTERFACE_METHODREF]),
+        Insn::Cp { index, .. } | Insn::MultiANewArray { index, .. } => (*index, &[CLASS]),
+        Insn::InvokeInterface { index, .. } => (*index, &[INTERFACE_METHODREF]),
+        Insn::InvokeDynamic { index } => (*index, &[INVOKE_DYNAMIC]),
+        _ => return Ok(()),
+    };
+    pool.expect(index, tags).map(|_| ())
 }
 
 /// Decodes the (already length-checked) instruction at `pc`.
