@@ -363,10 +363,10 @@ fn java_type_of(toks: &[Token], source: &str) -> Option<JavaType> {
     let span = Span::new(first.span.start, last.span.end);
     let text = span.text(source);
     let (base, args) = match text.find('<') {
-        Some(i) => (
-            &text[..i],
-            Some(text[i..text.rfind('>').map_or(text.len(), |j| j + 1)].to_string()),
-        ),
+        Some(i) => {
+            let end = text.rfind('>').map_or(text.len(), |j| j + 1).max(i);
+            (&text[..i], Some(text[i..end].to_string()))
+        }
         None => (text.split('[').next().unwrap_or(text), None),
     };
     let tail = match text.rfind('>') {
@@ -468,6 +468,9 @@ fn method_header(toks: &[Token], k: usize, source: &str) -> Option<MethodHeader>
             }
         }
         let last = piece.len() - 1;
+        if s >= last {
+            return None;
+        }
         let pname = ident_of(piece.get(last))?;
         let ty = java_type_of(&piece[s..last], source)?;
         params.push(Formal {

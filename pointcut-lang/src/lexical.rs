@@ -126,10 +126,24 @@ fn skip_literal(text: &[u8], i: usize) -> Option<Result<usize, Diagnostic>> {
     }
 }
 
+/// How deeply delimiters (and `!` runs) may nest: the grammar and the passes after
+/// it recurse, and a limit keeps hostile input from exhausting the stack.
+pub const MAX_NESTING: usize = 100;
+
+fn too_deep(at: usize) -> Diagnostic {
+    Diagnostic::error(
+        "pointcut::too-deep",
+        format!("nesting deeper than {MAX_NESTING} levels is not supported"),
+        Span::new(at, at + 1),
+    )
+    .with_label("too deep here")
+}
+
 /// Checks strings, comments and delimiters of a whole source text.
-pub fn check_balance(source: &str) -> Result<(), Diagnostic> {
+pub fn check_balance(source: &str, end_label: &str) -> Result<(), Diagnostic> {
     let text = source.as_bytes();
     let mut stack: Vec<Open> = Vec::new();
+    let mut bangs = 0usize;
     // The first block whose closing brace is indented differently from its opening
     // line: the likely place of a missing `}` when braces do not balance.
     let mut suspect: Option<(usize, usize)> = None;
@@ -140,8 +154,21 @@ pub fn check_balance(source: &str) -> Result<(), Diagnostic> {
             continue;
         }
         let c = text[i];
+        if c == b'!' {
+            bangs += 1;
+            if bangs > MAX_NESTING {
+                return Err(too_deep(i));
+            }
+        } else if !c.is_ascii_whitespace() && c != b'(' {
+            bangs = 0;
+        }
         match c {
-            b'{' | b'(' | b'[' => stack.push(Open { ch: c, at: i }),
+            b'{' | b'(' | b'[' => {
+                if stack.len() >= MAX_NESTING {
+                    return Err(too_deep(i));
+                }
+                stack.push(Open { ch: c, at: i })
+            }
             b'}' | b')' | b']' => match stack.pop() {
                 Some(open) if closing(open.ch) == c => {
                     if c == b'}' && suspect.is_none() {
@@ -195,7 +222,7 @@ pub fn check_balance(source: &str) -> Result<(), Diagnostic> {
                     .unwrap_or(0);
                 Span::new(last, (last + 1).min(text.len()))
             },
-            "the file ends here",
+            end_label,
         );
         if let Some((sopen, sclose)) = suspect {
             d = d
@@ -317,18 +344,18 @@ mod tests {
         String t = """
             { " }
             """; }"#;
-        assert!(check_balance(src).is_ok());
+        assert!(check_balance(src, "end").is_ok());
     }
 
     #[test]
     fn unclosed_brace_reported_at_opening() {
-        let e = check_balance("aspect A {\n  void f() {\n}\n").unwrap_err();
+        let e = check_balance("aspect A {\n  void f() {\n}\n", "end").unwrap_err();
         assert_eq!(e.span.start, 9);
     }
 
     #[test]
     fn mismatched() {
-        let e = check_balance("a ( ]").unwrap_err();
+        let e = check_balance("a ( ]", "end").unwrap_err();
         assert!(e.message.contains("mismatched"));
     }
 

@@ -19,6 +19,7 @@ pub mod check;
 pub mod descriptor;
 pub mod diagnostics;
 pub mod display;
+pub mod fuzz;
 pub(crate) mod lexical;
 pub mod matcher;
 pub mod parse;

@@ -50,7 +50,7 @@ fn run(rule: Rule, text: &str) -> Result<pest::iterators::Pairs<'_, Rule>, Diagn
 
 /// Parses a whole `.aj` compilation unit. Spans are byte offsets into `text`.
 pub fn parse_unit(text: &str) -> Result<CompilationUnit, Diagnostic> {
-    lexical::check_balance(text)?;
+    lexical::check_balance(text, "the file ends here")?;
     let mut pairs = run(Rule::file, text)?;
     let file = pairs.next().expect("file rule");
     build_unit(text, file)
@@ -58,6 +58,7 @@ pub fn parse_unit(text: &str) -> Result<CompilationUnit, Diagnostic> {
 
 /// Parses a pointcut expression on its own (annotation-style strings, tests).
 pub fn parse_pointcut(text: &str) -> Result<Pointcut, Diagnostic> {
+    lexical::check_balance(text, "the pointcut ends here")?;
     let mut pairs = run(Rule::pointcut_only, text)?;
     let top = pairs.next().expect("pointcut_only rule");
     match top
@@ -75,6 +76,7 @@ pub fn parse_pointcut(text: &str) -> Result<Pointcut, Diagnostic> {
 /// Parses a type pattern on its own (`declare precedence` lists in annotation style,
 /// tests).
 pub fn parse_type_pattern(text: &str) -> Result<TypePattern, Diagnostic> {
+    lexical::check_balance(text, "the pattern ends here")?;
     let mut pairs = run(Rule::type_pattern_only, text)?;
     let top = pairs.next().expect("type_pattern_only rule");
     let p = top
@@ -624,7 +626,13 @@ pub fn unescape_java(raw: &str) -> (String, Vec<usize>) {
                         None => '?',
                     }
                 }
-                other => other as char,
+                _ => {
+                    // Any other escaped character stands for itself (whole, if it
+                    // is not ASCII).
+                    let c = raw[start + 1..].chars().next().unwrap_or('?');
+                    i = start + 1 + c.len_utf8();
+                    c
+                }
             };
         } else {
             ch = raw[i..].chars().next().unwrap_or('?');
@@ -676,7 +684,13 @@ fn fold_binary(
     make: impl Fn(Pointcut, Pointcut, Span) -> Pointcut,
 ) -> Result<Pointcut, Diagnostic> {
     let mut acc: Option<Pointcut> = None;
-    for x in p.into_inner().filter(|x| x.as_rule() == operand) {
+    let whole = span(&p);
+    for (n, x) in p
+        .into_inner()
+        .filter(|x| x.as_rule() == operand)
+        .enumerate()
+    {
+        limit_operands(n, whole)?;
         let rhs = pointcut(x)?;
         acc = Some(match acc {
             None => rhs,
@@ -694,7 +708,13 @@ fn fold_binary_any(
     make: impl Fn(Pointcut, Pointcut, Span) -> Pointcut,
 ) -> Result<Pointcut, Diagnostic> {
     let mut acc: Option<Pointcut> = None;
-    for x in p.into_inner().filter(|x| x.as_rule() != Rule::and_op) {
+    let whole = span(&p);
+    for (n, x) in p
+        .into_inner()
+        .filter(|x| x.as_rule() != Rule::and_op)
+        .enumerate()
+    {
+        limit_operands(n, whole)?;
         let rhs = pointcut(x)?;
         acc = Some(match acc {
             None => rhs,
@@ -705,6 +725,21 @@ fn fold_binary_any(
         });
     }
     Ok(acc.expect("at least one operand"))
+}
+
+/// Operands of one `&&`/`||` chain: the passes after parsing recurse over the
+/// left-leaning tree, so its depth is bounded.
+const MAX_OPERANDS: usize = 256;
+
+fn limit_operands(n: usize, whole: Span) -> Result<(), Diagnostic> {
+    if n >= MAX_OPERANDS {
+        return Err(custom(
+            whole,
+            format!("more than {MAX_OPERANDS} operands in one `&&`/`||` chain"),
+            "split this expression into named pointcuts",
+        ));
+    }
+    Ok(())
 }
 
 fn first_inner(p: P<'_>) -> P<'_> {
@@ -797,7 +832,8 @@ fn type_pattern(p: P<'_>) -> Result<TypePattern, Diagnostic> {
         Rule::type_pattern | Rule::tp_and => {
             let or = p.as_rule() == Rule::type_pattern;
             let mut acc: Option<TypePattern> = None;
-            for x in p.into_inner() {
+            for (n, x) in p.into_inner().enumerate() {
+                limit_operands(n, sp)?;
                 let rhs = type_pattern(x)?;
                 acc = Some(match acc {
                     None => rhs,

@@ -499,7 +499,15 @@ pub(crate) struct Resolver<'a, 'u> {
     pub diags: &'a mut Vec<(usize, Diagnostic)>,
     stack: Vec<(usize, String)>,
     formal_types: Vec<JavaType>,
+    /// Nodes produced so far: inlining can grow a tree exponentially
+    /// (`p2(): p1() || p1(); p3(): p2() || p2(); ...`), so it is bounded.
+    nodes: usize,
 }
+
+/// The most nodes one resolved pointcut may have after inlining.
+const MAX_NODES: usize = 10_000;
+/// How deeply references to named pointcuts may nest.
+const MAX_REFERENCE_DEPTH: usize = 64;
 
 /// AspectJ designators that are outside the subset, with a note.
 const UNSUPPORTED_DESIGNATORS: &[&str] = &["lock", "unlock", "thisAspectInstance"];
@@ -618,6 +626,7 @@ impl<'a, 'u> Resolver<'a, 'u> {
             diags,
             stack: Vec::new(),
             formal_types: Vec::new(),
+            nodes: 0,
         }
     }
 
@@ -670,6 +679,25 @@ impl<'a, 'u> Resolver<'a, 'u> {
     fn resolve(&mut self, pc: &Pointcut, lexical: usize, env: &HashMap<String, Subst>) -> Pc {
         let entry = &self.index.aspects[lexical];
         let file = entry.file;
+        self.nodes += 1;
+        if self.nodes == MAX_NODES {
+            self.error(
+                file,
+                Diagnostic::error(
+                    "pointcut::too-large",
+                    format!("this pointcut grows past {MAX_NODES} nodes when named pointcuts are inlined"),
+                    pc.span,
+                )
+                .with_label("inlined here"),
+            );
+        }
+        if self.nodes >= MAX_NODES {
+            return Pc {
+                kind: PcKind::Never,
+                span: pc.span,
+                file,
+            };
+        }
         let scope = entry.scope.clone();
         let mk = |kind| Pc {
             kind,
@@ -881,6 +909,18 @@ impl<'a, 'u> Resolver<'a, 'u> {
             };
         };
         let key = (decl_aspect, decl.name.name.clone());
+        if self.stack.len() >= MAX_REFERENCE_DEPTH {
+            self.error(
+                file,
+                Diagnostic::error(
+                    "pointcut::too-deep",
+                    format!("named pointcuts refer to each other more than {MAX_REFERENCE_DEPTH} levels deep"),
+                    r.name.span,
+                )
+                .with_label("too deep here"),
+            );
+            return never;
+        }
         if self.stack.contains(&key) {
             self.error(
                 file,
