@@ -180,8 +180,9 @@ fn hostile_shapes_are_rejected_not_crashed() {
     let long_chain = vec!["within(A)"; 5000].join(" && ");
     let long_or_types = format!("within({})", vec!["A"; 5000].join(" || "));
     let deep_body = format!(
-        "aspect A {{ before(): call(* *(..)) {} }}",
-        format!("{}{}", "{".repeat(5000), "}".repeat(5000))
+        "aspect A {{ before(): call(* *(..)) {}{} }}",
+        "{".repeat(5000),
+        "}".repeat(5000)
     );
     let mut chain = String::from("aspect A {\n pointcut p0(): within(A);\n");
     for i in 1..200 {
