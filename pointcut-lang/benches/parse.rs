@@ -72,7 +72,11 @@ fn main() {
         let program = compile(vec![src]).unwrap_or_else(|e| panic!("{}", e.render()));
         let took = t.elapsed();
         best = best.min(took);
-        advice = program.aspects.iter().map(|a| a.advice.len()).sum::<usize>();
+        advice = program
+            .aspects
+            .iter()
+            .map(|a| a.advice.len())
+            .sum::<usize>();
     }
     let ms = best.as_secs_f64() * 1e3;
     println!(

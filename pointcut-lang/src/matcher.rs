@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use crate::descriptor::{self, TypeRef};
 use crate::patterns::*;
-use crate::resolve::{Ctx, Pc, PcKind};
+use crate::resolve::{ArgCtx, Ctx, Pc, PcKind};
 
 /// `ACC_VARARGS`: a method whose last parameter is `T...`.
 pub const ACC_VARARGS: u16 = 0x0080;
@@ -718,8 +718,13 @@ enum Node {
     AtWithin(Tp),
     AtWithinCode(Tp),
     AtAnnotation(Tp),
-    /// `this`/`target`/`args`, `@this`/`@target`/`@args`, `if`, `cflow`: decided at run
-    /// time (a binding with no type test is still a runtime test that the value exists).
+    /// `this(T)`: `None` for a binding whose type is unknown.
+    This(Option<Tp>),
+    /// `target(T)`.
+    Target(Option<Tp>),
+    /// `args(..)`.
+    Args(Vec<Param>),
+    /// `@this`/`@target`/`@args`, `if`, `cflow`: decided at run time.
     Dynamic,
     Never,
 }
@@ -824,10 +829,20 @@ fn compile_node(pc: &Pc, ft: &dyn Fn(usize) -> Option<TypePattern>, world: &dyn 
         PcKind::AtAnnotation(c) => {
             ctx_annotation(c, ft, world).map_or(Node::Dynamic, Node::AtAnnotation)
         }
-        PcKind::This(_)
-        | PcKind::Target(_)
-        | PcKind::Args(_)
-        | PcKind::AtThis(_)
+        PcKind::This(c) => Node::This(ctx_annotation(c, ft, world)),
+        PcKind::Target(c) => Node::Target(ctx_annotation(c, ft, world)),
+        PcKind::Args(list) => Node::Args(
+            list.iter()
+                .map(|a| match a {
+                    ArgCtx::Ellipsis => Param::Ellipsis,
+                    ArgCtx::Ctx(c) => match ctx_annotation(c, ft, world) {
+                        Some(tp) => Param::Type(tp),
+                        None => Param::Type(Tp::Any { dims: 0 }),
+                    },
+                })
+                .collect(),
+        ),
+        PcKind::AtThis(_)
         | PcKind::AtTarget(_)
         | PcKind::AtArgs(_)
         | PcKind::Cflow(_)
@@ -896,8 +911,133 @@ fn eval(n: &Node, s: &Shadow<'_>, world: &dyn TypeWorld) -> Fuzzy {
             Fuzzy::of(has_annotation(tp, s.enclosing_member.annotations, world))
         }
         Node::AtAnnotation(tp) => Fuzzy::of(has_annotation(tp, s.subject.annotations, world)),
+        Node::This(tp) => match this_type(s) {
+            None => Fuzzy::No,
+            Some(t) => value_test(tp.as_ref(), TypeRef::class(t), world),
+        },
+        Node::Target(tp) => match target_type(s) {
+            None => Fuzzy::No,
+            Some(t) => value_test(tp.as_ref(), TypeRef::class(t), world),
+        },
+        Node::Args(params) => match arg_types(s) {
+            None => Fuzzy::Maybe,
+            Some(types) => args_test(params, &types, world),
+        },
         Node::Dynamic => Fuzzy::Maybe,
         Node::Never => Fuzzy::No,
+    }
+}
+
+const ACC_STATIC: u16 = 0x0008;
+
+/// The static type of `this` at a shadow, if there is a `this`.
+fn this_type<'a>(s: &Shadow<'a>) -> Option<&'a str> {
+    let static_code =
+        s.enclosing_member.access & ACC_STATIC != 0 || s.enclosing_member.name == "<clinit>";
+    match s.kind {
+        ShadowKind::PreInitialization | ShadowKind::StaticInitialization => None,
+        ShadowKind::MethodExecution
+        | ShadowKind::ConstructorExecution
+        | ShadowKind::Initialization => {
+            (s.subject.access & ACC_STATIC == 0).then_some(s.subject_class.name)
+        }
+        _ => (!static_code).then_some(s.enclosing_class.name),
+    }
+}
+
+/// The static type of the target at a shadow, if there is a target.
+fn target_type<'a>(s: &Shadow<'a>) -> Option<&'a str> {
+    match s.kind {
+        ShadowKind::MethodCall | ShadowKind::FieldGet | ShadowKind::FieldSet => {
+            (s.subject.access & ACC_STATIC == 0).then_some(s.subject_class.name)
+        }
+        ShadowKind::MethodExecution
+        | ShadowKind::ConstructorExecution
+        | ShadowKind::Initialization => {
+            (s.subject.access & ACC_STATIC == 0).then_some(s.subject_class.name)
+        }
+        _ => None,
+    }
+}
+
+/// The static types of the arguments at a shadow, if known.
+fn arg_types<'a>(s: &Shadow<'a>) -> Option<Vec<TypeRef<'a>>> {
+    match s.kind {
+        ShadowKind::MethodCall
+        | ShadowKind::ConstructorCall
+        | ShadowKind::MethodExecution
+        | ShadowKind::ConstructorExecution
+        | ShadowKind::Initialization
+        | ShadowKind::PreInitialization => {
+            descriptor::method_types(s.subject.descriptor).map(|(p, _)| p)
+        }
+        ShadowKind::FieldGet | ShadowKind::StaticInitialization => Some(Vec::new()),
+        ShadowKind::FieldSet => descriptor::field_type(s.subject.descriptor).map(|t| vec![t]),
+        ShadowKind::ExceptionHandler => s.handler_type.map(|h| vec![TypeRef::class(h)]),
+        ShadowKind::AdviceExecution => None,
+    }
+}
+
+/// A runtime type test of a value whose static type is `t`: certain if the static
+/// type already matches, impossible for a primitive that does not, else a test.
+fn value_test(tp: Option<&Tp>, t: TypeRef<'_>, world: &dyn TypeWorld) -> Fuzzy {
+    let Some(tp) = tp else {
+        return Fuzzy::Yes;
+    };
+    if match_tp(&subtypes_of(tp), t, Annots::Ask, world) {
+        return Fuzzy::Yes;
+    }
+    let pattern_primitive = matches!(tp, Tp::Exact { name, dims: 0, .. } if is_primitive(name));
+    if t.is_primitive() || pattern_primitive {
+        // Boxing: an `int` argument is an `Integer` (or `Object`, `Number`) at run
+        // time, which only a runtime test can see; two different primitives never match.
+        if t.is_primitive() && pattern_primitive {
+            return Fuzzy::No;
+        }
+        return Fuzzy::Maybe;
+    }
+    Fuzzy::Maybe
+}
+
+/// A type test matches subtypes: `this(Foo)` holds for any object that is a `Foo`.
+fn subtypes_of(tp: &Tp) -> Tp {
+    match tp {
+        Tp::Exact { name, dims, .. } => Tp::Exact {
+            name: name.clone(),
+            dims: *dims,
+            subtypes: true,
+        },
+        other => other.clone(),
+    }
+}
+
+fn args_test(params: &[Param], types: &[TypeRef<'_>], world: &dyn TypeWorld) -> Fuzzy {
+    match params.split_first() {
+        None => Fuzzy::of(types.is_empty()),
+        Some((Param::Ellipsis, rest)) => {
+            let mut acc = Fuzzy::No;
+            for k in 0..=types.len() {
+                acc = acc.or(args_test(rest, &types[k..], world));
+                if acc == Fuzzy::Yes {
+                    break;
+                }
+            }
+            acc
+        }
+        Some((Param::Type(tp), rest)) => {
+            if types.is_empty() {
+                return Fuzzy::No;
+            }
+            let first = if matches!(tp, Tp::Any { dims: 0 }) {
+                Fuzzy::Yes
+            } else {
+                value_test(Some(tp), types[0], world)
+            };
+            if first == Fuzzy::No {
+                return Fuzzy::No;
+            }
+            first.and(args_test(rest, &types[1..], world))
+        }
     }
 }
 
