@@ -699,14 +699,18 @@ fn aspect_of_class(jt: &JavaText, source: &str, errors: &mut Vec<Diagnostic>) ->
             while e < body_close && !is_punct(toks.get(e), ';') {
                 e += 1;
             }
-            let message = toks[m..e]
+            // The field's initializer: string literals joined by `+`.
+            let init = toks[m..e]
                 .iter()
-                .rev()
-                .find_map(|t| match &t.tok {
-                    Tok::Str(s, _) => Some(s.clone()),
+                .position(|t| t.tok == Tok::Punct('='))
+                .map_or(e, |k| m + k + 1);
+            let message: String = toks[init..e]
+                .iter()
+                .filter_map(|t| match &t.tok {
+                    Tok::Str(s, _) => Some(s.as_str()),
                     _ => None,
                 })
-                .unwrap_or_default();
+                .collect();
             let span = Span::new(member_start, toks.get(e).map_or(start, |t| t.span.end));
             if let Some((_, s, map, _)) = a.get("value") {
                 match pointcut_in_string(s, map) {

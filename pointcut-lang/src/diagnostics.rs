@@ -228,9 +228,21 @@ impl miette::Diagnostic for Diagnostic {
     }
 }
 
-/// Every diagnostic of a failed parse or check (at least one is an error).
-#[derive(Debug, Clone)]
+/// Every diagnostic of a failed parse or check (at least one is an error). Its
+/// `Display` is one `file:line:col: message` line per diagnostic; [`render`]
+/// draws them with the source.
+///
+/// [`render`]: Diagnostics::render
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", summary(.0))]
 pub struct Diagnostics(pub Vec<Diagnostic>);
+
+fn summary(ds: &[Diagnostic]) -> String {
+    ds.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 impl Diagnostics {
     /// Renders all of them, one after another.
@@ -243,20 +255,6 @@ impl Diagnostics {
         self.0.iter().any(Diagnostic::is_error)
     }
 }
-
-impl fmt::Display for Diagnostics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, d) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{d}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Diagnostics {}
 
 impl From<Diagnostic> for Diagnostics {
     fn from(d: Diagnostic) -> Diagnostics {

@@ -1042,12 +1042,17 @@ fn split_member_ref(p: P<'_>) -> Result<(Option<TypePattern>, NamePattern, Span)
             let start = span(np).start;
             match text.rfind('.') {
                 None => Ok((None, NamePattern::new(text), span(np))),
-                Some(i) if i > 0 && text.as_bytes()[i - 1] == b'.' => Err(custom(
-                    sp,
-                    format!("`{text}` needs a declaring type before the member name"),
-                    "the member name must follow a single `.`",
-                )
-                .with_help("write `com.acme..*.name` to mean any type in com.acme or below")),
+                // `com.acme..*(..)`: AspectJ reads the declaring type as
+                // `com.acme..*` (any type in com.acme or below).
+                Some(i) if i > 1 && text.as_bytes()[i - 1] == b'.' => Ok((
+                    Some(named_pattern(
+                        &format!("{}*", &text[..i + 1]),
+                        Span::new(start, start + i + 1),
+                        false,
+                    )?),
+                    NamePattern::new(&text[i + 1..]),
+                    Span::new(start + i + 1, start + text.len()),
+                )),
                 Some(i) => Ok((
                     Some(named_pattern(
                         &text[..i],
