@@ -62,3 +62,14 @@ fn all_aspects_check_together() {
     }
     common::assert_snapshot("aspects/program", &display::dump_program(&program));
 }
+
+#[test]
+fn tricky_java_members_keep_their_extent() {
+    let path = common::tests_dir("corpus/JavaMembers.aj");
+    let src = SourceFile::new("corpus/JavaMembers.aj", std::fs::read_to_string(path).unwrap());
+    let unit = parse_file(&src).unwrap_or_else(|e| panic!("{}", e.render()));
+    let program = compile(vec![src.clone()]).unwrap_or_else(|e| panic!("{}", e.render()));
+    let mut out = display::dump_unit(&unit, src.text());
+    out.push_str(&display::dump_program(&program));
+    common::assert_snapshot("java_members", &out);
+}
