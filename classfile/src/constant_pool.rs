@@ -253,6 +253,14 @@ impl<'a> ConstantPool<'a> {
         Ok(())
     }
 
+    /// A pool with no entries (slot 0 only).
+    pub fn empty() -> ConstantPool<'static> {
+        ConstantPool {
+            entries: vec![Constant::Unusable],
+            range: (0, 0),
+        }
+    }
+
     /// Number of slots, i.e. the `constant_pool_count` field.
     pub fn len(&self) -> usize {
         self.entries.len()

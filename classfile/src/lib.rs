@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod bytes;
+pub mod class_builder;
 pub mod class_reader;
 pub mod class_writer;
 pub mod code;
@@ -30,6 +31,7 @@ pub mod pool_builder;
 pub mod rewrite;
 pub mod selfcheck;
 
+pub use class_builder::ClassBuilder;
 pub use class_reader::{Attribute, ClassFile, CodeAttribute, ExceptionEntry, Member};
 pub use class_writer::{method_with_code, write_class, ClassEdit};
 pub use code::{Code, CodeAttr, Handler, Insn, Label};

@@ -66,6 +66,20 @@ impl<'a> PoolBuilder<'a> {
         }
     }
 
+    /// A builder with no original pool, for classes made from scratch.
+    pub fn empty() -> PoolBuilder<'static> {
+        static EMPTY: std::sync::LazyLock<ConstantPool<'static>> =
+            std::sync::LazyLock::new(ConstantPool::empty);
+        PoolBuilder {
+            original: &EMPTY,
+            original_bytes: &[],
+            appended: Vec::new(),
+            count: 1,
+            index: None,
+            appended_keys: Vec::new(),
+        }
+    }
+
     /// The original pool.
     pub fn original(&self) -> &'a ConstantPool<'a> {
         self.original

@@ -183,6 +183,18 @@ pub struct Code {
 }
 
 impl Code {
+    /// An empty body, to be filled with instructions (for methods made from scratch).
+    pub fn empty() -> Code {
+        Code {
+            max_stack: 0,
+            max_locals: 0,
+            insns: Vec::new(),
+            handlers: Vec::new(),
+            attributes: Vec::new(),
+            origins: Vec::new(),
+        }
+    }
+
     /// A new, unused label.
     pub fn new_label(&mut self) -> Label {
         self.origins.push(None);
