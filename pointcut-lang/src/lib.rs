@@ -13,6 +13,8 @@
 //! Every failure is a [`Diagnostic`] pointing at the source; nothing panics on bad
 //! input.
 
+#![warn(missing_docs)]
+
 pub mod annotation_style;
 pub mod ast;
 pub mod check;

@@ -10,9 +10,15 @@ use crate::diagnostics::Diagnostic;
 use crate::lexical;
 use crate::patterns::*;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "grammar.pest"]
-struct AjParser;
+/// The generated parser, private so that its `Rule` enum stays an implementation
+/// detail.
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar.pest"]
+    pub(super) struct AjParser;
+}
+
+use grammar::{AjParser, Rule};
 
 type P<'i> = Pair<'i, Rule>;
 
