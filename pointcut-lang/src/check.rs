@@ -369,6 +369,18 @@ fn resolve_advice(
     if !annotation_style {
         check_empty_if(&pc, diags);
     }
+    if kinds(&pc) == 0 && !matches!(pc.kind, PcKind::Never) {
+        diags.push((
+            pc.file,
+            Diagnostic::warning(
+                "pointcut::never-matches",
+                "this pointcut can never match",
+                pc.span,
+            )
+            .with_label("no join point is of all the kinds required here")
+            .with_help("`&&` of two kinded designators (e.g. `call` and `execution`) needs `||`"),
+        ));
+    }
     ResolvedAdvice {
         declared_in: entry.qname.clone(),
         ordinal,
@@ -685,6 +697,28 @@ fn check_empty_if(pc: &Pc, diags: &mut Diags) {
             .with_help("`if()` without an expression exists only in annotation-style aspects"),
         )),
         _ => {}
+    }
+}
+
+/// The join-point kinds a pointcut can match, as a bit set (all bits: any kind).
+fn kinds(pc: &Pc) -> u16 {
+    use crate::patterns::SignatureKind as S;
+    const ALL: u16 = (1 << 11) - 1;
+    let sig = |k: S, method: u16, ctor: u16| if k == S::Method { method } else { ctor };
+    match &pc.kind {
+        PcKind::Call(s) => sig(s.kind, 1, 1 << 1),
+        PcKind::Execution(s) => sig(s.kind, 1 << 2, 1 << 3),
+        PcKind::Get(_) => 1 << 4,
+        PcKind::Set(_) => 1 << 5,
+        PcKind::StaticInitialization(_) => 1 << 6,
+        PcKind::Initialization(_) => 1 << 7,
+        PcKind::PreInitialization(_) => 1 << 8,
+        PcKind::Handler(_) => 1 << 9,
+        PcKind::AdviceExecution => 1 << 10,
+        PcKind::And(a, b) => kinds(a) & kinds(b),
+        PcKind::Or(a, b) => kinds(a) | kinds(b),
+        PcKind::Never => 0,
+        _ => ALL,
     }
 }
 

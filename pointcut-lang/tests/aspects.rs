@@ -66,7 +66,10 @@ fn all_aspects_check_together() {
 #[test]
 fn tricky_java_members_keep_their_extent() {
     let path = common::tests_dir("corpus/JavaMembers.aj");
-    let src = SourceFile::new("corpus/JavaMembers.aj", std::fs::read_to_string(path).unwrap());
+    let src = SourceFile::new(
+        "corpus/JavaMembers.aj",
+        std::fs::read_to_string(path).unwrap(),
+    );
     let unit = parse_file(&src).unwrap_or_else(|e| panic!("{}", e.render()));
     let program = compile(vec![src.clone()]).unwrap_or_else(|e| panic!("{}", e.render()));
     let mut out = display::dump_unit(&unit, src.text());

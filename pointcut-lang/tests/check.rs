@@ -200,3 +200,19 @@ fn diagnostics_name_file_line_and_column() {
         "x/A.aj:2:13: unknown pointcut or designator `nope`"
     );
 }
+
+#[test]
+fn contradictory_kinds_give_a_warning_not_an_error() {
+    let p = ok(&[(
+        "A.aj",
+        "aspect A { before(): call(* *(..)) && execution(* *(..)) { } }",
+    )]);
+    assert_eq!(p.warnings.len(), 1);
+    assert_eq!(p.warnings[0].code, "pointcut::never-matches");
+    assert_eq!(p.warnings[0].line_col(), Some((1, 22)));
+    let p = ok(&[(
+        "A.aj",
+        "aspect A { before(): (call(* *(..)) || execution(* *(..))) && execution(* *(..)) { } }",
+    )]);
+    assert!(p.warnings.is_empty());
+}
