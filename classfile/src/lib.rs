@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod annotations;
 pub mod bytes;
 pub mod class_builder;
 pub mod class_reader;

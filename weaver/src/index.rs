@@ -2,11 +2,16 @@
 //! every class of the inputs and of a JDK, built by reading class headers in
 //! parallel (no class is loaded). It implements [`ClassHierarchy`] and caches
 //! the answers to "common super class of A and B".
+//!
+//! Archives added with [`ClassIndex::add_shared`] also answer detailed questions
+//! (interfaces, members with their modifiers, annotations and exceptions): the
+//! class is re-read from its archive on first demand and the result cached.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use major_archive::Archive;
+use major_classfile::annotations::{annotation_types, exception_types};
 use major_classfile::class_reader::ACC_INTERFACE;
 use major_classfile::hierarchy::common_super_class_uncached;
 use major_classfile::{ClassFile, ClassHierarchy, ClassInfo};
@@ -17,10 +22,113 @@ use crate::report::MajorError;
 /// Cached answers: (a, b) with a <= b → common super class.
 type SuperCache = RwLock<HashMap<(Arc<str>, Arc<str>), Arc<str>>>;
 
+/// Where a class's bytes can be read again.
+#[derive(Clone)]
+enum Source {
+    /// Not kept (header-only index).
+    None,
+    /// Entry `1` of shared archive `0`.
+    Archive(u32, u32),
+    /// Bytes added directly.
+    Bytes(Arc<[u8]>),
+}
+
+struct Entry {
+    info: ClassInfo,
+    source: Source,
+}
+
+/// A method or field as the index describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberDetails {
+    /// Name.
+    pub name: String,
+    /// JVM descriptor.
+    pub descriptor: String,
+    /// Access flags.
+    pub access: u16,
+    /// Annotation types (internal names).
+    pub annotations: Vec<String>,
+    /// Declared exceptions (internal names); empty for fields.
+    pub exceptions: Vec<String>,
+}
+
+/// Everything pointcut matching may ask about one class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassDetails {
+    /// Internal name.
+    pub name: String,
+    /// Access flags.
+    pub access: u16,
+    /// Super class.
+    pub super_name: Option<String>,
+    /// Direct super interfaces.
+    pub interfaces: Vec<String>,
+    /// Annotation types.
+    pub annotations: Vec<String>,
+    /// Declared methods and constructors.
+    pub methods: Vec<MemberDetails>,
+    /// Declared fields.
+    pub fields: Vec<MemberDetails>,
+}
+
+impl ClassDetails {
+    /// Reads the details of a class file.
+    pub fn read(bytes: &[u8]) -> Result<ClassDetails, major_classfile::Error> {
+        let c = ClassFile::parse(bytes)?;
+        let member =
+            |m: &major_classfile::Member<'_>| -> Result<MemberDetails, major_classfile::Error> {
+                Ok(MemberDetails {
+                    name: c.member_name(m)?.into_owned(),
+                    descriptor: c.member_descriptor(m)?.into_owned(),
+                    access: m.access,
+                    annotations: annotation_types(&m.attributes, &c.pool)?
+                        .into_iter()
+                        .map(|s| s.into_owned())
+                        .collect(),
+                    exceptions: exception_types(&m.attributes, &c.pool)?
+                        .into_iter()
+                        .map(|s| s.into_owned())
+                        .collect(),
+                })
+            };
+        Ok(ClassDetails {
+            name: c.name()?.into_owned(),
+            access: c.access,
+            super_name: c.super_name()?.map(|s| s.into_owned()),
+            interfaces: c
+                .interface_names()?
+                .into_iter()
+                .map(|s| s.into_owned())
+                .collect(),
+            annotations: annotation_types(&c.attributes, &c.pool)?
+                .into_iter()
+                .map(|s| s.into_owned())
+                .collect(),
+            methods: c.methods.iter().map(member).collect::<Result<_, _>>()?,
+            fields: c.fields.iter().map(member).collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// The declared method `name` `descriptor`.
+    pub fn method(&self, name: &str, descriptor: &str) -> Option<&MemberDetails> {
+        self.methods
+            .iter()
+            .find(|m| m.name == name && m.descriptor == descriptor)
+    }
+
+    /// The declared field `name`.
+    pub fn field(&self, name: &str) -> Option<&MemberDetails> {
+        self.fields.iter().find(|m| m.name == name)
+    }
+}
+
 /// The index. The first definition of a name wins (class-path order).
 #[derive(Default)]
 pub struct ClassIndex {
-    classes: HashMap<Arc<str>, ClassInfo>,
+    archives: Vec<Arc<Archive>>,
+    classes: HashMap<Arc<str>, Entry>,
+    details: RwLock<HashMap<Arc<str>, Option<Arc<ClassDetails>>>>,
     cache: SuperCache,
 }
 
@@ -40,17 +148,39 @@ impl ClassIndex {
         self.classes.is_empty()
     }
 
-    /// Adds one class file; returns its name. An existing entry is kept.
+    /// Whether a class of this name is indexed.
+    pub fn contains(&self, name: &str) -> bool {
+        self.classes.contains_key(name)
+    }
+
+    /// Adds one class file (kept, so its details can be asked for); returns its
+    /// name. An existing entry is kept.
     pub fn add_class(&mut self, bytes: &[u8]) -> Result<Arc<str>, major_classfile::Error> {
         let (name, info) = header(bytes)?;
-        self.classes.entry(name.clone()).or_insert(info);
+        let source = Source::Bytes(Arc::from(bytes));
+        self.classes
+            .entry(name.clone())
+            .or_insert(Entry { info, source });
         Ok(name)
     }
 
-    /// Adds every class of `archive` (read in parallel). Entries that fail to
-    /// parse are returned as errors and left out of the index.
+    /// Adds every class of `archive` (read in parallel), headers only. Entries
+    /// that fail to parse are returned as errors and left out of the index.
     pub fn add_archive(&mut self, archive: &Archive) -> Vec<MajorError> {
-        let found: Vec<Result<(Arc<str>, ClassInfo), MajorError>> = archive
+        self.add(archive, None)
+    }
+
+    /// Like [`ClassIndex::add_archive`], and keeps the archive so that
+    /// [`ClassIndex::details`] can re-read its classes.
+    pub fn add_shared(&mut self, archive: Arc<Archive>) -> Vec<MajorError> {
+        let id = self.archives.len() as u32;
+        let errors = self.add(&archive, Some(id));
+        self.archives.push(archive);
+        errors
+    }
+
+    fn add(&mut self, archive: &Archive, id: Option<u32>) -> Vec<MajorError> {
+        let found: Vec<Result<(Arc<str>, ClassInfo, usize), MajorError>> = archive
             .entries()
             .par_iter()
             .enumerate()
@@ -60,19 +190,73 @@ impl ClassIndex {
             })
             .map(|(i, e)| {
                 let bytes = archive.read(i)?;
-                header(&bytes).map_err(|err| MajorError::class(archive.path(), &e.name, err))
+                header(&bytes)
+                    .map(|(n, info)| (n, info, i))
+                    .map_err(|err| MajorError::class(archive.path(), &e.name, err))
             })
             .collect();
         let mut errors = Vec::new();
         for r in found {
             match r {
-                Ok((name, info)) => {
-                    self.classes.entry(name).or_insert(info);
+                Ok((name, info, i)) => {
+                    let source = id.map_or(Source::None, |a| Source::Archive(a, i as u32));
+                    self.classes.entry(name).or_insert(Entry { info, source });
                 }
                 Err(e) => errors.push(e),
             }
         }
         errors
+    }
+
+    /// The details of a class, read on first demand; `None` for classes not in
+    /// the index or added header-only, and for classes that do not parse.
+    pub fn details(&self, name: &str) -> Option<Arc<ClassDetails>> {
+        if let Some(d) = self.details.read().expect("details lock").get(name) {
+            return d.clone();
+        }
+        let (key, entry) = self.classes.get_key_value(name)?;
+        let d = match &entry.source {
+            Source::None => None,
+            Source::Bytes(b) => ClassDetails::read(b).ok().map(Arc::new),
+            Source::Archive(a, i) => {
+                let bytes = self.archives[*a as usize].read(*i as usize).ok()?;
+                ClassDetails::read(&bytes).ok().map(Arc::new)
+            }
+        };
+        self.details
+            .write()
+            .expect("details lock")
+            .insert(key.clone(), d.clone());
+        d
+    }
+
+    /// Every proper supertype of `name` (super classes and interfaces,
+    /// transitively), nearest first; unknown classes end the walk.
+    pub fn super_types(&self, name: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut todo = vec![name.to_string()];
+        while let Some(n) = todo.pop() {
+            let Some(d) = self.details(&n) else {
+                if let Some(s) = self
+                    .classes
+                    .get(n.as_str())
+                    .and_then(|e| e.info.super_name.clone())
+                {
+                    if !out.iter().any(|o| **o == *s) {
+                        out.push(s.to_string());
+                        todo.push(s.to_string());
+                    }
+                }
+                continue;
+            };
+            for s in d.super_name.iter().chain(d.interfaces.iter()) {
+                if !out.contains(s) {
+                    out.push(s.clone());
+                    todo.push(s.clone());
+                }
+            }
+        }
+        out
     }
 }
 
@@ -92,7 +276,7 @@ fn header(bytes: &[u8]) -> Result<(Arc<str>, ClassInfo), major_classfile::Error>
 
 impl ClassHierarchy for ClassIndex {
     fn class_info(&self, name: &str) -> Option<ClassInfo> {
-        self.classes.get(name).cloned()
+        self.classes.get(name).map(|e| e.info.clone())
     }
 
     fn common_super_class(&self, a: &str, b: &str) -> major_classfile::Result<Arc<str>> {
@@ -110,5 +294,52 @@ impl ClassHierarchy for ClassIndex {
             .expect("cache lock")
             .insert(key, r.clone());
         Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_of_jdk_classes() {
+        let modules = std::path::Path::new("/usr/lib/jvm/java-17-openjdk-amd64/lib/modules");
+        if !modules.exists() {
+            eprintln!("SKIP: no JDK 17 run-time image");
+            return;
+        }
+        let mut index = ClassIndex::new();
+        assert!(index
+            .add_shared(Arc::new(Archive::open(modules).unwrap()))
+            .is_empty());
+        let d = index.details("java/util/ArrayList").unwrap();
+        assert_eq!(d.super_name.as_deref(), Some("java/util/AbstractList"));
+        assert!(d.interfaces.iter().any(|i| i == "java/util/List"));
+        assert!(d
+            .method("add", "(Ljava/lang/Object;)Z")
+            .is_some_and(|m| m.access & 1 != 0));
+        let sup = index.super_types("java/util/ArrayList");
+        for s in [
+            "java/util/AbstractList",
+            "java/util/List",
+            "java/util/Collection",
+            "java/lang/Iterable",
+            "java/lang/Object",
+        ] {
+            assert!(sup.iter().any(|x| x == s), "{s} missing from {sup:?}");
+        }
+        let m = index.details("java/lang/Thread").unwrap();
+        assert!(m
+            .method("sleep", "(J)V")
+            .unwrap()
+            .exceptions
+            .iter()
+            .any(|e| e == "java/lang/InterruptedException"));
+        assert!(index
+            .details("java/lang/Deprecated")
+            .unwrap()
+            .annotations
+            .iter()
+            .any(|a| a == "java/lang/annotation/Retention"));
     }
 }
