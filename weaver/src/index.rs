@@ -180,7 +180,8 @@ impl ClassIndex {
     }
 
     fn add(&mut self, archive: &Archive, id: Option<u32>) -> Vec<MajorError> {
-        let found: Vec<Result<(Arc<str>, ClassInfo, usize), MajorError>> = archive
+        type Found = Result<(Arc<str>, ClassInfo, usize), MajorError>;
+        let found: Vec<Found> = archive
             .entries()
             .par_iter()
             .enumerate()
