@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod aspects;
 pub mod check;
 pub mod index;
 pub mod jdk;
