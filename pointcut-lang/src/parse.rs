@@ -152,9 +152,6 @@ fn rule_name(r: Rule) -> Option<&'static str> {
         Rule::aspect_close => "`}` closing the aspect",
         Rule::pointcut_decl => "a pointcut declaration",
         Rule::advice_decl => "an advice",
-        Rule::declare_precedence | Rule::declare_message | Rule::declare_unsupported => {
-            "a `declare`"
-        }
         Rule::java_member => "a member",
         Rule::aspect_decl => "an aspect",
         Rule::package_decl => "`package`",
@@ -206,10 +203,17 @@ fn join_expected(mut items: Vec<String>) -> String {
 }
 
 fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
-    let pos = match e.location {
+    let mut pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
+    // The expected tokens are those of the furthest position reached, which may lie
+    // past pest's own error location (a failing lookahead reports early).
+    if let Some(a) = e.parse_attempts() {
+        if a.max_position > pos && a.max_position <= text.len() && !a.expected_tokens().is_empty() {
+            pos = a.max_position;
+        }
+    }
     let mut expected: Vec<String> = Vec::new();
     if let Some(attempts) = e.parse_attempts() {
         for t in attempts.expected_tokens() {
@@ -242,17 +246,58 @@ fn syntax_error(text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
         if !s.starts_with('`') {
             return true;
         }
-        if matches!(inner, "/*" | "//" | "BUILTIN_RULE")
+        if matches!(inner, "/*" | "//" | "BUILTIN_RULE" | "\"\"\"")
             || (inner.len() > 2 && inner.contains(".."))
         {
             return false;
         }
         inner.chars().count() > 1 || matches!(inner, ";" | ":" | "(" | ")" | "," | "{" | "}")
     };
-    let named: Vec<String> = expected.iter().filter(|s| useful(s)).cloned().collect();
-    let expected = if named.is_empty() { expected } else { named };
+    let mut named: Vec<String> = expected.iter().filter(|s| useful(s)).cloned().collect();
+    // Every designator keyword listed one by one says less than "a pointcut".
+    const DESIGNATORS: &[&str] = &[
+        "call",
+        "execution",
+        "get",
+        "set",
+        "initialization",
+        "preinitialization",
+        "staticinitialization",
+        "handler",
+        "adviceexecution",
+        "within",
+        "withincode",
+        "this",
+        "target",
+        "args",
+        "cflow",
+        "cflowbelow",
+        "if",
+        "@annotation",
+        "@within",
+        "@withincode",
+        "@this",
+        "@target",
+        "@args",
+    ];
+    let is_designator = |s: &String| DESIGNATORS.contains(&s.trim_matches('`'));
+    if named.iter().filter(|s| is_designator(s)).count() >= 3 {
+        named.retain(|s| !is_designator(s) && s != "`(`" && s != "a pointcut designator");
+        named.push("a pointcut expression".into());
+    }
+    if named.iter().any(|s| s == "`(` and the formal parameters") {
+        named.retain(|s| s != "`(`");
+    }
     let (found, len) = found_at(text, pos);
-    let what = join_expected(expected);
+    if named.is_empty() {
+        return Diagnostic::error(
+            "pointcut::syntax",
+            format!("unexpected {found}"),
+            Span::new(pos, pos + len),
+        )
+        .with_label("not expected here");
+    }
+    let what = join_expected(named);
     Diagnostic::error(
         "pointcut::syntax",
         format!("expected {what}, found {found}"),
@@ -399,11 +444,11 @@ fn aspect(text: &str, p: P<'_>) -> Result<Aspect, Diagnostic> {
                     span: dsp,
                 }));
             }
-            Rule::declare_unsupported => {
+            Rule::declare_unsupported | Rule::declare_unknown => {
                 let dsp = span(&x);
                 let what = x
                     .into_inner()
-                    .find(|y| y.as_rule() == Rule::declare_what)
+                    .find(|y| matches!(y.as_rule(), Rule::declare_what | Rule::declare_other))
                     .map(|y| y.as_str().to_string())
                     .unwrap_or_default();
                 let feature = match what.as_str() {

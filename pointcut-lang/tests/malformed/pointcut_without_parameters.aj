@@ -1,0 +1,3 @@
+aspect A {
+    pointcut p: call(* *(..));
+}

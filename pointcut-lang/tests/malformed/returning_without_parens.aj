@@ -1,0 +1,3 @@
+aspect A {
+    after() returning Object o: call(* *(..)) { }
+}

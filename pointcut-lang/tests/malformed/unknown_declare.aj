@@ -1,0 +1,3 @@
+aspect A {
+    declare foo: call(* *(..));
+}
