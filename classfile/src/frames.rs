@@ -137,6 +137,66 @@ fn compute_inner(
     Err(Error::malformed(None, "branch widening did not settle"))
 }
 
+/// A value's verification type, as [`stack_states`] reports it. A long or double
+/// takes two stack entries, the second `Top`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// Unusable or the second half of a long/double.
+    Top,
+    /// `int` (and boolean, byte, char, short).
+    Int,
+    /// `float`.
+    Float,
+    /// `long`.
+    Long,
+    /// `double`.
+    Double,
+    /// `null`.
+    Null,
+    /// `this` in a constructor before the super/this constructor call.
+    UninitThis,
+    /// The result of the `new` at this label, not initialised yet.
+    Uninit(Label),
+    /// A class (internal name) or array (descriptor).
+    Object(String),
+}
+
+/// The operand stack before every instruction of `code` (`None` for labels and
+/// unreachable instructions). Labels may be added to `code` first (before block
+/// leaders and `new` instructions), so indices refer to `code` as it is after
+/// the call.
+pub fn stack_states(
+    code: &mut Code,
+    ctx: &MethodContext<'_>,
+    pool: &PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<Vec<Option<Vec<Value>>>> {
+    let mut a = Analysis::new(code, ctx, pool, hierarchy).map_err(|e| {
+        e.in_method(ctx.name, ctx.descriptor)
+            .in_class(ctx.class_name)
+    })?;
+    a.run().map_err(|e| {
+        e.in_method(ctx.name, ctx.descriptor)
+            .in_class(ctx.class_name)
+    })?;
+    let mut out = vec![None; a.code.insns.len()];
+    for b in 0..a.blocks.len() {
+        let Some(mut f) = a.entries[b].clone() else {
+            continue;
+        };
+        let (start, end) = (a.blocks[b].start, a.blocks[b].end);
+        for (i, slot) in out.iter_mut().enumerate().take(end).skip(start) {
+            let insn = a.code.insns[i].clone();
+            if insn.opcode().is_none() {
+                continue;
+            }
+            *slot = Some(f.stack.iter().map(|v| a.value(*v)).collect());
+            a.execute(&insn, i, &mut f)?;
+        }
+    }
+    Ok(out)
+}
+
 /// Interned class/array names for one method.
 #[derive(Default)]
 struct Interner {
@@ -326,6 +386,20 @@ impl<'c, 'p> Analysis<'c, 'p> {
             b'D' => v.extend([VType::Double, VType::Top]),
             b'L' => v.push(VType::Object(self.interner.id(&d[1..d.len() - 1]))),
             _ => v.push(VType::Object(self.interner.id(d))),
+        }
+    }
+
+    fn value(&self, v: VType) -> Value {
+        match v {
+            VType::Top => Value::Top,
+            VType::Int => Value::Int,
+            VType::Float => Value::Float,
+            VType::Long => Value::Long,
+            VType::Double => Value::Double,
+            VType::Null => Value::Null,
+            VType::UninitThis => Value::UninitThis,
+            VType::Uninit(l) => Value::Uninit(l),
+            VType::Object(id) => Value::Object(self.interner.name(id).to_string()),
         }
     }
 

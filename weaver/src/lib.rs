@@ -14,3 +14,4 @@ pub mod check;
 pub mod index;
 pub mod jdk;
 pub mod report;
+pub mod runtime;

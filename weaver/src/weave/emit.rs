@@ -1,0 +1,150 @@
+//! Bytecode snippets the weaver inserts: loads and stores by descriptor, boxing
+//! and unboxing, and the conversions between a value's static type and a formal's.
+
+use major_classfile::opcodes::op;
+use major_classfile::{Insn, PoolBuilder, Result};
+
+/// The long-form load opcode for a value of descriptor `d`.
+pub fn load_op(d: &str) -> u8 {
+    match d.as_bytes()[0] {
+        b'J' => 22,
+        b'F' => 23,
+        b'D' => 24,
+        b'L' | b'[' => op::ALOAD,
+        _ => op::ILOAD,
+    }
+}
+
+/// The long-form store opcode for a value of descriptor `d`.
+pub fn store_op(d: &str) -> u8 {
+    load_op(d) + 33
+}
+
+/// `xload index`.
+pub fn load(d: &str, index: u16) -> Insn {
+    Insn::Local { op: load_op(d), index, wide: false }
+}
+
+/// `xstore index`.
+pub fn store(d: &str, index: u16) -> Insn {
+    Insn::Local { op: store_op(d), index, wide: false }
+}
+
+/// Slots a value of descriptor `d` takes.
+pub fn size(d: &str) -> u16 {
+    if d == "J" || d == "D" {
+        2
+    } else {
+        1
+    }
+}
+
+/// `dup` or `dup2` for a value of descriptor `d`.
+pub fn dup(d: &str) -> Insn {
+    Insn::Simple(if size(d) == 2 { op::DUP2 } else { op::DUP })
+}
+
+/// `pop` or `pop2`.
+pub fn pop(d: &str) -> Insn {
+    Insn::Simple(if size(d) == 2 { 88 } else { op::POP })
+}
+
+/// The box class of a primitive descriptor.
+pub fn box_class(p: char) -> Option<&'static str> {
+    Some(match p {
+        'I' => "java/lang/Integer",
+        'J' => "java/lang/Long",
+        'F' => "java/lang/Float",
+        'D' => "java/lang/Double",
+        'Z' => "java/lang/Boolean",
+        'B' => "java/lang/Byte",
+        'C' => "java/lang/Character",
+        'S' => "java/lang/Short",
+        _ => return None,
+    })
+}
+
+fn unbox_method(p: char) -> &'static str {
+    match p {
+        'I' => "intValue",
+        'J' => "longValue",
+        'F' => "floatValue",
+        'D' => "doubleValue",
+        'Z' => "booleanValue",
+        'B' => "byteValue",
+        'C' => "charValue",
+        _ => "shortValue",
+    }
+}
+
+/// Whether `d` is a primitive descriptor (not `V`).
+pub fn is_primitive(d: &str) -> bool {
+    d.len() == 1 && d != "V"
+}
+
+/// Boxes the primitive on top of the stack (`Integer.valueOf`...).
+pub fn boxing(p: char, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let c = box_class(p).expect("primitive");
+    let m = pool.method_ref(c, "valueOf", &format!("({p})L{c};"), false)?;
+    out.push(Insn::Cp { op: op::INVOKESTATIC, index: m });
+    Ok(())
+}
+
+/// Unboxes the reference on top of the stack to primitive `p` (checkcast + xValue).
+pub fn unboxing(p: char, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let c = box_class(p).expect("primitive");
+    let cls = pool.class(c)?;
+    out.push(Insn::Cp { op: op::CHECKCAST, index: cls });
+    let m = pool.method_ref(c, unbox_method(p), &format!("(){p}"), false)?;
+    out.push(Insn::Cp { op: op::INVOKEVIRTUAL, index: m });
+    Ok(())
+}
+
+/// Converts the value on top of the stack from descriptor `have` to `want`
+/// (boxing, unboxing, or a cast when `cast` says the reference needs one).
+pub fn convert(have: &str, want: &str, needs_cast: bool, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    if have == want {
+        return Ok(());
+    }
+    let (hp, wp) = (is_primitive(have), is_primitive(want));
+    match (hp, wp) {
+        (true, false) => {
+            boxing(have.chars().next().unwrap_or('I'), pool, out)?;
+            let boxed = format!("L{};", box_class(have.chars().next().unwrap_or('I')).unwrap_or("java/lang/Object"));
+            if want != "Ljava/lang/Object;" && boxed != want && want != "Ljava/lang/Number;" {
+                let c = pool.class(crate::weave::plan::internal_of(want).as_str())?;
+                out.push(Insn::Cp { op: op::CHECKCAST, index: c });
+            }
+        }
+        (false, true) => unboxing(want.chars().next().unwrap_or('I'), pool, out)?,
+        (false, false) => {
+            if needs_cast {
+                let c = pool.class(crate::weave::plan::internal_of(want).as_str())?;
+                out.push(Insn::Cp { op: op::CHECKCAST, index: c });
+            }
+        }
+        (true, true) => {}
+    }
+    Ok(())
+}
+
+/// Pushes an int constant with the smallest instruction.
+pub fn push_int(v: i32, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    match v {
+        -1..=5 => out.push(Insn::Simple((3 + v) as u8)),
+        -128..=127 => out.push(Insn::Push { op: 16, value: v as i16 }),
+        -32768..=32767 => out.push(Insn::Push { op: 17, value: v as i16 }),
+        _ => {
+            let i = pool.integer(v)?;
+            out.push(Insn::Ldc { index: i, wide: i > 255 });
+        }
+    }
+    Ok(())
+}
+
+/// Pushes a string constant.
+pub fn push_string(s: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let i = pool.string(s)?;
+    out.push(Insn::Ldc { index: i, wide: i > 255 });
+    Ok(())
+}

@@ -1,0 +1,380 @@
+//! The advice to weave, prepared once per run: each advice's pointcut compiled
+//! for static matching, its formals' sources (bindings), and the precedence
+//! order in which advice at one join point nest.
+
+use major_pointcut_lang::ast::AdviceKind;
+use major_pointcut_lang::matcher::{CompiledPointcut, Fuzzy, Shadow, TypeWorld};
+use major_pointcut_lang::patterns::{TypePattern, TypePatternKind};
+use major_pointcut_lang::resolve::{ArgCtx, Ctx, Pc, PcKind};
+use major_pointcut_lang::{Program, ResolvedAdvice};
+
+use crate::aspects::{AdviceMethod, CompiledAspects};
+
+/// Where a formal's value comes from at a join point.
+#[allow(missing_docs)] // fields named as the variant doc says
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The executing object.
+    This,
+    /// The target object.
+    Target,
+    /// Argument `i` (counted from the end when `from_end`).
+    Arg { index: usize, from_end: bool },
+    /// The returned value (`after returning (T x)`).
+    Returning,
+    /// The thrown exception (`after throwing (T x)`).
+    Throwing,
+}
+
+/// A runtime test left after static matching.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Residue {
+    /// Always true.
+    True,
+    /// Always false.
+    False,
+    /// Both.
+    And(Box<Residue>, Box<Residue>),
+    /// Either.
+    Or(Box<Residue>, Box<Residue>),
+    /// Negation.
+    Not(Box<Residue>),
+    /// The value is an instance of the class or array type (internal name or descriptor).
+    InstanceOf(Source, String),
+    /// The value is a boxed primitive of this descriptor (args(int) on an Object arg).
+    Boxed(Source, char),
+    /// Call `if` test number `n` of the advice.
+    If(usize),
+}
+
+impl Residue {
+    fn and(a: Residue, b: Residue) -> Residue {
+        match (a, b) {
+            (Residue::False, _) | (_, Residue::False) => Residue::False,
+            (Residue::True, x) | (x, Residue::True) => x,
+            (x, y) => Residue::And(Box::new(x), Box::new(y)),
+        }
+    }
+    fn or(a: Residue, b: Residue) -> Residue {
+        match (a, b) {
+            (Residue::True, _) | (_, Residue::True) => Residue::True,
+            (Residue::False, x) | (x, Residue::False) => x,
+            (x, y) => Residue::Or(Box::new(x), Box::new(y)),
+        }
+    }
+    fn not(a: Residue) -> Residue {
+        match a {
+            Residue::True => Residue::False,
+            Residue::False => Residue::True,
+            Residue::Not(x) => *x,
+            x => Residue::Not(Box::new(x)),
+        }
+    }
+}
+
+/// One advice ready to weave.
+pub struct PlannedAdvice<'p> {
+    /// Internal name of the concrete aspect (`aspectOf` is called on it).
+    pub aspect_class: String,
+    /// The checked advice.
+    pub resolved: &'p ResolvedAdvice,
+    /// Its method.
+    pub method: AdviceMethod,
+    /// Its pointcut, compiled.
+    pub pointcut: CompiledPointcut,
+    /// Rank in precedence order: 0 is the highest precedence (outermost).
+    pub rank: usize,
+    /// Where each formal's value comes from.
+    pub binds: Vec<Option<Source>>,
+    /// Static part and join-point counters: how many shadows it was woven into.
+    pub id: usize,
+}
+
+impl PlannedAdvice<'_> {
+    /// Whether the advice runs after the join point (after, after returning, after throwing).
+    pub fn is_after(&self) -> bool {
+        matches!(self.resolved.kind, AdviceKind::After | AdviceKind::AfterReturning(_) | AdviceKind::AfterThrowing(_))
+    }
+}
+
+/// Why an advice cannot be woven (yet); reported, the advice is skipped.
+pub fn unsupported(advice: &ResolvedAdvice) -> Option<&'static str> {
+    if matches!(advice.kind, AdviceKind::Around(_)) {
+        return Some("around advice is not supported by this weaver yet");
+    }
+    fn walk(pc: &Pc) -> Option<&'static str> {
+        match &pc.kind {
+            PcKind::And(a, b) | PcKind::Or(a, b) => walk(a).or_else(|| walk(b)),
+            PcKind::Not(a) => walk(a),
+            PcKind::Cflow(_) | PcKind::CflowBelow(_) => Some("cflow/cflowbelow is not supported by this weaver yet"),
+            PcKind::AtThis(_) | PcKind::AtTarget(_) | PcKind::AtArgs(_) => Some("@this/@target/@args are not supported by this weaver yet"),
+            PcKind::Initialization(_) | PcKind::PreInitialization(_) => Some("initialization/preinitialization join points are not supported by this weaver yet"),
+            _ => None,
+        }
+    }
+    walk(&advice.pointcut)
+}
+
+/// Orders advice by precedence, highest first: `declare precedence` between
+/// aspects (else program order), and within one aspect AspectJ's lexical rule
+/// (after advice: later declared has precedence; otherwise earlier has).
+pub fn order(advice: &mut [PlannedAdvice<'_>], program: &Program, world: &dyn TypeWorld) {
+    let aspect_rank = |class: &str| -> usize {
+        for a in &program.aspects {
+            for list in &a.precedence {
+                for (i, tp) in list.iter().enumerate() {
+                    if exact_names(tp).iter().any(|n| n == class) || pattern_is_any(tp) {
+                        return i;
+                    }
+                }
+            }
+        }
+        usize::MAX
+    };
+    let _ = world;
+    let prog_pos = |class: &str| program.aspects.iter().position(|a| a.internal_name == class).unwrap_or(usize::MAX);
+    // Insertion sort with a comparator that is not a total order in general.
+    let n = advice.len();
+    let mut idx: Vec<usize> = (0..n).collect();
+    let higher = |a: &PlannedAdvice<'_>, b: &PlannedAdvice<'_>| -> bool {
+        if a.aspect_class != b.aspect_class {
+            let (ra, rb) = (aspect_rank(&a.aspect_class), aspect_rank(&b.aspect_class));
+            if ra != rb {
+                return ra < rb;
+            }
+            return prog_pos(&a.aspect_class) < prog_pos(&b.aspect_class);
+        }
+        let (pa, pb) = (position(a), position(b));
+        if a.is_after() || b.is_after() {
+            pa > pb
+        } else {
+            pa < pb
+        }
+    };
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && higher(&advice[idx[j]], &advice[idx[j - 1]]) {
+            idx.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    for (rank, &i) in idx.iter().enumerate() {
+        advice[i].rank = rank;
+    }
+    advice.sort_by_key(|a| a.rank);
+}
+
+/// Lexical position of an advice inside its aspect hierarchy: the declaration span.
+fn position(a: &PlannedAdvice<'_>) -> (usize, usize) {
+    (a.resolved.file, a.resolved.span.start)
+}
+
+fn pattern_is_any(tp: &TypePattern) -> bool {
+    matches!(&tp.kind, TypePatternKind::Named(n) if n.name.text == "*")
+}
+
+/// The internal names an exact type pattern may denote.
+pub fn exact_names(tp: &TypePattern) -> Vec<String> {
+    match &tp.kind {
+        TypePatternKind::Named(n) if n.name.is_exact() => {
+            if n.candidates.is_empty() {
+                vec![n.name.text.replace('.', "/")]
+            } else {
+                n.candidates.clone()
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The JVM descriptor an exact type pattern denotes (`I`, `Ljava/lang/String;`,
+/// `[I`), choosing the first candidate the world knows.
+pub fn exact_descriptor(tp: &TypePattern, world: &dyn TypeWorld) -> Option<String> {
+    let TypePatternKind::Named(n) = &tp.kind else { return None };
+    if !n.name.is_exact() {
+        return None;
+    }
+    let dims = "[".repeat(n.dims as usize + usize::from(n.varargs));
+    let prim = match n.name.text.as_str() {
+        "int" => Some("I"),
+        "long" => Some("J"),
+        "short" => Some("S"),
+        "byte" => Some("B"),
+        "char" => Some("C"),
+        "boolean" => Some("Z"),
+        "float" => Some("F"),
+        "double" => Some("D"),
+        "void" => Some("V"),
+        _ => None,
+    };
+    if let Some(p) = prim {
+        return Some(format!("{dims}{p}"));
+    }
+    let names = exact_names(tp);
+    let name = names.iter().find(|c| world.exists(c)).or(names.first())?;
+    Some(format!("{dims}L{name};"))
+}
+
+/// The sources of each formal slot, from the `this`/`target`/`args` bindings of
+/// `pc` (the first binding found on any branch), plus returning/throwing.
+pub fn bindings(advice: &ResolvedAdvice) -> Vec<Option<Source>> {
+    let mut out = vec![None; advice.formals.len()];
+    fn walk(pc: &Pc, out: &mut Vec<Option<Source>>) {
+        let mut bind = |c: &Ctx, s: Source| {
+            if let Ctx::Bind { slot, .. } = c {
+                if let Some(o) = out.get_mut(*slot) {
+                    o.get_or_insert(s);
+                }
+            }
+        };
+        match &pc.kind {
+            PcKind::And(a, b) | PcKind::Or(a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            PcKind::Not(a) => walk(a, out),
+            PcKind::This(c) => bind(c, Source::This),
+            PcKind::Target(c) => bind(c, Source::Target),
+            PcKind::Args(list) => {
+                let dots = list.iter().position(|a| matches!(a, ArgCtx::Ellipsis));
+                for (i, a) in list.iter().enumerate() {
+                    if let ArgCtx::Ctx(c) = a {
+                        let src = match dots {
+                            Some(d) if i > d => Source::Arg { index: list.len() - 1 - i, from_end: true },
+                            _ => Source::Arg { index: i, from_end: false },
+                        };
+                        bind(c, src);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(&advice.pointcut, &mut out);
+    match &advice.kind {
+        AdviceKind::AfterReturning(Some(_)) => {
+            if let Some(l) = out.last_mut() {
+                *l = Some(Source::Returning);
+            }
+        }
+        AdviceKind::AfterThrowing(Some(_)) => {
+            if let Some(l) = out.last_mut() {
+                *l = Some(Source::Throwing);
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// What the static types at a shadow say about a value, for residues.
+pub trait ShadowTypes {
+    /// The static descriptor of a value source at this shadow (`None`: not available).
+    fn static_type(&self, s: Source) -> Option<String>;
+    /// Number of arguments at the shadow.
+    fn arg_count(&self) -> usize;
+    /// Whether `sub` (descriptor) is statically assignable to `sup` (descriptor).
+    fn assignable(&self, sub: &str, sup: &str) -> bool;
+}
+
+/// The runtime test an advice needs at a shadow, or `None` when it cannot match.
+/// `formal_types` are the descriptors of the advice's formals.
+pub fn residue(
+    advice: &PlannedAdvice<'_>,
+    shadow: &Shadow<'_>,
+    types: &dyn ShadowTypes,
+    world: &dyn TypeWorld,
+) -> Option<Residue> {
+    let mut if_counter = 0;
+    let r = node(&advice.resolved.pointcut, advice, shadow, types, world, &mut if_counter);
+    match r {
+        Residue::False => None,
+        r => Some(r),
+    }
+}
+
+fn node(pc: &Pc, advice: &PlannedAdvice<'_>, shadow: &Shadow<'_>, types: &dyn ShadowTypes, world: &dyn TypeWorld, ifs: &mut usize) -> Residue {
+    let formal_type = |slot: usize| advice.method.formal_types.get(slot).cloned();
+    let ctx_test = |c: &Ctx, s: Source| -> Residue {
+        let want = match c {
+            Ctx::Type(tp) => match exact_descriptor(tp, world) {
+                Some(d) => d,
+                None => return Residue::True, // `*`: any value
+            },
+            Ctx::Bind { slot, .. } => match formal_type(*slot) {
+                Some(d) => d,
+                None => return Residue::False,
+            },
+        };
+        type_test(s, &want, types)
+    };
+    match &pc.kind {
+        PcKind::And(a, b) => Residue::and(node(a, advice, shadow, types, world, ifs), node(b, advice, shadow, types, world, ifs)),
+        PcKind::Or(a, b) => Residue::or(node(a, advice, shadow, types, world, ifs), node(b, advice, shadow, types, world, ifs)),
+        PcKind::Not(a) => Residue::not(node(a, advice, shadow, types, world, ifs)),
+        PcKind::This(c) => ctx_test(c, Source::This),
+        PcKind::Target(c) => ctx_test(c, Source::Target),
+        PcKind::Args(list) => {
+            let n = types.arg_count();
+            let fixed = list.iter().filter(|a| !matches!(a, ArgCtx::Ellipsis)).count();
+            let has_dots = list.len() != fixed;
+            if (!has_dots && n != fixed) || (has_dots && n < fixed) {
+                return Residue::False;
+            }
+            let dots = list.iter().position(|a| matches!(a, ArgCtx::Ellipsis));
+            let mut r = Residue::True;
+            for (i, a) in list.iter().enumerate() {
+                if let ArgCtx::Ctx(c) = a {
+                    let src = match dots {
+                        Some(d) if i > d => Source::Arg { index: list.len() - 1 - i, from_end: true },
+                        _ => Source::Arg { index: i, from_end: false },
+                    };
+                    r = Residue::and(r, ctx_test(c, src));
+                }
+            }
+            r
+        }
+        PcKind::If { .. } => {
+            let k = *ifs;
+            *ifs += 1;
+            Residue::If(k)
+        }
+        _ => {
+            // Everything else is static: ask the matcher about this node alone.
+            let compiled = CompiledPointcut::compile(pc, &|_| None, world);
+            match compiled.matches(shadow, world) {
+                Fuzzy::Yes => Residue::True,
+                Fuzzy::No => Residue::False,
+                Fuzzy::Maybe => Residue::False,
+            }
+        }
+    }
+}
+
+/// The test that the value from `s` has type `want` (a descriptor).
+fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
+    let Some(have) = types.static_type(s) else { return Residue::False };
+    if types.assignable(&have, want) {
+        return Residue::True;
+    }
+    let have_ref = have.starts_with('L') || have.starts_with('[');
+    let want_ref = want.starts_with('L') || want.starts_with('[');
+    match (have_ref, want_ref) {
+        (true, true) => Residue::InstanceOf(s, internal_of(want)),
+        // args(int) against an Object argument: a boxed Integer at run time.
+        (true, false) if have == "Ljava/lang/Object;" || have == "Ljava/lang/Number;" || have == "Ljava/io/Serializable;" => {
+            Residue::Boxed(s, want.chars().next().unwrap_or('V'))
+        }
+        _ => Residue::False,
+    }
+}
+
+/// `Lp/A;` → `p/A`; arrays stay descriptors.
+pub fn internal_of(desc: &str) -> String {
+    desc.strip_prefix('L').and_then(|d| d.strip_suffix(';')).unwrap_or(desc).to_string()
+}
+
+/// Ensures advice methods from compiled aspects line up with the program's advice.
+pub fn method_for<'a>(aspects: &'a CompiledAspects, aspect_class: &str, index: usize) -> Option<&'a AdviceMethod> {
+    aspects.aspects.iter().find(|a| a.internal_name == aspect_class)?.advice.get(index)
+}
