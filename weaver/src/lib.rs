@@ -15,3 +15,5 @@ pub mod index;
 pub mod jdk;
 pub mod report;
 pub mod runtime;
+pub mod weave;
+pub mod weave_run;

@@ -11,6 +11,7 @@ use major_weaver::check::{check_archive, module_filter, CheckOptions};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
 use major_weaver::report::MajorError;
+use major_weaver::weave_run::{self, WeaveOptions};
 
 /// major: an aspect weaver for Java bytecode with full coverage of the class library.
 #[derive(Parser)]
@@ -22,6 +23,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Weave aspects into classes: `major weave --aspect Tracer.aj app.jar -o woven.jar`.
+    Weave {
+        /// Aspect files (.aj); repeat for several.
+        #[arg(long = "aspect", short = 'a', required = true)]
+        aspects: Vec<PathBuf>,
+        /// Inputs: jars/zips or class directories.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The output: a .jar/.zip, or a directory. Written atomically.
+        #[arg(long, short = 'o')]
+        out: PathBuf,
+        /// More archives for type resolution only (not woven, not copied).
+        #[arg(long = "classpath", value_delimiter = ':')]
+        classpath: Vec<PathBuf>,
+        /// The JDK for javac and the class library (default: JAVA_HOME or the java on PATH).
+        #[arg(long)]
+        jdk: Option<PathBuf>,
+        /// Do not put the runtime classes (org.aspectj.lang, major.runtime) into the output.
+        #[arg(long)]
+        no_runtime: bool,
+    },
     /// Disassemble a class (a .class file, or a class inside a jar, directory, jmod or lib/modules).
     Dump {
         /// A .class file or an archive.
@@ -63,6 +85,14 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
+        Command::Weave {
+            aspects,
+            inputs,
+            out,
+            classpath,
+            jdk,
+            no_runtime,
+        } => weave(aspects, inputs, out, classpath, jdk, no_runtime),
         Command::Dump {
             input,
             class,
@@ -92,6 +122,34 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn weave(
+    aspects: Vec<PathBuf>,
+    inputs: Vec<PathBuf>,
+    out: PathBuf,
+    classpath: Vec<PathBuf>,
+    jdk: Option<PathBuf>,
+    no_runtime: bool,
+) -> Result<ExitCode, MajorError> {
+    let jdk = match jdk {
+        Some(p) => Jdk::at(&p).ok_or_else(|| {
+            MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
+        })?,
+        None => Jdk::find()
+            .ok_or_else(|| MajorError::Usage("no JDK found: set JAVA_HOME or pass --jdk".into()))?,
+    };
+    let opts = WeaveOptions {
+        aspects,
+        inputs,
+        output: out.clone(),
+        classpath,
+        jdk,
+        bundle_runtime: !no_runtime,
+    };
+    let report = weave_run::run(&opts)?;
+    weave_run::print_report(&report, &out);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn dump(input: &Path, class: Option<&str>, method: Option<&str>) -> Result<ExitCode, MajorError> {

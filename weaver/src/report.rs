@@ -23,6 +23,14 @@ pub enum MajorError {
         #[source]
         source: major_classfile::Error,
     },
+    /// The aspects did not parse or check.
+    #[error("the aspects have errors:\n{0}")]
+    #[diagnostic(code(major::aspects))]
+    Aspects(String),
+    /// The aspects did not compile.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    AspectCompile(Box<crate::aspects::compile::AspectCompileError>),
     /// Anything else, with a message.
     #[error("{0}")]
     #[diagnostic(code(major::usage))]

@@ -22,12 +22,20 @@ pub fn store_op(d: &str) -> u8 {
 
 /// `xload index`.
 pub fn load(d: &str, index: u16) -> Insn {
-    Insn::Local { op: load_op(d), index, wide: false }
+    Insn::Local {
+        op: load_op(d),
+        index,
+        wide: false,
+    }
 }
 
 /// `xstore index`.
 pub fn store(d: &str, index: u16) -> Insn {
-    Insn::Local { op: store_op(d), index, wide: false }
+    Insn::Local {
+        op: store_op(d),
+        index,
+        wide: false,
+    }
 }
 
 /// Slots a value of descriptor `d` takes.
@@ -86,7 +94,10 @@ pub fn is_primitive(d: &str) -> bool {
 pub fn boxing(p: char, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
     let c = box_class(p).expect("primitive");
     let m = pool.method_ref(c, "valueOf", &format!("({p})L{c};"), false)?;
-    out.push(Insn::Cp { op: op::INVOKESTATIC, index: m });
+    out.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: m,
+    });
     Ok(())
 }
 
@@ -94,15 +105,27 @@ pub fn boxing(p: char, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Resul
 pub fn unboxing(p: char, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
     let c = box_class(p).expect("primitive");
     let cls = pool.class(c)?;
-    out.push(Insn::Cp { op: op::CHECKCAST, index: cls });
+    out.push(Insn::Cp {
+        op: op::CHECKCAST,
+        index: cls,
+    });
     let m = pool.method_ref(c, unbox_method(p), &format!("(){p}"), false)?;
-    out.push(Insn::Cp { op: op::INVOKEVIRTUAL, index: m });
+    out.push(Insn::Cp {
+        op: op::INVOKEVIRTUAL,
+        index: m,
+    });
     Ok(())
 }
 
 /// Converts the value on top of the stack from descriptor `have` to `want`
 /// (boxing, unboxing, or a cast when `cast` says the reference needs one).
-pub fn convert(have: &str, want: &str, needs_cast: bool, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+pub fn convert(
+    have: &str,
+    want: &str,
+    needs_cast: bool,
+    pool: &mut PoolBuilder<'_>,
+    out: &mut Vec<Insn>,
+) -> Result<()> {
     if have == want {
         return Ok(());
     }
@@ -110,17 +133,26 @@ pub fn convert(have: &str, want: &str, needs_cast: bool, pool: &mut PoolBuilder<
     match (hp, wp) {
         (true, false) => {
             boxing(have.chars().next().unwrap_or('I'), pool, out)?;
-            let boxed = format!("L{};", box_class(have.chars().next().unwrap_or('I')).unwrap_or("java/lang/Object"));
+            let boxed = format!(
+                "L{};",
+                box_class(have.chars().next().unwrap_or('I')).unwrap_or("java/lang/Object")
+            );
             if want != "Ljava/lang/Object;" && boxed != want && want != "Ljava/lang/Number;" {
                 let c = pool.class(crate::weave::plan::internal_of(want).as_str())?;
-                out.push(Insn::Cp { op: op::CHECKCAST, index: c });
+                out.push(Insn::Cp {
+                    op: op::CHECKCAST,
+                    index: c,
+                });
             }
         }
         (false, true) => unboxing(want.chars().next().unwrap_or('I'), pool, out)?,
         (false, false) => {
             if needs_cast {
                 let c = pool.class(crate::weave::plan::internal_of(want).as_str())?;
-                out.push(Insn::Cp { op: op::CHECKCAST, index: c });
+                out.push(Insn::Cp {
+                    op: op::CHECKCAST,
+                    index: c,
+                });
             }
         }
         (true, true) => {}
@@ -132,11 +164,20 @@ pub fn convert(have: &str, want: &str, needs_cast: bool, pool: &mut PoolBuilder<
 pub fn push_int(v: i32, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
     match v {
         -1..=5 => out.push(Insn::Simple((3 + v) as u8)),
-        -128..=127 => out.push(Insn::Push { op: 16, value: v as i16 }),
-        -32768..=32767 => out.push(Insn::Push { op: 17, value: v as i16 }),
+        -128..=127 => out.push(Insn::Push {
+            op: 16,
+            value: v as i16,
+        }),
+        -32768..=32767 => out.push(Insn::Push {
+            op: 17,
+            value: v as i16,
+        }),
         _ => {
             let i = pool.integer(v)?;
-            out.push(Insn::Ldc { index: i, wide: i > 255 });
+            out.push(Insn::Ldc {
+                index: i,
+                wide: i > 255,
+            });
         }
     }
     Ok(())
@@ -145,6 +186,9 @@ pub fn push_int(v: i32, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Resu
 /// Pushes a string constant.
 pub fn push_string(s: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
     let i = pool.string(s)?;
-    out.push(Insn::Ldc { index: i, wide: i > 255 });
+    out.push(Insn::Ldc {
+        index: i,
+        wide: i > 255,
+    });
     Ok(())
 }

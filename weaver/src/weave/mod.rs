@@ -26,14 +26,16 @@ use major_classfile::class_reader::ACC_STATIC;
 use major_classfile::frames::{self, MethodContext, Value};
 use major_classfile::opcodes::op;
 use major_classfile::{
-    descriptor, method_with_code, write_class, ClassEdit, ClassFile, Code, CodeAttr, CodeAttribute, Error, Handler, Insn, Label, PoolBuilder,
-    Result,
+    descriptor, method_with_code, write_class, ClassEdit, ClassFile, Code, CodeAttr, CodeAttribute,
+    Error, Handler, Insn, Label, PoolBuilder, Result,
 };
 use major_pointcut_lang::ast::AdviceKind;
-use major_pointcut_lang::matcher::{ClassView, CompiledPointcut, Fuzzy, MemberView, Shadow, ShadowKind, TypeWorld};
+use major_pointcut_lang::matcher::{
+    ClassView, CompiledPointcut, Fuzzy, MemberView, Shadow, ShadowKind, TypeWorld,
+};
+use major_pointcut_lang::{Program, ResolvedAdvice};
 #[allow(unused_imports)]
 use plan::ShadowTypes as _;
-use major_pointcut_lang::{Program, ResolvedAdvice};
 
 use crate::aspects::{CompiledAspects, Extra};
 use crate::index::ClassIndex;
@@ -99,8 +101,17 @@ pub fn kind_name(k: ShadowKind) -> &'static str {
 /// A short description of an advice for messages: `before(): Tracer.aj:12`.
 pub fn describe(program: &Program, a: &ResolvedAdvice) -> String {
     let f = &program.files[a.file];
-    let line = f.text()[..a.span.start.min(f.text().len())].matches('\n').count() + 1;
-    format!("{} advice in {} ({}:{})", a.kind.name(), a.declared_in, f.name(), line)
+    let line = f.text()[..a.span.start.min(f.text().len())]
+        .matches('\n')
+        .count()
+        + 1;
+    format!(
+        "{} advice in {} ({}:{})",
+        a.kind.name(),
+        a.declared_in,
+        f.name(),
+        line
+    )
 }
 
 impl<'p> Weaver<'p> {
@@ -120,7 +131,15 @@ impl<'p> Weaver<'p> {
                 let Some(m) = ca.advice.get(i) else { continue };
                 let pointcut = major_pointcut_lang::matcher::compile_advice(a, &ra.scope, &world);
                 let id = advice.len();
-                advice.push(PlannedAdvice { aspect_class: ca.internal_name.clone(), resolved: a, method: m.clone(), pointcut, rank: 0, binds: plan::bindings(a), id });
+                advice.push(PlannedAdvice {
+                    aspect_class: ca.internal_name.clone(),
+                    resolved: a,
+                    method: m.clone(),
+                    pointcut,
+                    rank: 0,
+                    binds: plan::bindings(a),
+                    id,
+                });
             }
         }
         plan::order(&mut advice, program, &world);
@@ -131,9 +150,19 @@ impl<'p> Weaver<'p> {
                 declares.push((c, d.is_error, d.message.clone()));
             }
         }
-        let mut excluded: HashSet<String> = aspects.classes.iter().map(|(n, _)| n.trim_end_matches(".class").to_string()).collect();
+        let mut excluded: HashSet<String> = aspects
+            .classes
+            .iter()
+            .map(|(n, _)| n.trim_end_matches(".class").to_string())
+            .collect();
         excluded.extend(program.aspects.iter().map(|a| a.internal_name.clone()));
-        Weaver { world, advice, declares, excluded, unsupported }
+        Weaver {
+            world,
+            advice,
+            declares,
+            excluded,
+            unsupported,
+        }
     }
 
     /// The advice in precedence order (highest first).
@@ -144,47 +173,120 @@ impl<'p> Weaver<'p> {
     /// Whether a class is never woven: aspects, the runtime, and the weaver's own
     /// extra classes.
     pub fn is_excluded(&self, name: &str) -> bool {
-        self.excluded.contains(name) || name.starts_with("major/runtime/") || name.starts_with("org/aspectj/") || name.ends_with("$MajorStatics")
+        self.excluded.contains(name)
+            || name.starts_with("major/runtime/")
+            || name.starts_with("org/aspectj/")
+            || name.ends_with("$MajorStatics")
     }
 
     /// Weaves one class file.
     pub fn weave_class(&self, bytes: &[u8]) -> Result<ClassOutcome> {
         let class = ClassFile::parse(bytes)?;
         let name = class.name()?.into_owned();
-        let mut outcome = ClassOutcome { advice_hits: vec![0; self.advice.len()], ..Default::default() };
+        let mut outcome = ClassOutcome {
+            advice_hits: vec![0; self.advice.len()],
+            ..Default::default()
+        };
         if self.is_excluded(&name) || (self.advice.is_empty() && self.declares.is_empty()) {
             return Ok(outcome);
         }
         let source_file = class
             .attribute("SourceFile")
-            .and_then(|a| (a.data.len() == 2).then(|| class.pool.utf8(u16::from_be_bytes([a.data[0], a.data[1]])).ok()).flatten())
+            .and_then(|a| {
+                (a.data.len() == 2)
+                    .then(|| {
+                        class
+                            .pool
+                            .utf8(u16::from_be_bytes([a.data[0], a.data[1]]))
+                            .ok()
+                    })
+                    .flatten()
+            })
             .map(|s| s.into_owned())
             .unwrap_or_default();
-        let class_annotations: Vec<String> = major_classfile::annotations::annotation_types(&class.attributes, &class.pool)?.into_iter().map(|s| s.into_owned()).collect();
-        let cls = ClassData { name: name.clone(), access: class.access, annotations: class_annotations, source_file: source_file.clone() };
+        let class_annotations: Vec<String> =
+            major_classfile::annotations::annotation_types(&class.attributes, &class.pool)?
+                .into_iter()
+                .map(|s| s.into_owned())
+                .collect();
+        let cls = ClassData {
+            name: name.clone(),
+            access: class.access,
+            annotations: class_annotations,
+            source_file: source_file.clone(),
+        };
         let mut edit = ClassEdit::new(&class);
         let mut statics = Statics::new(&name, &source_file);
         let index = self.world.index();
         for (mi, m) in class.methods.iter().enumerate() {
-            let Some(attr) = m.attribute("Code") else { continue };
+            let Some(attr) = m.attribute("Code") else {
+                continue;
+            };
             let member = MemberData {
                 name: class.member_name(m)?.into_owned(),
                 descriptor: class.member_descriptor(m)?.into_owned(),
                 access: m.access,
-                annotations: major_classfile::annotations::annotation_types(&m.attributes, &class.pool)?.into_iter().map(|s| s.into_owned()).collect(),
-                exceptions: major_classfile::annotations::exception_types(&m.attributes, &class.pool)?.into_iter().map(|s| s.into_owned()).collect(),
+                annotations: major_classfile::annotations::annotation_types(
+                    &m.attributes,
+                    &class.pool,
+                )?
+                .into_iter()
+                .map(|s| s.into_owned())
+                .collect(),
+                exceptions: major_classfile::annotations::exception_types(
+                    &m.attributes,
+                    &class.pool,
+                )?
+                .into_iter()
+                .map(|s| s.into_owned())
+                .collect(),
             };
-            let parsed = CodeAttribute::parse(attr, &class.pool).map_err(|e| e.in_method(&member.name, &member.descriptor).in_class(name.as_str()))?;
-            let mut code = Code::decode(&parsed, &class.pool).map_err(|e| e.in_method(&member.name, &member.descriptor).in_class(name.as_str()))?;
-            let mctx = MethodContext { class_name: &name, name: &member.name, descriptor: &member.descriptor, is_static: m.access & ACC_STATIC != 0, major_version: class.major_version };
-            let mut mw = MethodWeave { weaver: self, cls: &cls, member: &member, code: &mut code, pool: &mut edit.pool, statics: &mut statics, next_local: parsed.max_locals, outcome: &mut outcome, changed: false };
+            let parsed = CodeAttribute::parse(attr, &class.pool).map_err(|e| {
+                e.in_method(&member.name, &member.descriptor)
+                    .in_class(name.as_str())
+            })?;
+            let mut code = Code::decode(&parsed, &class.pool).map_err(|e| {
+                e.in_method(&member.name, &member.descriptor)
+                    .in_class(name.as_str())
+            })?;
+            let mctx = MethodContext {
+                class_name: &name,
+                name: &member.name,
+                descriptor: &member.descriptor,
+                is_static: m.access & ACC_STATIC != 0,
+                major_version: class.major_version,
+            };
+            let mut mw = MethodWeave {
+                weaver: self,
+                cls: &cls,
+                member: &member,
+                code: &mut code,
+                pool: &mut edit.pool,
+                statics: &mut statics,
+                next_local: parsed.max_locals,
+                outcome: &mut outcome,
+                changed: false,
+            };
             match mw.weave(&mctx) {
                 Ok(()) => {}
-                Err(e) if matches!(e.kind(), major_classfile::ErrorKind::CodeTooLarge | major_classfile::ErrorKind::Unsupported) => {
-                    outcome.skipped_methods.push(e.in_method(&member.name, &member.descriptor).in_class(name.as_str()));
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        major_classfile::ErrorKind::CodeTooLarge
+                            | major_classfile::ErrorKind::Unsupported
+                    ) =>
+                {
+                    outcome.skipped_methods.push(
+                        e.in_method(&member.name, &member.descriptor)
+                            .in_class(name.as_str()),
+                    );
                     continue;
                 }
-                Err(e) => return Err(e.in_method(&member.name, &member.descriptor).in_class(name.as_str())),
+                Err(e) => {
+                    return Err(e
+                        .in_method(&member.name, &member.descriptor)
+                        .in_class(name.as_str()))
+                }
             }
             if !mw.changed {
                 continue;
@@ -228,7 +330,13 @@ struct MemberData {
 
 impl MemberData {
     fn view<'a>(&'a self, annotations: &'a [&'a str], exceptions: &'a [&'a str]) -> MemberView<'a> {
-        MemberView { name: &self.name, descriptor: &self.descriptor, access: self.access, annotations, exceptions }
+        MemberView {
+            name: &self.name,
+            descriptor: &self.descriptor,
+            access: self.access,
+            annotations,
+            exceptions,
+        }
     }
 }
 
@@ -276,7 +384,11 @@ impl Context {
             Source::Target => self.target.clone().map(|(l, d)| (Some(l), d)),
             Source::Arg { index, from_end } => {
                 let n = self.args.len();
-                let i = if from_end { n.checked_sub(index + 1)? } else { index };
+                let i = if from_end {
+                    n.checked_sub(index + 1)?
+                } else {
+                    index
+                };
                 self.args.get(i).cloned().map(|(l, d)| (Some(l), d))
             }
             Source::Returning => self.ret.clone().map(|(l, d)| (Some(l), d)),
@@ -302,7 +414,10 @@ fn assignable(world: &IndexWorld<'_>, sub: &str, sup: &str) -> bool {
     if sub == sup {
         return true;
     }
-    let (sr, pr) = (sub.starts_with('L') || sub.starts_with('['), sup.starts_with('L') || sup.starts_with('['));
+    let (sr, pr) = (
+        sub.starts_with('L') || sub.starts_with('['),
+        sup.starts_with('L') || sup.starts_with('['),
+    );
     if !sr || !pr {
         return false;
     }
@@ -349,18 +464,35 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // Constructors: find the super/this call, and which `invokespecial <init>` are `new`s.
         let mut super_call: Option<usize> = None;
         let mut ctor_calls: HashSet<usize> = HashSet::new();
-        let needs_states = self.code.insns.iter().any(|i| matches!(i, Insn::Cp { op: op::INVOKESPECIAL, .. }));
+        let needs_states = self.code.insns.iter().any(|i| {
+            matches!(
+                i,
+                Insn::Cp {
+                    op: op::INVOKESPECIAL,
+                    ..
+                }
+            )
+        });
         if needs_states {
-            let states = frames::stack_states(self.code, mctx, self.pool, self.weaver.world.index())?;
+            let states =
+                frames::stack_states(self.code, mctx, self.pool, self.weaver.world.index())?;
             for (i, insn) in self.code.insns.iter().enumerate() {
-                let Insn::Cp { op: op::INVOKESPECIAL, index } = insn else { continue };
+                let Insn::Cp {
+                    op: op::INVOKESPECIAL,
+                    index,
+                } = insn
+                else {
+                    continue;
+                };
                 let r = self.pool.member_ref(*index)?;
                 if r.name != "<init>" {
                     continue;
                 }
                 let Some(stack) = &states[i] else { continue };
                 let n = descriptor::param_slots(&r.descriptor)?;
-                let Some(recv) = stack.len().checked_sub(n + 1).map(|k| &stack[k]) else { continue };
+                let Some(recv) = stack.len().checked_sub(n + 1).map(|k| &stack[k]) else {
+                    continue;
+                };
                 match recv {
                     Value::UninitThis if is_ctor && super_call.is_none() => super_call = Some(i),
                     Value::Uninit(_) => {
@@ -382,7 +514,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             None => 0,
         };
         self.code.insns.insert(body_start, Insn::Label(body_marker));
-        let ctor_calls: HashSet<usize> = ctor_calls.into_iter().map(|i| if i >= body_start { i + 1 } else { i }).collect();
+        let ctor_calls: HashSet<usize> = ctor_calls
+            .into_iter()
+            .map(|i| if i >= body_start { i + 1 } else { i })
+            .collect();
         let super_call = super_call.map(|i| if i >= body_start { i + 1 } else { i });
 
         let found = self.find_shadows(&ctor_calls, super_call)?;
@@ -408,26 +543,67 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let cls = &self.cls;
         let m = self.member;
         let declaring = cls.name.replace('/', ".");
-        let first_line = line_of.iter().skip(body_start).find(|l| **l >= 0).copied().unwrap_or(-1);
+        let first_line = line_of
+            .iter()
+            .skip(body_start)
+            .find(|l| **l >= 0)
+            .copied()
+            .unwrap_or(-1);
         let (kind, sig) = match m.name.as_str() {
-            "<clinit>" => ("staticinitialization", SigSpec::Initializer { access: ACC_STATIC, declaring }),
-            "<init>" => ("constructor-execution", SigSpec::Constructor { access: m.access, declaring, descriptor: m.descriptor.clone(), params: self.param_names(), exceptions: dotted_list(&m.exceptions) }),
-            _ => ("method-execution", SigSpec::Method { access: m.access, name: m.name.clone(), declaring, descriptor: m.descriptor.clone(), params: self.param_names(), exceptions: dotted_list(&m.exceptions) }),
+            "<clinit>" => (
+                "staticinitialization",
+                SigSpec::Initializer {
+                    access: ACC_STATIC,
+                    declaring,
+                },
+            ),
+            "<init>" => (
+                "constructor-execution",
+                SigSpec::Constructor {
+                    access: m.access,
+                    declaring,
+                    descriptor: m.descriptor.clone(),
+                    params: self.param_names(),
+                    exceptions: dotted_list(&m.exceptions),
+                },
+            ),
+            _ => (
+                "method-execution",
+                SigSpec::Method {
+                    access: m.access,
+                    name: m.name.clone(),
+                    declaring,
+                    descriptor: m.descriptor.clone(),
+                    params: self.param_names(),
+                    exceptions: dotted_list(&m.exceptions),
+                },
+            ),
         };
-        StaticPartSpec { kind, sig, line: first_line }
+        StaticPartSpec {
+            kind,
+            sig,
+            line: first_line,
+        }
     }
 
     /// Parameter names of the woven member from its LocalVariableTable,
     /// comma-separated ("" when there is none).
     fn param_names(&self) -> String {
         let m = self.member;
-        let Ok((params, _)) = descriptor::parse_method(&m.descriptor) else { return String::new() };
+        let Ok((params, _)) = descriptor::parse_method(&m.descriptor) else {
+            return String::new();
+        };
         let mut slot = u16::from(m.access & ACC_STATIC == 0);
         let mut names = Vec::new();
         for p in &params {
             let mut found = None;
             for a in &self.code.attributes {
-                if let CodeAttr::LocalVariables { entries, types: false, .. } = a {
+                if let CodeAttr::LocalVariables {
+                    entries,
+                    types: false,
+                    ..
+                } = a
+                {
                     if let Some(v) = entries.iter().find(|v| v.index == slot) {
                         found = self.pool.utf8_at(v.name).ok().map(|s| s.into_owned());
                     }
@@ -442,9 +618,19 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         names.join(",")
     }
 
-    fn find_shadows(&mut self, ctor_calls: &HashSet<usize>, super_call: Option<usize>) -> Result<Vec<Found>> {
+    fn find_shadows(
+        &mut self,
+        ctor_calls: &HashSet<usize>,
+        super_call: Option<usize>,
+    ) -> Result<Vec<Found>> {
         let mut out = Vec::new();
-        let mut handler_starts: Vec<(Label, u16)> = self.code.handlers.iter().filter(|h| h.catch_type != 0).map(|h| (h.handler, h.catch_type)).collect();
+        let mut handler_starts: Vec<(Label, u16)> = self
+            .code
+            .handlers
+            .iter()
+            .filter(|h| h.catch_type != 0)
+            .map(|h| (h.handler, h.catch_type))
+            .collect();
         handler_starts.sort_by_key(|h| h.0);
         handler_starts.dedup_by_key(|h| h.0);
         for (i, insn) in self.code.insns.iter().enumerate() {
@@ -452,34 +638,76 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 Insn::Label(l) => {
                     if let Some(&(_, ct)) = handler_starts.iter().find(|h| h.0 == *l) {
                         // The handler's first instruction.
-                        let at = self.code.insns[i..].iter().position(|x| !matches!(x, Insn::Label(_))).map(|k| i + k).unwrap_or(i);
+                        let at = self.code.insns[i..]
+                            .iter()
+                            .position(|x| !matches!(x, Insn::Label(_)))
+                            .map(|k| i + k)
+                            .unwrap_or(i);
                         let t = self.pool.class_name(ct)?.into_owned();
-                        if !out.iter().any(|f: &Found| f.kind == ShadowKind::ExceptionHandler && f.at == at) {
-                            out.push(Found { kind: ShadowKind::ExceptionHandler, at, owner: self.cls.name.clone(), name: String::new(), descriptor: String::new(), handler_type: Some(t) });
+                        if !out
+                            .iter()
+                            .any(|f: &Found| f.kind == ShadowKind::ExceptionHandler && f.at == at)
+                        {
+                            out.push(Found {
+                                kind: ShadowKind::ExceptionHandler,
+                                at,
+                                owner: self.cls.name.clone(),
+                                name: String::new(),
+                                descriptor: String::new(),
+                                handler_type: Some(t),
+                            });
                         }
                     }
                 }
-                Insn::Cp { op: op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC, index } | Insn::InvokeInterface { index, .. } => {
+                Insn::Cp {
+                    op: op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC,
+                    index,
+                }
+                | Insn::InvokeInterface { index, .. } => {
                     let o = insn.opcode().unwrap_or(0);
                     let r = self.pool.member_ref(*index)?;
                     let kind = if r.name == "<init>" {
-                        if o != op::INVOKESPECIAL || Some(i) == super_call || !ctor_calls.contains(&i) {
+                        if o != op::INVOKESPECIAL
+                            || Some(i) == super_call
+                            || !ctor_calls.contains(&i)
+                        {
                             continue;
                         }
                         ShadowKind::ConstructorCall
                     } else {
                         ShadowKind::MethodCall
                     };
-                    out.push(Found { kind, at: i, owner: r.owner.into_owned(), name: r.name.into_owned(), descriptor: r.descriptor.into_owned(), handler_type: None });
+                    out.push(Found {
+                        kind,
+                        at: i,
+                        owner: r.owner.into_owned(),
+                        name: r.name.into_owned(),
+                        descriptor: r.descriptor.into_owned(),
+                        handler_type: None,
+                    });
                 }
-                Insn::Cp { op: o @ (op::GETSTATIC..=op::PUTFIELD), index } => {
+                Insn::Cp {
+                    op: o @ (op::GETSTATIC..=op::PUTFIELD),
+                    index,
+                } => {
                     let r = self.pool.member_ref(*index)?;
-                    let kind = if *o == op::GETSTATIC || *o == op::GETFIELD { ShadowKind::FieldGet } else { ShadowKind::FieldSet };
+                    let kind = if *o == op::GETSTATIC || *o == op::GETFIELD {
+                        ShadowKind::FieldGet
+                    } else {
+                        ShadowKind::FieldSet
+                    };
                     // Field sets in a constructor before the super call (outer-this) are not join points.
                     if super_call.is_some_and(|s| i < s) {
                         continue;
                     }
-                    out.push(Found { kind, at: i, owner: r.owner.into_owned(), name: r.name.into_owned(), descriptor: r.descriptor.into_owned(), handler_type: None });
+                    out.push(Found {
+                        kind,
+                        at: i,
+                        owner: r.owner.into_owned(),
+                        name: r.name.into_owned(),
+                        descriptor: r.descriptor.into_owned(),
+                        handler_type: None,
+                    });
                 }
                 _ => {}
             }
@@ -490,7 +718,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     /// Resolves the declaration of a called method or accessed field: declaring
     /// class, access flags, annotations, exceptions.
-    fn resolve_member(&self, owner: &str, name: &str, descriptor: &str, field: bool) -> (String, MemberData) {
+    fn resolve_member(
+        &self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+        field: bool,
+    ) -> (String, MemberData) {
         let index = self.weaver.world.index();
         let mut todo = vec![owner.to_string()];
         let mut seen = HashSet::new();
@@ -499,9 +733,22 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 continue;
             }
             if let Some(d) = index.details(&c) {
-                let m = if field { d.field(name) } else { d.method(name, descriptor) };
+                let m = if field {
+                    d.field(name)
+                } else {
+                    d.method(name, descriptor)
+                };
                 if let Some(m) = m {
-                    return (c, MemberData { name: m.name.clone(), descriptor: m.descriptor.clone(), access: m.access, annotations: m.annotations.clone(), exceptions: m.exceptions.clone() });
+                    return (
+                        c,
+                        MemberData {
+                            name: m.name.clone(),
+                            descriptor: m.descriptor.clone(),
+                            access: m.access,
+                            annotations: m.annotations.clone(),
+                            exceptions: m.exceptions.clone(),
+                        },
+                    );
                 }
                 // Interfaces after the super class chain.
                 for i in d.interfaces.iter().rev() {
@@ -512,39 +759,90 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 }
             }
         }
-        (owner.to_string(), MemberData { name: name.to_string(), descriptor: descriptor.to_string(), access: 0, annotations: Vec::new(), exceptions: Vec::new() })
+        (
+            owner.to_string(),
+            MemberData {
+                name: name.to_string(),
+                descriptor: descriptor.to_string(),
+                access: 0,
+                annotations: Vec::new(),
+                exceptions: Vec::new(),
+            },
+        )
     }
 
     fn class_data(&self, name: &str) -> ClassData {
         match self.weaver.world.index().details(name) {
-            Some(d) => ClassData { name: name.to_string(), access: d.access, annotations: d.annotations.clone(), source_file: String::new() },
-            None => ClassData { name: name.to_string(), access: 0, annotations: Vec::new(), source_file: String::new() },
+            Some(d) => ClassData {
+                name: name.to_string(),
+                access: d.access,
+                annotations: d.annotations.clone(),
+                source_file: String::new(),
+            },
+            None => ClassData {
+                name: name.to_string(),
+                access: 0,
+                annotations: Vec::new(),
+                source_file: String::new(),
+            },
         }
     }
 
     /// The advice matching a shadow, lowest precedence (innermost) first, with
     /// their residual tests. Also records `declare` hits.
-    fn matching(&mut self, kind: ShadowKind, subject_class: &ClassData, subject: &MemberData, handler_type: Option<&str>, ctx: &Context, line: i32) -> Vec<Matched<'w, 'p>> {
+    fn matching(
+        &mut self,
+        kind: ShadowKind,
+        subject_class: &ClassData,
+        subject: &MemberData,
+        handler_type: Option<&str>,
+        ctx: &Context,
+        line: i32,
+    ) -> Vec<Matched<'w, 'p>> {
         let weaver: &'w Weaver<'p> = self.weaver;
         let ca: Vec<&str> = self.cls.annotations.iter().map(|s| s.as_str()).collect();
         let ma: Vec<&str> = self.member.annotations.iter().map(|s| s.as_str()).collect();
         let me: Vec<&str> = self.member.exceptions.iter().map(|s| s.as_str()).collect();
-        let sa: Vec<&str> = subject_class.annotations.iter().map(|s| s.as_str()).collect();
+        let sa: Vec<&str> = subject_class
+            .annotations
+            .iter()
+            .map(|s| s.as_str())
+            .collect();
         let xa: Vec<&str> = subject.annotations.iter().map(|s| s.as_str()).collect();
         let xe: Vec<&str> = subject.exceptions.iter().map(|s| s.as_str()).collect();
         let shadow = Shadow {
             kind,
-            enclosing_class: ClassView { name: &self.cls.name, access: self.cls.access, annotations: &ca },
+            enclosing_class: ClassView {
+                name: &self.cls.name,
+                access: self.cls.access,
+                annotations: &ca,
+            },
             enclosing_member: self.member.view(&ma, &me),
-            subject_class: ClassView { name: &subject_class.name, access: subject_class.access, annotations: &sa },
+            subject_class: ClassView {
+                name: &subject_class.name,
+                access: subject_class.access,
+                annotations: &sa,
+            },
             subject: subject.view(&xa, &xe),
             handler_type,
         };
         let world = &weaver.world;
         for (pc, is_error, message) in &weaver.declares {
             if pc.matches(&shadow, world) == Fuzzy::Yes {
-                let location = format!("{}:{}", if self.cls.source_file.is_empty() { &self.cls.name } else { &self.cls.source_file }, line);
-                let hit = DeclareHit { is_error: *is_error, message: message.clone(), location };
+                let location = format!(
+                    "{}:{}",
+                    if self.cls.source_file.is_empty() {
+                        &self.cls.name
+                    } else {
+                        &self.cls.source_file
+                    },
+                    line
+                );
+                let hit = DeclareHit {
+                    is_error: *is_error,
+                    message: message.clone(),
+                    location,
+                };
                 if !self.outcome.declares.contains(&hit) {
                     self.outcome.declares.push(hit);
                 }
@@ -576,9 +874,17 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                             }
                         }
                         Some(have) => {
-                            if !assignable(world, have, &want) && !(emit::is_primitive(have) && want == "Ljava/lang/Object;") {
+                            if !assignable(world, have, &want)
+                                && !(emit::is_primitive(have) && want == "Ljava/lang/Object;")
+                            {
                                 if have.starts_with('L') || have.starts_with('[') {
-                                    r = Residue::And(Box::new(r), Box::new(Residue::InstanceOf(Source::Returning, plan::internal_of(&want))));
+                                    r = Residue::And(
+                                        Box::new(r),
+                                        Box::new(Residue::InstanceOf(
+                                            Source::Returning,
+                                            plan::internal_of(&want),
+                                        )),
+                                    );
                                 } else if have != want {
                                     continue;
                                 }
@@ -589,15 +895,26 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 AdviceKind::AfterThrowing(Some(_)) => {
                     let want = a.method.formal_types.last().cloned().unwrap_or_default();
                     if want != THROWABLE {
-                        r = Residue::And(Box::new(r), Box::new(Residue::InstanceOf(Source::Throwing, plan::internal_of(&want))));
+                        r = Residue::And(
+                            Box::new(r),
+                            Box::new(Residue::InstanceOf(
+                                Source::Throwing,
+                                plan::internal_of(&want),
+                            )),
+                        );
                     }
                 }
                 _ => {}
             }
-            if kind == ShadowKind::ExceptionHandler && !matches!(a.resolved.kind, AdviceKind::Before) {
+            if kind == ShadowKind::ExceptionHandler
+                && !matches!(a.resolved.kind, AdviceKind::Before)
+            {
                 continue; // only before advice applies to handlers, as in AspectJ
             }
-            out.push(Matched { advice: a, residue: r });
+            out.push(Matched {
+                advice: a,
+                residue: r,
+            });
         }
         out
     }
@@ -605,50 +922,130 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     /// Weaves a call site, field access or handler entry.
     fn weave_point(&mut self, f: &Found, line: i32, esp: &StaticPartSpec) -> Result<()> {
         let (decl, subject) = match f.kind {
-            ShadowKind::ExceptionHandler => (self.cls.name.clone(), MemberData { name: self.member.name.clone(), descriptor: self.member.descriptor.clone(), access: self.member.access, annotations: self.member.annotations.clone(), exceptions: self.member.exceptions.clone() }),
-            ShadowKind::FieldGet | ShadowKind::FieldSet => self.resolve_member(&f.owner, &f.name, &f.descriptor, true),
+            ShadowKind::ExceptionHandler => (
+                self.cls.name.clone(),
+                MemberData {
+                    name: self.member.name.clone(),
+                    descriptor: self.member.descriptor.clone(),
+                    access: self.member.access,
+                    annotations: self.member.annotations.clone(),
+                    exceptions: self.member.exceptions.clone(),
+                },
+            ),
+            ShadowKind::FieldGet | ShadowKind::FieldSet => {
+                self.resolve_member(&f.owner, &f.name, &f.descriptor, true)
+            }
             _ => self.resolve_member(&f.owner, &f.name, &f.descriptor, false),
         };
         // AspectJ names the static type of the reference as the declaring type of a call.
         let subject_class = self.class_data(&f.owner);
         let insn = self.code.insns[f.at].clone();
         let opcode = insn.opcode().unwrap_or(0);
-        let is_static_target = matches!(opcode, op::INVOKESTATIC | op::GETSTATIC | op::PUTSTATIC) || f.kind == ShadowKind::ConstructorCall;
+        let is_static_target = matches!(opcode, op::INVOKESTATIC | op::GETSTATIC | op::PUTSTATIC)
+            || f.kind == ShadowKind::ConstructorCall;
         let this = (self.member.access & ACC_STATIC == 0).then(|| format!("L{};", self.cls.name));
         // Operand descriptors (bottom to top) and the result.
-        let (target_desc, arg_descs, result): (Option<String>, Vec<String>, Option<String>) = match f.kind {
-            ShadowKind::MethodCall | ShadowKind::ConstructorCall => {
-                let (params, ret) = descriptor::parse_method(&f.descriptor)?;
-                let target = (!is_static_target).then(|| if f.owner.starts_with('[') { f.owner.clone() } else { format!("L{};", f.owner) });
-                let result = if f.kind == ShadowKind::ConstructorCall { Some(format!("L{};", f.owner)) } else { (ret != "V").then(|| ret.to_string()) };
-                (target, params.iter().map(|p| p.to_string()).collect(), result)
-            }
-            ShadowKind::FieldGet => ((!is_static_target).then(|| format!("L{};", f.owner)), Vec::new(), Some(f.descriptor.clone())),
-            ShadowKind::FieldSet => ((!is_static_target).then(|| format!("L{};", f.owner)), vec![f.descriptor.clone()], None),
-            _ => (None, vec![format!("L{};", f.handler_type.clone().unwrap_or_default())], None),
-        };
+        let (target_desc, arg_descs, result): (Option<String>, Vec<String>, Option<String>) =
+            match f.kind {
+                ShadowKind::MethodCall | ShadowKind::ConstructorCall => {
+                    let (params, ret) = descriptor::parse_method(&f.descriptor)?;
+                    let target = (!is_static_target).then(|| {
+                        if f.owner.starts_with('[') {
+                            f.owner.clone()
+                        } else {
+                            format!("L{};", f.owner)
+                        }
+                    });
+                    let result = if f.kind == ShadowKind::ConstructorCall {
+                        Some(format!("L{};", f.owner))
+                    } else {
+                        (ret != "V").then(|| ret.to_string())
+                    };
+                    (
+                        target,
+                        params.iter().map(|p| p.to_string()).collect(),
+                        result,
+                    )
+                }
+                ShadowKind::FieldGet => (
+                    (!is_static_target).then(|| format!("L{};", f.owner)),
+                    Vec::new(),
+                    Some(f.descriptor.clone()),
+                ),
+                ShadowKind::FieldSet => (
+                    (!is_static_target).then(|| format!("L{};", f.owner)),
+                    vec![f.descriptor.clone()],
+                    None,
+                ),
+                _ => (
+                    None,
+                    vec![format!("L{};", f.handler_type.clone().unwrap_or_default())],
+                    None,
+                ),
+            };
         let kind_name = kind_name(f.kind);
         let declaring = decl.replace('/', ".");
         let sig = match f.kind {
-            ShadowKind::MethodCall => SigSpec::Method { access: subject.access, name: f.name.clone(), declaring: f.owner.replace('/', "."), descriptor: f.descriptor.clone(), params: String::new(), exceptions: dotted_list(&subject.exceptions) },
-            ShadowKind::ConstructorCall => SigSpec::Constructor { access: subject.access, declaring, descriptor: f.descriptor.clone(), params: String::new(), exceptions: dotted_list(&subject.exceptions) },
-            ShadowKind::FieldGet | ShadowKind::FieldSet => SigSpec::Field { access: subject.access, name: f.name.clone(), declaring, descriptor: f.descriptor.clone() },
-            _ => SigSpec::Catch { declaring: self.cls.name.replace('/', "."), exception: f.handler_type.clone().unwrap_or_default().replace('/', "."), param: String::new() },
+            ShadowKind::MethodCall => SigSpec::Method {
+                access: subject.access,
+                name: f.name.clone(),
+                declaring: f.owner.replace('/', "."),
+                descriptor: f.descriptor.clone(),
+                params: String::new(),
+                exceptions: dotted_list(&subject.exceptions),
+            },
+            ShadowKind::ConstructorCall => SigSpec::Constructor {
+                access: subject.access,
+                declaring,
+                descriptor: f.descriptor.clone(),
+                params: String::new(),
+                exceptions: dotted_list(&subject.exceptions),
+            },
+            ShadowKind::FieldGet | ShadowKind::FieldSet => SigSpec::Field {
+                access: subject.access,
+                name: f.name.clone(),
+                declaring,
+                descriptor: f.descriptor.clone(),
+            },
+            _ => SigSpec::Catch {
+                declaring: self.cls.name.replace('/', "."),
+                exception: f.handler_type.clone().unwrap_or_default().replace('/', "."),
+                param: String::new(),
+            },
         };
         // Temps for the operands, allocated only if something matches.
-        let mut ctx = Context { this, sp: Some(StaticPartSpec { kind: kind_name, sig, line }), esp: Some(esp.clone()), ..Default::default() };
+        let mut ctx = Context {
+            this,
+            sp: Some(StaticPartSpec {
+                kind: kind_name,
+                sig,
+                line,
+            }),
+            esp: Some(esp.clone()),
+            ..Default::default()
+        };
         // Provisional context (locals assigned below) for matching.
         ctx.target = target_desc.clone().map(|d| (0, d));
         ctx.args = arg_descs.iter().map(|d| (0, d.clone())).collect();
         if f.kind == ShadowKind::ExceptionHandler {
             ctx.exc = None;
         }
-        ctx.ret = result.clone().map(|d| (0, d)).or(Some((0, "V".to_string())));
+        ctx.ret = result
+            .clone()
+            .map(|d| (0, d))
+            .or(Some((0, "V".to_string())));
         if f.kind == ShadowKind::FieldSet || f.kind == ShadowKind::ExceptionHandler {
             ctx.ret = Some((0, "V".to_string()));
         }
         ctx.exc = Some((0, THROWABLE.to_string()));
-        let matched = self.matching(f.kind, &subject_class, &subject, f.handler_type.as_deref(), &ctx, line);
+        let matched = self.matching(
+            f.kind,
+            &subject_class,
+            &subject,
+            f.handler_type.as_deref(),
+            &ctx,
+            line,
+        );
         if matched.is_empty() {
             return Ok(());
         }
@@ -695,6 +1092,19 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 }
             }
         }
+        // The method's own handlers around this instruction also protect the
+        // advice handler code at the end of the method (its rethrow, its advice).
+        let pos = label_positions(self.code);
+        let covering: Vec<Handler> = self
+            .code
+            .handlers
+            .iter()
+            .filter(|h| {
+                pos.get(&h.start).is_some_and(|s| *s <= f.at)
+                    && pos.get(&h.end).is_some_and(|e| f.at < *e)
+            })
+            .copied()
+            .collect();
         let layered = self.layer(&matched, &ctx, core)?;
         let mut replacement = pre_store;
         replacement.extend(layered.body);
@@ -703,6 +1113,24 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             self.code.insns.splice(at..at, replacement);
         } else {
             self.code.insns.splice(at..=at, replacement);
+        }
+        if let (Some(first), Some(last)) = (layered.tail.first(), layered.tail.last()) {
+            if let (Insn::Label(ts), Insn::Label(te)) = (first, last) {
+                for h in &covering {
+                    let copy = Handler {
+                        start: *ts,
+                        end: *te,
+                        ..*h
+                    };
+                    let at = self
+                        .code
+                        .handlers
+                        .iter()
+                        .position(|x| x == h)
+                        .map_or(self.code.handlers.len(), |p| p + 1);
+                    self.code.handlers.insert(at, copy);
+                }
+            }
         }
         self.code.insns.extend(layered.tail);
         let mut hs = layered.handlers;
@@ -721,7 +1149,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     }
 
     /// Weaves the execution (or static initialization) of the whole body.
-    fn weave_execution(&mut self, kind: ShadowKind, body_marker: Label, esp: &StaticPartSpec) -> Result<()> {
+    fn weave_execution(
+        &mut self,
+        kind: ShadowKind,
+        body_marker: Label,
+        esp: &StaticPartSpec,
+    ) -> Result<()> {
         let m = self.member;
         let is_static = m.access & ACC_STATIC != 0;
         let this = (!is_static).then(|| format!("L{};", self.cls.name));
@@ -732,24 +1165,52 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             args.push((slot, p.to_string()));
             slot += emit::size(p);
         }
-        let mut ctx = Context { this: this.clone(), target: this.clone().map(|d| (0, d)), args, sp: Some(esp.clone()), esp: Some(esp.clone()), ..Default::default() };
+        let mut ctx = Context {
+            this: this.clone(),
+            target: this.clone().map(|d| (0, d)),
+            args,
+            sp: Some(esp.clone()),
+            esp: Some(esp.clone()),
+            ..Default::default()
+        };
         if kind == ShadowKind::StaticInitialization {
             ctx.target = None;
             ctx.args = Vec::new();
         }
         ctx.ret = Some((0, ret.to_string()));
         ctx.exc = Some((0, THROWABLE.to_string()));
-        let subject_class = ClassData { name: self.cls.name.clone(), access: self.cls.access, annotations: self.cls.annotations.clone(), source_file: String::new() };
-        let subject = MemberData { name: m.name.clone(), descriptor: m.descriptor.clone(), access: m.access, annotations: m.annotations.clone(), exceptions: m.exceptions.clone() };
+        let subject_class = ClassData {
+            name: self.cls.name.clone(),
+            access: self.cls.access,
+            annotations: self.cls.annotations.clone(),
+            source_file: String::new(),
+        };
+        let subject = MemberData {
+            name: m.name.clone(),
+            descriptor: m.descriptor.clone(),
+            access: m.access,
+            annotations: m.annotations.clone(),
+            exceptions: m.exceptions.clone(),
+        };
         let matched = self.matching(kind, &subject_class, &subject, None, &ctx, esp.line);
         if matched.is_empty() {
             return Ok(());
         }
         let needs_exit = matched.iter().any(|m| m.advice.is_after());
         let ret = ret.to_string();
-        ctx.ret = if needs_exit && ret != "V" { Some((self.temp(&ret), ret.clone())) } else { Some((0, "V".to_string())) };
+        ctx.ret = if needs_exit && ret != "V" {
+            Some((self.temp(&ret), ret.clone()))
+        } else {
+            Some((0, "V".to_string()))
+        };
         ctx.exc = Some((self.temp(THROWABLE), THROWABLE.to_string()));
-        let start = self.code.insns.iter().position(|i| *i == Insn::Label(body_marker)).expect("body marker placed") + 1;
+        let start = self
+            .code
+            .insns
+            .iter()
+            .position(|i| *i == Insn::Label(body_marker))
+            .expect("body marker placed")
+            + 1;
         let exit = self.code.new_label();
         if needs_exit {
             // Single exit: every return stores its value and jumps to the exit.
@@ -762,7 +1223,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                             out.push(emit::store(d, *l));
                         }
                     }
-                    out.push(Insn::Jump { op: op::GOTO, target: exit });
+                    out.push(Insn::Jump {
+                        op: op::GOTO,
+                        target: exit,
+                    });
                 } else {
                     out.push(insn);
                 }
@@ -793,7 +1257,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     }
 
     /// Nests the advice around `core`, innermost first.
-    fn layer(&mut self, matched: &[Matched<'_, '_>], ctx: &Context, core: Vec<Insn>) -> Result<Layered> {
+    fn layer(
+        &mut self,
+        matched: &[Matched<'_, '_>],
+        ctx: &Context,
+        core: Vec<Insn>,
+    ) -> Result<Layered> {
         let core_start = self.code.new_label();
         let core_end = self.code.new_label();
         let mut pre: Vec<Insn> = Vec::new();
@@ -820,8 +1289,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 AdviceKind::AfterThrowing(_) | AdviceKind::After => {
                     let h = self.code.new_label();
                     let h_end = self.code.new_label();
-                    for (s, e) in std::iter::once((start, end)).chain(extra_ranges.iter().copied()) {
-                        handlers.push(Handler { start: s, end: e, handler: h, catch_type: 0 });
+                    for (s, e) in std::iter::once((start, end)).chain(extra_ranges.iter().copied())
+                    {
+                        handlers.push(Handler {
+                            start: s,
+                            end: e,
+                            handler: h,
+                            catch_type: 0,
+                        });
                     }
                     let (exc_local, _) = ctx.exc.clone().expect("exception temp");
                     tail.push(Insn::Label(h));
@@ -845,11 +1320,20 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         body.extend(core);
         body.push(Insn::Label(core_end));
         body.extend(post);
-        Ok(Layered { body, tail, handlers })
+        Ok(Layered {
+            body,
+            tail,
+            handlers,
+        })
     }
 
     /// `if (residue) Aspect.aspectOf().advice(args...)`.
-    fn advice_call(&mut self, m: &Matched<'_, '_>, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
+    fn advice_call(
+        &mut self,
+        m: &Matched<'_, '_>,
+        ctx: &Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
         let a = m.advice;
         let skip = self.code.new_label();
         let has_test = m.residue != Residue::True;
@@ -857,23 +1341,42 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             self.jump_if(&m.residue, false, skip, a, ctx, out)?;
         }
         let aspect = a.aspect_class.as_str();
-        let aspect_of = self.pool.method_ref(aspect, "aspectOf", &format!("()L{aspect};"), false)?;
-        out.push(Insn::Cp { op: op::INVOKESTATIC, index: aspect_of });
+        let aspect_of =
+            self.pool
+                .method_ref(aspect, "aspectOf", &format!("()L{aspect};"), false)?;
+        out.push(Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: aspect_of,
+        });
         for (slot, want) in a.method.formal_types.iter().enumerate() {
             let src = a.binds.get(slot).copied().flatten();
             self.load_source(src, want, ctx, out)?;
         }
         for e in &a.method.extras {
             match e {
-                Extra::StaticPart => self.statics.get(ctx.sp.clone().expect("static part"), self.pool, out)?,
-                Extra::EnclosingStaticPart => self.statics.get(ctx.esp.clone().expect("enclosing static part"), self.pool, out)?,
+                Extra::StaticPart => {
+                    self.statics
+                        .get(ctx.sp.clone().expect("static part"), self.pool, out)?
+                }
+                Extra::EnclosingStaticPart => self.statics.get(
+                    ctx.esp.clone().expect("enclosing static part"),
+                    self.pool,
+                    out,
+                )?,
                 Extra::JoinPoint => self.join_point(ctx, out)?,
                 Extra::AroundClosure => out.push(Insn::Simple(op::ACONST_NULL)),
             }
         }
-        let mref = self.pool.method_ref(aspect, &a.method.name, &a.method.descriptor, false)?;
-        out.push(Insn::Cp { op: op::INVOKEVIRTUAL, index: mref });
-        let ret = descriptor::parse_method(&a.method.descriptor)?.1.to_string();
+        let mref = self
+            .pool
+            .method_ref(aspect, &a.method.name, &a.method.descriptor, false)?;
+        out.push(Insn::Cp {
+            op: op::INVOKEVIRTUAL,
+            index: mref,
+        });
+        let ret = descriptor::parse_method(&a.method.descriptor)?
+            .1
+            .to_string();
         if ret != "V" {
             out.push(emit::pop(&ret));
         }
@@ -885,7 +1388,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     /// Loads the value of a formal (converted to `want`), or a default for an
     /// unbound one.
-    fn load_source(&mut self, src: Option<Source>, want: &str, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
+    fn load_source(
+        &mut self,
+        src: Option<Source>,
+        want: &str,
+        ctx: &Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
         let value = src.and_then(|s| ctx.value(s));
         match value {
             Some((_, d)) if d == "V" => out.push(Insn::Simple(op::ACONST_NULL)),
@@ -907,18 +1416,30 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     /// `Factory.makeJP(sp, this, target, new Object[] { args })`.
     fn join_point(&mut self, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
-        self.statics.get(ctx.sp.clone().expect("static part"), self.pool, out)?;
+        self.statics
+            .get(ctx.sp.clone().expect("static part"), self.pool, out)?;
         match &ctx.this {
-            Some(_) => out.push(Insn::Local { op: op::ALOAD, index: 0, wide: false }),
+            Some(_) => out.push(Insn::Local {
+                op: op::ALOAD,
+                index: 0,
+                wide: false,
+            }),
             None => out.push(Insn::Simple(op::ACONST_NULL)),
         }
         match &ctx.target {
-            Some((l, _)) => out.push(Insn::Local { op: op::ALOAD, index: *l, wide: false }),
+            Some((l, _)) => out.push(Insn::Local {
+                op: op::ALOAD,
+                index: *l,
+                wide: false,
+            }),
             None => out.push(Insn::Simple(op::ACONST_NULL)),
         }
         emit::push_int(ctx.args.len() as i32, self.pool, out)?;
         let obj = self.pool.class("java/lang/Object")?;
-        out.push(Insn::Cp { op: op::ANEWARRAY, index: obj });
+        out.push(Insn::Cp {
+            op: op::ANEWARRAY,
+            index: obj,
+        });
         for (i, (l, d)) in ctx.args.iter().enumerate() {
             out.push(Insn::Simple(op::DUP));
             emit::push_int(i as i32, self.pool, out)?;
@@ -934,21 +1455,38 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;)Lorg/aspectj/lang/JoinPoint;",
             false,
         )?;
-        out.push(Insn::Cp { op: op::INVOKESTATIC, index: m });
+        out.push(Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: m,
+        });
         Ok(())
     }
 
     /// Jumps to `target` when `r` evaluates to `value`.
-    fn jump_if(&mut self, r: &Residue, value: bool, target: Label, a: &PlannedAdvice<'_>, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
+    fn jump_if(
+        &mut self,
+        r: &Residue,
+        value: bool,
+        target: Label,
+        a: &PlannedAdvice<'_>,
+        ctx: &Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
         match r {
             Residue::True => {
                 if value {
-                    out.push(Insn::Jump { op: op::GOTO, target });
+                    out.push(Insn::Jump {
+                        op: op::GOTO,
+                        target,
+                    });
                 }
             }
             Residue::False => {
                 if !value {
-                    out.push(Insn::Jump { op: op::GOTO, target });
+                    out.push(Insn::Jump {
+                        op: op::GOTO,
+                        target,
+                    });
                 }
             }
             Residue::Not(x) => self.jump_if(x, !value, target, a, ctx, out)?,
@@ -974,31 +1512,57 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             }
             Residue::InstanceOf(s, t) => {
                 self.push_instanceof(*s, t, ctx, out)?;
-                out.push(Insn::Jump { op: if value { 154 } else { 153 }, target });
+                out.push(Insn::Jump {
+                    op: if value { 154 } else { 153 },
+                    target,
+                });
             }
             Residue::Boxed(s, p) => {
-                let c = emit::box_class(*p).unwrap_or("java/lang/Object").to_string();
+                let c = emit::box_class(*p)
+                    .unwrap_or("java/lang/Object")
+                    .to_string();
                 self.push_instanceof(*s, &c, ctx, out)?;
-                out.push(Insn::Jump { op: if value { 154 } else { 153 }, target });
+                out.push(Insn::Jump {
+                    op: if value { 154 } else { 153 },
+                    target,
+                });
             }
             Residue::If(k) => {
                 let Some(t) = a.method.if_tests.get(*k).cloned() else {
-                    return Err(Error::new(major_classfile::ErrorKind::Unsupported, None, "if() test method missing"));
+                    return Err(Error::new(
+                        major_classfile::ErrorKind::Unsupported,
+                        None,
+                        "if() test method missing",
+                    ));
                 };
                 let (params, _) = descriptor::parse_method(&t.descriptor)?;
                 for (slot, want) in t.slots.iter().zip(params.iter()) {
                     let src = a.binds.get(*slot).copied().flatten();
                     self.load_source(src, want, ctx, out)?;
                 }
-                let m = self.pool.method_ref(&t.owner, &t.name, &t.descriptor, false)?;
-                out.push(Insn::Cp { op: op::INVOKESTATIC, index: m });
-                out.push(Insn::Jump { op: if value { 154 } else { 153 }, target });
+                let m = self
+                    .pool
+                    .method_ref(&t.owner, &t.name, &t.descriptor, false)?;
+                out.push(Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                });
+                out.push(Insn::Jump {
+                    op: if value { 154 } else { 153 },
+                    target,
+                });
             }
         }
         Ok(())
     }
 
-    fn push_instanceof(&mut self, s: Source, t: &str, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
+    fn push_instanceof(
+        &mut self,
+        s: Source,
+        t: &str,
+        ctx: &Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
         match ctx.value(s) {
             Some((Some(l), d)) if !emit::is_primitive(&d) && d != "V" => {
                 out.push(emit::load(&d, l));
@@ -1027,6 +1591,21 @@ fn return_op(d: &str) -> u8 {
     }
 }
 
+/// The instruction index each placed label stands at.
+fn label_positions(code: &Code) -> std::collections::HashMap<Label, usize> {
+    code.insns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| {
+            if let Insn::Label(l) = x {
+                Some((*l, i))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 /// The source line of every instruction (-1 where unknown).
 fn lines(code: &Code) -> Vec<i32> {
     let mut at: std::collections::HashMap<Label, i32> = std::collections::HashMap::new();
@@ -1051,5 +1630,8 @@ fn lines(code: &Code) -> Vec<i32> {
 }
 
 fn dotted_list(v: &[String]) -> String {
-    v.iter().map(|s| s.replace('/', ".")).collect::<Vec<_>>().join(",")
+    v.iter()
+        .map(|s| s.replace('/', "."))
+        .collect::<Vec<_>>()
+        .join(",")
 }

@@ -93,7 +93,10 @@ pub struct PlannedAdvice<'p> {
 impl PlannedAdvice<'_> {
     /// Whether the advice runs after the join point (after, after returning, after throwing).
     pub fn is_after(&self) -> bool {
-        matches!(self.resolved.kind, AdviceKind::After | AdviceKind::AfterReturning(_) | AdviceKind::AfterThrowing(_))
+        matches!(
+            self.resolved.kind,
+            AdviceKind::After | AdviceKind::AfterReturning(_) | AdviceKind::AfterThrowing(_)
+        )
     }
 }
 
@@ -106,9 +109,15 @@ pub fn unsupported(advice: &ResolvedAdvice) -> Option<&'static str> {
         match &pc.kind {
             PcKind::And(a, b) | PcKind::Or(a, b) => walk(a).or_else(|| walk(b)),
             PcKind::Not(a) => walk(a),
-            PcKind::Cflow(_) | PcKind::CflowBelow(_) => Some("cflow/cflowbelow is not supported by this weaver yet"),
-            PcKind::AtThis(_) | PcKind::AtTarget(_) | PcKind::AtArgs(_) => Some("@this/@target/@args are not supported by this weaver yet"),
-            PcKind::Initialization(_) | PcKind::PreInitialization(_) => Some("initialization/preinitialization join points are not supported by this weaver yet"),
+            PcKind::Cflow(_) | PcKind::CflowBelow(_) => {
+                Some("cflow/cflowbelow is not supported by this weaver yet")
+            }
+            PcKind::AtThis(_) | PcKind::AtTarget(_) | PcKind::AtArgs(_) => {
+                Some("@this/@target/@args are not supported by this weaver yet")
+            }
+            PcKind::Initialization(_) | PcKind::PreInitialization(_) => Some(
+                "initialization/preinitialization join points are not supported by this weaver yet",
+            ),
             _ => None,
         }
     }
@@ -132,7 +141,13 @@ pub fn order(advice: &mut [PlannedAdvice<'_>], program: &Program, world: &dyn Ty
         usize::MAX
     };
     let _ = world;
-    let prog_pos = |class: &str| program.aspects.iter().position(|a| a.internal_name == class).unwrap_or(usize::MAX);
+    let prog_pos = |class: &str| {
+        program
+            .aspects
+            .iter()
+            .position(|a| a.internal_name == class)
+            .unwrap_or(usize::MAX)
+    };
     // Insertion sort with a comparator that is not a total order in general.
     let n = advice.len();
     let mut idx: Vec<usize> = (0..n).collect();
@@ -190,7 +205,9 @@ pub fn exact_names(tp: &TypePattern) -> Vec<String> {
 /// The JVM descriptor an exact type pattern denotes (`I`, `Ljava/lang/String;`,
 /// `[I`), choosing the first candidate the world knows.
 pub fn exact_descriptor(tp: &TypePattern, world: &dyn TypeWorld) -> Option<String> {
-    let TypePatternKind::Named(n) = &tp.kind else { return None };
+    let TypePatternKind::Named(n) = &tp.kind else {
+        return None;
+    };
     if !n.name.is_exact() {
         return None;
     }
@@ -240,8 +257,14 @@ pub fn bindings(advice: &ResolvedAdvice) -> Vec<Option<Source>> {
                 for (i, a) in list.iter().enumerate() {
                     if let ArgCtx::Ctx(c) = a {
                         let src = match dots {
-                            Some(d) if i > d => Source::Arg { index: list.len() - 1 - i, from_end: true },
-                            _ => Source::Arg { index: i, from_end: false },
+                            Some(d) if i > d => Source::Arg {
+                                index: list.len() - 1 - i,
+                                from_end: true,
+                            },
+                            _ => Source::Arg {
+                                index: i,
+                                from_end: false,
+                            },
                         };
                         bind(c, src);
                     }
@@ -286,14 +309,28 @@ pub fn residue(
     world: &dyn TypeWorld,
 ) -> Option<Residue> {
     let mut if_counter = 0;
-    let r = node(&advice.resolved.pointcut, advice, shadow, types, world, &mut if_counter);
+    let r = node(
+        &advice.resolved.pointcut,
+        advice,
+        shadow,
+        types,
+        world,
+        &mut if_counter,
+    );
     match r {
         Residue::False => None,
         r => Some(r),
     }
 }
 
-fn node(pc: &Pc, advice: &PlannedAdvice<'_>, shadow: &Shadow<'_>, types: &dyn ShadowTypes, world: &dyn TypeWorld, ifs: &mut usize) -> Residue {
+fn node(
+    pc: &Pc,
+    advice: &PlannedAdvice<'_>,
+    shadow: &Shadow<'_>,
+    types: &dyn ShadowTypes,
+    world: &dyn TypeWorld,
+    ifs: &mut usize,
+) -> Residue {
     let formal_type = |slot: usize| advice.method.formal_types.get(slot).cloned();
     let ctx_test = |c: &Ctx, s: Source| -> Residue {
         let want = match c {
@@ -309,14 +346,23 @@ fn node(pc: &Pc, advice: &PlannedAdvice<'_>, shadow: &Shadow<'_>, types: &dyn Sh
         type_test(s, &want, types)
     };
     match &pc.kind {
-        PcKind::And(a, b) => Residue::and(node(a, advice, shadow, types, world, ifs), node(b, advice, shadow, types, world, ifs)),
-        PcKind::Or(a, b) => Residue::or(node(a, advice, shadow, types, world, ifs), node(b, advice, shadow, types, world, ifs)),
+        PcKind::And(a, b) => Residue::and(
+            node(a, advice, shadow, types, world, ifs),
+            node(b, advice, shadow, types, world, ifs),
+        ),
+        PcKind::Or(a, b) => Residue::or(
+            node(a, advice, shadow, types, world, ifs),
+            node(b, advice, shadow, types, world, ifs),
+        ),
         PcKind::Not(a) => Residue::not(node(a, advice, shadow, types, world, ifs)),
         PcKind::This(c) => ctx_test(c, Source::This),
         PcKind::Target(c) => ctx_test(c, Source::Target),
         PcKind::Args(list) => {
             let n = types.arg_count();
-            let fixed = list.iter().filter(|a| !matches!(a, ArgCtx::Ellipsis)).count();
+            let fixed = list
+                .iter()
+                .filter(|a| !matches!(a, ArgCtx::Ellipsis))
+                .count();
             let has_dots = list.len() != fixed;
             if (!has_dots && n != fixed) || (has_dots && n < fixed) {
                 return Residue::False;
@@ -326,8 +372,14 @@ fn node(pc: &Pc, advice: &PlannedAdvice<'_>, shadow: &Shadow<'_>, types: &dyn Sh
             for (i, a) in list.iter().enumerate() {
                 if let ArgCtx::Ctx(c) = a {
                     let src = match dots {
-                        Some(d) if i > d => Source::Arg { index: list.len() - 1 - i, from_end: true },
-                        _ => Source::Arg { index: i, from_end: false },
+                        Some(d) if i > d => Source::Arg {
+                            index: list.len() - 1 - i,
+                            from_end: true,
+                        },
+                        _ => Source::Arg {
+                            index: i,
+                            from_end: false,
+                        },
                     };
                     r = Residue::and(r, ctx_test(c, src));
                 }
@@ -353,7 +405,9 @@ fn node(pc: &Pc, advice: &PlannedAdvice<'_>, shadow: &Shadow<'_>, types: &dyn Sh
 
 /// The test that the value from `s` has type `want` (a descriptor).
 fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
-    let Some(have) = types.static_type(s) else { return Residue::False };
+    let Some(have) = types.static_type(s) else {
+        return Residue::False;
+    };
     if types.assignable(&have, want) {
         return Residue::True;
     }
@@ -362,7 +416,11 @@ fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
     match (have_ref, want_ref) {
         (true, true) => Residue::InstanceOf(s, internal_of(want)),
         // args(int) against an Object argument: a boxed Integer at run time.
-        (true, false) if have == "Ljava/lang/Object;" || have == "Ljava/lang/Number;" || have == "Ljava/io/Serializable;" => {
+        (true, false)
+            if have == "Ljava/lang/Object;"
+                || have == "Ljava/lang/Number;"
+                || have == "Ljava/io/Serializable;" =>
+        {
             Residue::Boxed(s, want.chars().next().unwrap_or('V'))
         }
         _ => Residue::False,
@@ -371,10 +429,22 @@ fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
 
 /// `Lp/A;` → `p/A`; arrays stay descriptors.
 pub fn internal_of(desc: &str) -> String {
-    desc.strip_prefix('L').and_then(|d| d.strip_suffix(';')).unwrap_or(desc).to_string()
+    desc.strip_prefix('L')
+        .and_then(|d| d.strip_suffix(';'))
+        .unwrap_or(desc)
+        .to_string()
 }
 
 /// Ensures advice methods from compiled aspects line up with the program's advice.
-pub fn method_for<'a>(aspects: &'a CompiledAspects, aspect_class: &str, index: usize) -> Option<&'a AdviceMethod> {
-    aspects.aspects.iter().find(|a| a.internal_name == aspect_class)?.advice.get(index)
+pub fn method_for<'a>(
+    aspects: &'a CompiledAspects,
+    aspect_class: &str,
+    index: usize,
+) -> Option<&'a AdviceMethod> {
+    aspects
+        .aspects
+        .iter()
+        .find(|a| a.internal_name == aspect_class)?
+        .advice
+        .get(index)
 }

@@ -24,15 +24,37 @@ pub const FACTORY: &str = "major/runtime/Factory";
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SigSpec {
     /// A method: access, name, declaring type (binary name), descriptor, parameter names, exceptions.
-    Method { access: u16, name: String, declaring: String, descriptor: String, params: String, exceptions: String },
+    Method {
+        access: u16,
+        name: String,
+        declaring: String,
+        descriptor: String,
+        params: String,
+        exceptions: String,
+    },
     /// A constructor.
-    Constructor { access: u16, declaring: String, descriptor: String, params: String, exceptions: String },
+    Constructor {
+        access: u16,
+        declaring: String,
+        descriptor: String,
+        params: String,
+        exceptions: String,
+    },
     /// A field.
-    Field { access: u16, name: String, declaring: String, descriptor: String },
+    Field {
+        access: u16,
+        name: String,
+        declaring: String,
+        descriptor: String,
+    },
     /// A static initializer.
     Initializer { access: u16, declaring: String },
     /// A catch clause.
-    Catch { declaring: String, exception: String, param: String },
+    Catch {
+        declaring: String,
+        exception: String,
+        param: String,
+    },
 }
 
 /// One static part: kind, signature, line.
@@ -60,7 +82,13 @@ pub struct Statics {
 impl Statics {
     /// For woven class `woven` compiled from `source_file`.
     pub fn new(woven: &str, source_file: &str) -> Self {
-        Statics { class_name: format!("{woven}$MajorStatics"), woven: woven.to_string(), source_file: source_file.to_string(), parts: Vec::new(), index: HashMap::new() }
+        Statics {
+            class_name: format!("{woven}$MajorStatics"),
+            woven: woven.to_string(),
+            source_file: source_file.to_string(),
+            parts: Vec::new(),
+            index: HashMap::new(),
+        }
     }
 
     /// True when no static part was asked for.
@@ -69,14 +97,22 @@ impl Statics {
     }
 
     /// Emits `getstatic` of the static part `spec` (created on first use).
-    pub fn get(&mut self, spec: StaticPartSpec, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    pub fn get(
+        &mut self,
+        spec: StaticPartSpec,
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
         let n = self.parts.len();
         let i = *self.index.entry(spec.clone()).or_insert(n);
         if i == n {
             self.parts.push(spec);
         }
         let f = pool.field_ref(&self.class_name, &format!("sp{i}"), STATIC_PART)?;
-        out.push(Insn::Cp { op: op::GETSTATIC, index: f });
+        out.push(Insn::Cp {
+            op: op::GETSTATIC,
+            index: f,
+        });
         Ok(())
     }
 
@@ -91,34 +127,78 @@ impl Statics {
         {
             let pool = b.pool();
             let fc = pool.class(FACTORY)?;
-            out.push(Insn::Cp { op: op::NEW, index: fc });
+            out.push(Insn::Cp {
+                op: op::NEW,
+                index: fc,
+            });
             out.push(Insn::Simple(op::DUP));
             push_string(&self.source_file, pool, &mut out)?;
             let woven = pool.class(&self.woven)?;
-            out.push(Insn::Ldc { index: woven, wide: woven > 255 });
-            let init = pool.method_ref(FACTORY, "<init>", "(Ljava/lang/String;Ljava/lang/Class;)V", false)?;
-            out.push(Insn::Cp { op: op::INVOKESPECIAL, index: init });
-            out.push(Insn::Local { op: op::ASTORE, index: 0, wide: false });
+            out.push(Insn::Ldc {
+                index: woven,
+                wide: woven > 255,
+            });
+            let init = pool.method_ref(
+                FACTORY,
+                "<init>",
+                "(Ljava/lang/String;Ljava/lang/Class;)V",
+                false,
+            )?;
+            out.push(Insn::Cp {
+                op: op::INVOKESPECIAL,
+                index: init,
+            });
+            out.push(Insn::Local {
+                op: op::ASTORE,
+                index: 0,
+                wide: false,
+            });
             for (i, p) in self.parts.iter().enumerate() {
-                out.push(Insn::Local { op: op::ALOAD, index: 0, wide: false });
+                out.push(Insn::Local {
+                    op: op::ALOAD,
+                    index: 0,
+                    wide: false,
+                });
                 push_string(p.kind, pool, &mut out)?;
-                out.push(Insn::Local { op: op::ALOAD, index: 0, wide: false });
+                out.push(Insn::Local {
+                    op: op::ALOAD,
+                    index: 0,
+                    wide: false,
+                });
                 let (name, desc) = match &p.sig {
-                    SigSpec::Method { access, name, declaring, descriptor, params, exceptions } => {
+                    SigSpec::Method {
+                        access,
+                        name,
+                        declaring,
+                        descriptor,
+                        params,
+                        exceptions,
+                    } => {
                         push_int(*access as i32, pool, &mut out)?;
                         for s in [name, declaring, descriptor, params, exceptions] {
                             push_string(s, pool, &mut out)?;
                         }
                         ("makeMethodSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/MethodSignature;")
                     }
-                    SigSpec::Constructor { access, declaring, descriptor, params, exceptions } => {
+                    SigSpec::Constructor {
+                        access,
+                        declaring,
+                        descriptor,
+                        params,
+                        exceptions,
+                    } => {
                         push_int(*access as i32, pool, &mut out)?;
                         for s in [declaring, descriptor, params, exceptions] {
                             push_string(s, pool, &mut out)?;
                         }
                         ("makeConstructorSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/ConstructorSignature;")
                     }
-                    SigSpec::Field { access, name, declaring, descriptor } => {
+                    SigSpec::Field {
+                        access,
+                        name,
+                        declaring,
+                        descriptor,
+                    } => {
                         push_int(*access as i32, pool, &mut out)?;
                         for s in [name, declaring, descriptor] {
                             push_string(s, pool, &mut out)?;
@@ -128,9 +208,16 @@ impl Statics {
                     SigSpec::Initializer { access, declaring } => {
                         push_int(*access as i32, pool, &mut out)?;
                         push_string(declaring, pool, &mut out)?;
-                        ("makeInitializerSig", "(ILjava/lang/String;)Lorg/aspectj/lang/reflect/InitializerSignature;")
+                        (
+                            "makeInitializerSig",
+                            "(ILjava/lang/String;)Lorg/aspectj/lang/reflect/InitializerSignature;",
+                        )
                     }
-                    SigSpec::Catch { declaring, exception, param } => {
+                    SigSpec::Catch {
+                        declaring,
+                        exception,
+                        param,
+                    } => {
                         for s in [declaring, exception, param] {
                             push_string(s, pool, &mut out)?;
                         }
@@ -138,12 +225,21 @@ impl Statics {
                     }
                 };
                 let m = pool.method_ref(FACTORY, name, desc, false)?;
-                out.push(Insn::Cp { op: op::INVOKEVIRTUAL, index: m });
+                out.push(Insn::Cp {
+                    op: op::INVOKEVIRTUAL,
+                    index: m,
+                });
                 push_int(p.line, pool, &mut out)?;
                 let sjp = pool.method_ref(FACTORY, "makeSJP", "(Ljava/lang/String;Lorg/aspectj/lang/Signature;I)Lorg/aspectj/lang/JoinPoint$StaticPart;", false)?;
-                out.push(Insn::Cp { op: op::INVOKEVIRTUAL, index: sjp });
+                out.push(Insn::Cp {
+                    op: op::INVOKEVIRTUAL,
+                    index: sjp,
+                });
                 let f = pool.field_ref(&self.class_name, &format!("sp{i}"), STATIC_PART)?;
-                out.push(Insn::Cp { op: op::PUTSTATIC, index: f });
+                out.push(Insn::Cp {
+                    op: op::PUTSTATIC,
+                    index: f,
+                });
             }
             out.push(Insn::Simple(op::RETURN));
         }

@@ -17,7 +17,10 @@ pub struct IndexWorld<'a> {
 impl<'a> IndexWorld<'a> {
     /// A world over `index`.
     pub fn new(index: &'a ClassIndex) -> Self {
-        IndexWorld { index, supers: RwLock::new(HashMap::new()) }
+        IndexWorld {
+            index,
+            supers: RwLock::new(HashMap::new()),
+        }
     }
 
     /// The index behind the world.
@@ -31,7 +34,10 @@ impl<'a> IndexWorld<'a> {
             return s.clone();
         }
         let s = Arc::new(self.index.super_types(name));
-        self.supers.write().expect("lock").insert(name.to_string(), s.clone());
+        self.supers
+            .write()
+            .expect("lock")
+            .insert(name.to_string(), s.clone());
         s
     }
 }
@@ -50,10 +56,15 @@ impl TypeWorld for IndexWorld<'_> {
     }
 
     fn declares_method(&self, owner: &str, name: &str, descriptor: &str) -> bool {
-        self.index.details(owner).is_some_and(|d| d.method(name, descriptor).is_some())
+        self.index
+            .details(owner)
+            .is_some_and(|d| d.method(name, descriptor).is_some())
     }
 
     fn class_annotations(&self, internal_name: &str) -> Vec<String> {
-        self.index.details(internal_name).map(|d| d.annotations.clone()).unwrap_or_default()
+        self.index
+            .details(internal_name)
+            .map(|d| d.annotations.clone())
+            .unwrap_or_default()
     }
 }

@@ -1,0 +1,254 @@
+//! `major weave`: aspects in, woven archive out.
+//!
+//! ```text
+//! .aj files ─► pointcut-lang (parse, check) ─► aspects::compile (javac) ─┐
+//! inputs + classpath + JDK + aspect classes + runtime ─► ClassIndex ──────┤
+//!                                                                          ▼
+//! input classes ─(rayon)─► Weaver::weave_class ─► OutputArchive (input order,
+//!   untouched entries raw-copied; extra classes after their class; aspect and
+//!   runtime classes at the end) ─► renamed into place only if all went well
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use major_archive::{Archive, ArchiveKind, OutputArchive};
+use major_pointcut_lang::SourceFile;
+use rayon::prelude::*;
+
+use crate::aspects::compile::compile;
+use crate::index::ClassIndex;
+use crate::jdk::Jdk;
+use crate::report::MajorError;
+use crate::runtime::{write_runtime_jar, RUNTIME_CLASSES};
+use crate::weave::{describe, ClassOutcome, DeclareHit, Weaver};
+
+/// What to weave.
+#[derive(Debug, Clone)]
+pub struct WeaveOptions {
+    /// Aspect files (`.aj`).
+    pub aspects: Vec<PathBuf>,
+    /// Inputs: jars, class directories.
+    pub inputs: Vec<PathBuf>,
+    /// The output: a `.jar`/`.zip` or a directory.
+    pub output: PathBuf,
+    /// More archives for type resolution only.
+    pub classpath: Vec<PathBuf>,
+    /// The JDK completing the class hierarchy and providing javac.
+    pub jdk: Jdk,
+    /// Put the runtime classes (org.aspectj.lang, major.runtime) into the output.
+    pub bundle_runtime: bool,
+}
+
+/// What a weave did.
+#[derive(Debug, Default)]
+pub struct WeaveReport {
+    /// Class entries read.
+    pub classes: usize,
+    /// Classes changed.
+    pub woven: usize,
+    /// Advised shadows per join-point kind.
+    pub advised: BTreeMap<&'static str, usize>,
+    /// Advice that matched nothing: description.
+    pub unmatched: Vec<String>,
+    /// Advice that cannot be woven: description and reason.
+    pub unsupported: Vec<(String, &'static str)>,
+    /// `declare warning` hits.
+    pub declare_warnings: Vec<DeclareHit>,
+    /// Methods left unwoven (too large, subroutines), with the reason.
+    pub skipped_methods: Vec<String>,
+    /// Warnings from checking the aspects.
+    pub aspect_warnings: Vec<String>,
+}
+
+/// Weaves; on any error nothing is written.
+pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
+    // 1. The aspects.
+    let mut files = Vec::new();
+    for p in &opts.aspects {
+        let text = std::fs::read_to_string(p)
+            .map_err(|e| MajorError::Usage(format!("{}: {e}", p.display())))?;
+        files.push(SourceFile::new(p.display().to_string(), text));
+    }
+    let program =
+        major_pointcut_lang::compile(files).map_err(|d| MajorError::Aspects(d.render()))?;
+    let work = tempfile::tempdir()
+        .map_err(|e| MajorError::Usage(format!("cannot create a temporary directory: {e}")))?;
+    let rt = work.path().join("major-runtime.jar");
+    write_runtime_jar(&rt)?;
+    let javac = opts.jdk.javac().ok_or_else(|| {
+        MajorError::Usage(format!(
+            "{}: no javac in this JDK (install a full JDK, e.g. openjdk-17-jdk-headless)",
+            opts.jdk.home.display()
+        ))
+    })?;
+    let aspects = compile(&program, &rt, &javac, work.path())
+        .map_err(|e| MajorError::AspectCompile(Box::new(e)))?;
+
+    // 2. The class hierarchy.
+    let mut index = ClassIndex::new();
+    let inputs: Vec<Arc<Archive>> = opts
+        .inputs
+        .iter()
+        .map(|p| Archive::open(p).map(Arc::new))
+        .collect::<Result<_, _>>()?;
+    for a in &inputs {
+        index.add_shared(a.clone());
+    }
+    for p in &opts.classpath {
+        index.add_shared(Arc::new(Archive::open(p)?));
+    }
+    for (_, bytes) in &aspects.classes {
+        index
+            .add_class(bytes)
+            .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
+    }
+    for (_, bytes) in RUNTIME_CLASSES {
+        index
+            .add_class(bytes)
+            .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
+    }
+    index.add_shared(Arc::new(Archive::open(&opts.jdk.modules())?));
+
+    // 3. Weave every class of every input, in parallel.
+    let weaver = Weaver::new(&program, &aspects, &index);
+    let mut report = WeaveReport {
+        unsupported: weaver.unsupported.clone(),
+        ..Default::default()
+    };
+    report.aspect_warnings = program.warnings.iter().map(|w| format!("{w:?}")).collect();
+    let mut outcomes: Vec<Vec<Option<ClassOutcome>>> = Vec::new();
+    for a in &inputs {
+        let r: Vec<Result<Option<ClassOutcome>, MajorError>> = a
+            .entries()
+            .par_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                if e.class_name().is_none() || e.name.starts_with("META-INF/versions/") {
+                    return Ok(None);
+                }
+                let bytes = a.read(i)?;
+                weaver
+                    .weave_class(&bytes)
+                    .map(Some)
+                    .map_err(|err| MajorError::class(a.path(), &e.name, err))
+            })
+            .collect();
+        outcomes.push(r.into_iter().collect::<Result<_, _>>()?);
+    }
+    let mut hits = vec![0usize; weaver.advice().len()];
+    let mut errors: Vec<DeclareHit> = Vec::new();
+    for o in outcomes.iter().flatten().flatten() {
+        report.classes += 1;
+        report.woven += usize::from(o.bytes.is_some());
+        for (k, n) in &o.advised {
+            *report.advised.entry(k).or_insert(0) += n;
+        }
+        for (h, n) in hits.iter_mut().zip(&o.advice_hits) {
+            *h += n;
+        }
+        for d in &o.declares {
+            if d.is_error {
+                errors.push(d.clone());
+            } else {
+                report.declare_warnings.push(d.clone());
+            }
+        }
+        report
+            .skipped_methods
+            .extend(o.skipped_methods.iter().map(|e| e.to_string()));
+    }
+    if !errors.is_empty() {
+        let text = errors
+            .iter()
+            .map(|d| format!("{} [error] {}", d.location, d.message))
+            .collect::<Vec<_>>()
+            .join("\n");
+        return Err(MajorError::Usage(format!(
+            "declare error matched; nothing written:\n{text}"
+        )));
+    }
+    for (a, n) in weaver.advice().iter().zip(&hits) {
+        if *n == 0 {
+            report.unmatched.push(describe(&program, a.resolved));
+        }
+    }
+
+    // 4. Write, in input order; renamed into place only at the end.
+    let mut out = OutputArchive::create(&opts.output, OutputArchive::kind_for(&opts.output))?;
+    for (a, outs) in inputs.iter().zip(outcomes) {
+        let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
+        for (i, o) in outs.into_iter().enumerate() {
+            let e = &a.entries()[i];
+            match o {
+                Some(ClassOutcome {
+                    bytes: Some(b),
+                    extra,
+                    ..
+                }) => {
+                    if mirror {
+                        out.write_like(a, i, &b)?;
+                    } else if let Some(n) = e.class_name() {
+                        out.write(&format!("{n}.class"), &b)?;
+                    }
+                    if let Some((n, x)) = extra {
+                        out.write(&format!("{n}.class"), &x)?;
+                    }
+                }
+                _ if mirror => out.copy_raw(a, i)?,
+                _ => {
+                    if let Some(n) = e.class_name() {
+                        out.write(&format!("{n}.class"), &a.read(i)?)?;
+                    }
+                }
+            }
+        }
+    }
+    for (name, bytes) in &aspects.classes {
+        out.write(name, bytes)?;
+    }
+    if opts.bundle_runtime {
+        for (name, bytes) in RUNTIME_CLASSES {
+            out.write(name, bytes)?;
+        }
+    }
+    out.finish()?;
+    Ok(report)
+}
+
+/// Renders a weave report like a compiler's summary.
+pub fn print_report(r: &WeaveReport, output: &Path) {
+    for w in &r.aspect_warnings {
+        eprintln!("{w}");
+    }
+    for d in &r.declare_warnings {
+        eprintln!("{} [warning] {}", d.location, d.message);
+    }
+    for (a, why) in &r.unsupported {
+        eprintln!("warning: {a} was not woven: {why}");
+    }
+    for a in &r.unmatched {
+        eprintln!("warning: {a} has not been applied [adviceDidNotMatch]");
+    }
+    for m in &r.skipped_methods {
+        eprintln!("warning: left unwoven: {m}");
+    }
+    let kinds = r
+        .advised
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    eprintln!(
+        "woven {} of {} classes into {}; advised shadows: {}",
+        r.woven,
+        r.classes,
+        output.display(),
+        if kinds.is_empty() {
+            "none".to_string()
+        } else {
+            kinds
+        }
+    );
+}
