@@ -874,9 +874,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                             }
                         }
                         Some(have) => {
-                            if !assignable(world, have, &want)
-                                && !(emit::is_primitive(have) && want == "Ljava/lang/Object;")
-                            {
+                            let boxed_to_object =
+                                emit::is_primitive(have) && want == "Ljava/lang/Object;";
+                            if !boxed_to_object && !assignable(world, have, &want) {
                                 if have.starts_with('L') || have.starts_with('[') {
                                     r = Residue::And(
                                         Box::new(r),
@@ -1353,19 +1353,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             self.load_source(src, want, ctx, out)?;
         }
         for e in &a.method.extras {
-            match e {
-                Extra::StaticPart => {
-                    self.statics
-                        .get(ctx.sp.clone().expect("static part"), self.pool, out)?
-                }
-                Extra::EnclosingStaticPart => self.statics.get(
-                    ctx.esp.clone().expect("enclosing static part"),
-                    self.pool,
-                    out,
-                )?,
-                Extra::JoinPoint => self.join_point(ctx, out)?,
-                Extra::AroundClosure => out.push(Insn::Simple(op::ACONST_NULL)),
-            }
+            self.push_extra(*e, ctx, out)?;
         }
         let mref = self
             .pool
@@ -1412,6 +1400,26 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             },
         }
         Ok(())
+    }
+
+    /// Pushes the value of an extra advice (or `if`) parameter.
+    fn push_extra(&mut self, e: Extra, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
+        match e {
+            Extra::StaticPart => {
+                self.statics
+                    .get(ctx.sp.clone().expect("static part"), self.pool, out)
+            }
+            Extra::EnclosingStaticPart => self.statics.get(
+                ctx.esp.clone().expect("enclosing static part"),
+                self.pool,
+                out,
+            ),
+            Extra::JoinPoint => self.join_point(ctx, out),
+            Extra::AroundClosure => {
+                out.push(Insn::Simple(op::ACONST_NULL));
+                Ok(())
+            }
+        }
     }
 
     /// `Factory.makeJP(sp, this, target, new Object[] { args })`.
@@ -1539,6 +1547,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 for (slot, want) in t.slots.iter().zip(params.iter()) {
                     let src = a.binds.get(*slot).copied().flatten();
                     self.load_source(src, want, ctx, out)?;
+                }
+                for e in &t.extras {
+                    self.push_extra(*e, ctx, out)?;
                 }
                 let m = self
                     .pool
