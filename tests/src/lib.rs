@@ -8,6 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod conformance;
+
 /// Prints a skip reason (tests call this and return).
 pub fn skip(reason: &str) {
     eprintln!("SKIP: {reason}");

@@ -1,0 +1,5 @@
+public aspect Tracer {
+    before(): execution(* Main.*(..)) {
+        System.out.println("before " + thisJoinPointStaticPart.toShortString());
+    }
+}

@@ -1,0 +1,3 @@
+public aspect Order {
+    declare precedence: Log*, *;
+}
