@@ -1,0 +1,20 @@
+package org.aspectj.lang.annotation;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/** Declares before advice. */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface Before {
+    /** The pointcut expression. */
+    String value();
+
+    /**
+     * The names of the advice method's parameters, comma-separated, for class files
+     * compiled without parameter names ({@code ""}: take them from the class file).
+     */
+    String argNames() default "";
+}

@@ -1,0 +1,83 @@
+//! The Java runtime that woven code and compiled aspects call, embedded in the
+//! binary.
+//!
+//! The classes come from `runtime-java/src/main/java`, compiled by the build
+//! script with `javac --release 8` (so they load on Java 8 and later):
+//!
+//! * `org.aspectj.lang` and `org.aspectj.lang.reflect`: AspectJ's join point API
+//!   (`JoinPoint`, `ProceedingJoinPoint`, `Signature`, `SourceLocation`, ...), so
+//!   that existing advice bodies compile unchanged and print what AspectJ prints;
+//! * `org.aspectj.lang.annotation`: the annotation-style annotations (`@Aspect`,
+//!   `@Before`, ...);
+//! * `major.runtime`: what woven code calls: `Factory` (static parts, signatures
+//!   and join points from names and descriptors), `AroundClosure` and
+//!   `MethodHandleClosure`, `Conversions` (boxing), `CFlowCounter` and
+//!   `CFlowStack`.
+
+use std::path::Path;
+
+use major_archive::{ArchiveError, OutputArchive, OutputKind};
+
+include!(concat!(env!("OUT_DIR"), "/runtime_classes.rs"));
+
+/// The manifest written first in the runtime jar.
+const MANIFEST: &[u8] = b"Manifest-Version: 1.0\r\nCreated-By: major\r\n\r\n";
+
+/// The bytes of one runtime class, by entry name (`major/runtime/Factory.class`).
+pub fn runtime_class(name: &str) -> Option<&'static [u8]> {
+    RUNTIME_CLASSES
+        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .ok()
+        .map(|i| RUNTIME_CLASSES[i].1)
+}
+
+/// Writes every runtime class into a jar at `path` (a zip whatever the file name
+/// says), after a `META-INF/MANIFEST.MF`. The bytes depend only on the embedded
+/// classes: entries in name order, fixed timestamps.
+pub fn write_runtime_jar(path: &Path) -> Result<(), ArchiveError> {
+    let mut out = OutputArchive::create(path, OutputKind::Zip)?;
+    out.write("META-INF/MANIFEST.MF", MANIFEST)?;
+    for (name, bytes) in RUNTIME_CLASSES {
+        out.write(name, bytes)?;
+    }
+    out.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_are_sorted_and_complete() {
+        assert!(RUNTIME_CLASSES.windows(2).all(|w| w[0].0 < w[1].0));
+        for name in [
+            "org/aspectj/lang/JoinPoint.class",
+            "org/aspectj/lang/JoinPoint$StaticPart.class",
+            "org/aspectj/lang/ProceedingJoinPoint.class",
+            "org/aspectj/lang/reflect/MethodSignature.class",
+            "org/aspectj/lang/annotation/Around.class",
+            "major/runtime/Factory.class",
+            "major/runtime/MethodHandleClosure.class",
+            "major/runtime/Conversions.class",
+            "major/runtime/CFlowStack.class",
+        ] {
+            let bytes = runtime_class(name).unwrap_or_else(|| panic!("{name} is missing"));
+            assert_eq!(&bytes[..4], &[0xCA, 0xFE, 0xBA, 0xBE], "{name}");
+            // Major version 52: loadable on Java 8.
+            assert_eq!(u16::from_be_bytes([bytes[6], bytes[7]]), 52, "{name}");
+        }
+        assert!(runtime_class("major/runtime/Nope.class").is_none());
+    }
+
+    #[test]
+    fn jar_is_deterministic() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.jar");
+        let b = dir.path().join("b.jar");
+        write_runtime_jar(&a).unwrap();
+        write_runtime_jar(&b).unwrap();
+        let (a, b) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+        assert_eq!(a, b);
+        assert_eq!(&a[..2], b"PK");
+    }
+}
