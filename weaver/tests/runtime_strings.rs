@@ -220,7 +220,7 @@ fn join_point_strings_match_ajc() {
     let (dir, runtime) = workspace();
     let dir = dir.path();
 
-    // ajc: Shapes and the annotation-style Watch, traced by Trace.aj. (-XnoInline:
+    // ajc: Shapes, More and the annotation-style Watch, traced by Trace.aj. (-XnoInline:
     // ajc 1.9.5 inlines Watch's around advice into Shapes with a reference to a
     // private field of Watch, which fails at run time.)
     let woven = mkdir(dir, "ajc");
@@ -230,11 +230,15 @@ fn join_point_strings_match_ajc() {
         &files(&[
             "dump/Dump.java",
             "probe/Shapes.java",
+            "probe/More.java",
             "probe/Watch.java",
             "probe/Trace.aj",
         ]),
     );
-    let expected = blocks(&java.run(&[&woven, &aspectj.rt], "probe.Shapes", &[]));
+    let expected = blocks(
+        &(java.run(&[&woven, &aspectj.rt], "probe.Shapes", &[])
+            + &java.run(&[&woven, &aspectj.rt], "probe.More", &[])),
+    );
 
     // major: the same classes, unwoven, and the driver.
     let plain = mkdir(dir, "major");
@@ -244,11 +248,16 @@ fn join_point_strings_match_ajc() {
         &files(&[
             "dump/Dump.java",
             "probe/Shapes.java",
+            "probe/More.java",
             "probe/Watch.java",
             "driver/probe/Driver.java",
+            "driver/probe/MoreDriver.java",
         ]),
     );
-    let actual = blocks(&java.run(&[&plain, &runtime], "probe.Driver", &[]));
+    let actual = blocks(
+        &(java.run(&[&plain, &runtime], "probe.Driver", &[])
+            + &java.run(&[&plain, &runtime], "probe.MoreDriver", &[])),
+    );
 
     assert_same_blocks(&expected, &actual);
     let kinds: BTreeSet<&str> = expected.iter().map(|b| field(b, "kind")).collect();
@@ -262,7 +271,7 @@ fn join_point_strings_match_ajc() {
         shapes.len(),
         kinds.len()
     );
-    assert!(shapes.len() >= 80, "too few shapes: {}", shapes.len());
+    assert!(shapes.len() >= 100, "too few shapes: {}", shapes.len());
     assert_eq!(
         kinds.into_iter().collect::<Vec<_>>(),
         [
