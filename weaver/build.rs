@@ -70,8 +70,8 @@ fn main() {
         Ok(output) => output,
         Err(e) if e.kind() == ErrorKind::NotFound => panic!(
             "building major needs a JDK to compile its Java runtime, and there is no `javac` \
-             (looked for {}). Install one (Debian/Ubuntu: `apt-get install openjdk-17-jdk-headless`) \
-             or set JAVA_HOME to a JDK.",
+             (neither in $JAVA_HOME/bin nor on the PATH; looked for {}). Install one \
+             (Debian/Ubuntu: `apt-get install openjdk-17-jdk-headless`) or set JAVA_HOME to a JDK.",
             javac.display()
         ),
         Err(e) => panic!("cannot run {}: {e}", javac.display()),
