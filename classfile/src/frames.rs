@@ -1033,18 +1033,12 @@ fn element_name(component: &str) -> &str {
     }
 }
 
+/// The label right before instruction `i` (the closest of several), if any.
 fn label_before(code: &Code, i: usize) -> Option<Label> {
-    code.insns[..i]
-        .iter()
-        .rev()
-        .map_while(|x| {
-            if let Insn::Label(l) = x {
-                Some(*l)
-            } else {
-                None
-            }
-        })
-        .last()
+    match i.checked_sub(1).map(|p| &code.insns[p]) {
+        Some(Insn::Label(l)) => Some(*l),
+        _ => None,
+    }
 }
 
 /// Instruction indices that start basic blocks.

@@ -40,7 +40,11 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
         Err(e) => return Outcome::Fail(format!("major weave failed: {e}")),
     };
     if !report.unsupported.is_empty() {
-        let why: Vec<String> = report.unsupported.iter().map(|(a, w)| format!("{a}: {w}")).collect();
+        let why: Vec<String> = report
+            .unsupported
+            .iter()
+            .map(|(a, w)| format!("{a}: {w}"))
+            .collect();
         return Outcome::Pending(why.join("; "));
     }
     let (stdout, stderr, status) = run_java(&[&woven], &case.main);
@@ -48,7 +52,11 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
     if stdout == expected && (status.success() || expected_failure(case)) {
         Outcome::Pass
     } else {
-        Outcome::Fail(format!("exit {status}; {}\nstderr:\n{}", first_difference(&expected, &stdout), stderr.lines().take(15).collect::<Vec<_>>().join("\n")))
+        Outcome::Fail(format!(
+            "exit {status}; {}\nstderr:\n{}",
+            first_difference(&expected, &stdout),
+            stderr.lines().take(15).collect::<Vec<_>>().join("\n")
+        ))
     }
 }
 
@@ -59,11 +67,18 @@ fn expected_failure(case: &Case) -> bool {
 
 #[test]
 fn conformance_cases_woven_by_major() {
-    let Some(home) = jdk17() else { return skip("no JDK 17") };
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
     let jdk = Jdk::at(&home).expect("JDK 17");
     let cases = load_cases();
-    assert!(cases.len() >= 60, "only {} cases", cases.len());
-    let results: Vec<(String, Outcome)> = cases.par_iter().map(|c| (c.name.clone(), run_case(c, &jdk))).collect();
+    if std::env::var_os("MAJOR_CASES").is_none() {
+        assert!(cases.len() >= 60, "only {} cases", cases.len());
+    }
+    let results: Vec<(String, Outcome)> = cases
+        .par_iter()
+        .map(|c| (c.name.clone(), run_case(c, &jdk)))
+        .collect();
     let (mut pass, mut pending, mut failed) = (0, Vec::new(), Vec::new());
     for (name, o) in &results {
         match o {
@@ -72,7 +87,12 @@ fn conformance_cases_woven_by_major() {
             Outcome::Fail(why) => failed.push(format!("{name}: {why}")),
         }
     }
-    eprintln!("conformance (major): {pass} passed, {} pending, {} failed of {}", pending.len(), failed.len(), results.len());
+    eprintln!(
+        "conformance (major): {pass} passed, {} pending, {} failed of {}",
+        pending.len(),
+        failed.len(),
+        results.len()
+    );
     for p in &pending {
         eprintln!("  PENDING {p}");
     }
@@ -80,5 +100,10 @@ fn conformance_cases_woven_by_major() {
         eprintln!("  FAILED {f}");
     }
     let _ = Path::new(".");
-    assert!(failed.is_empty(), "{} conformance cases failed:\n{}", failed.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "{} conformance cases failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }
