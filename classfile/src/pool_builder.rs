@@ -332,6 +332,19 @@ impl<'a> PoolBuilder<'a> {
         }
     }
 
+    /// A `CONSTANT_MethodHandle` of reference `kind` (JVMS §5.4.3.5) to the
+    /// member reference at `reference`.
+    pub fn method_handle(&mut self, kind: u8, reference: u16) -> Result<u16> {
+        self.intern(
+            Key::Ref(tag::METHOD_HANDLE, kind as u16, reference),
+            |out| {
+                out.push(tag::METHOD_HANDLE);
+                out.push(kind);
+                out.extend_from_slice(&reference.to_be_bytes());
+            },
+        )
+    }
+
     /// Writes `constant_pool_count` and every entry.
     pub fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&(self.count as u16).to_be_bytes());

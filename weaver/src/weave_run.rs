@@ -60,6 +60,8 @@ pub struct WeaveReport {
     pub skipped_methods: Vec<String>,
     /// Warnings from checking the aspects.
     pub aspect_warnings: Vec<String>,
+    /// Advice left out at some join points, with the reason.
+    pub notes: Vec<String>,
 }
 
 /// Weaves; on any error nothing is written.
@@ -230,6 +232,9 @@ pub fn print_report(r: &WeaveReport, output: &Path) {
     }
     for a in &r.unmatched {
         eprintln!("warning: {a} has not been applied [adviceDidNotMatch]");
+    }
+    for n in &r.notes {
+        eprintln!("warning: not woven: {n}");
     }
     for m in &r.skipped_methods {
         eprintln!("warning: left unwoven: {m}");

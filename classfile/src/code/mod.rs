@@ -196,6 +196,56 @@ impl Code {
         }
     }
 
+    /// An empty body that shares this body's label numbering, so that
+    /// instructions and labels can move from this body into it (extracting code
+    /// into a new method).
+    pub fn sibling(&self) -> Code {
+        Code {
+            max_stack: 0,
+            max_locals: 0,
+            insns: Vec::new(),
+            handlers: Vec::new(),
+            attributes: Vec::new(),
+            origins: self.origins.clone(),
+        }
+    }
+
+    /// Drops table entries (line numbers, local variables, type annotations) that
+    /// name labels no longer placed in the body, e.g. after code moved out.
+    pub fn prune_tables(&mut self) {
+        let placed: std::collections::HashSet<Label> = self
+            .insns
+            .iter()
+            .filter_map(|i| {
+                if let Insn::Label(l) = i {
+                    Some(*l)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        for a in &mut self.attributes {
+            match a {
+                CodeAttr::LineNumbers { entries, .. } => {
+                    entries.retain(|(l, _)| placed.contains(l))
+                }
+                CodeAttr::LocalVariables { entries, .. } => {
+                    entries.retain(|v| placed.contains(&v.start) && placed.contains(&v.end))
+                }
+                CodeAttr::TypeAnnotations { entries, .. } => entries.retain(|t| match &t.target {
+                    TypeAnnotationTarget::LocalVar(r) => r
+                        .iter()
+                        .all(|(s, e, _)| placed.contains(s) && placed.contains(e)),
+                    TypeAnnotationTarget::Offset(l) | TypeAnnotationTarget::TypeArgument(l, _) => {
+                        placed.contains(l)
+                    }
+                    TypeAnnotationTarget::Catch(_) => true,
+                }),
+                _ => {}
+            }
+        }
+    }
+
     /// A new, unused label.
     pub fn new_label(&mut self) -> Label {
         self.origins.push(None);

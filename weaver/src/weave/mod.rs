@@ -69,6 +69,10 @@ pub struct ClassOutcome {
     pub declares: Vec<DeclareHit>,
     /// Methods left unwoven, with the reason.
     pub skipped_methods: Vec<Error>,
+    /// Proceed methods added so far (numbers them).
+    pub proceed_methods: usize,
+    /// Advice not woven at some shadow, with the reason.
+    pub notes: Vec<String>,
 }
 
 /// The weaver for one program of aspects.
@@ -96,6 +100,18 @@ pub fn kind_name(k: ShadowKind) -> &'static str {
         ShadowKind::ExceptionHandler => "exception-handler",
         ShadowKind::AdviceExecution => "adviceexecution",
     }
+}
+
+fn describe_short(a: &PlannedAdvice<'_>) -> String {
+    format!(
+        "{} advice in {}",
+        a.resolved.kind.name(),
+        a.resolved.declared_in
+    )
+}
+
+fn is_around(a: &PlannedAdvice<'_>) -> bool {
+    matches!(a.resolved.kind, AdviceKind::Around(_))
 }
 
 /// A short description of an advice for messages: `before(): Tracer.aj:12`.
@@ -217,6 +233,7 @@ impl<'p> Weaver<'p> {
         };
         let mut edit = ClassEdit::new(&class);
         let mut statics = Statics::new(&name, &source_file);
+        let mut added: Vec<Vec<u8>> = Vec::new();
         let index = self.world.index();
         for (mi, m) in class.methods.iter().enumerate() {
             let Some(attr) = m.attribute("Code") else {
@@ -266,6 +283,8 @@ impl<'p> Weaver<'p> {
                 next_local: parsed.max_locals,
                 outcome: &mut outcome,
                 changed: false,
+                added: &mut added,
+                major_version: class.major_version,
             };
             match mw.weave(&mctx) {
                 Ok(()) => {}
@@ -303,6 +322,7 @@ impl<'p> Weaver<'p> {
             code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
             edit.methods.insert(mi, method_with_code(m, &out));
         }
+        edit.added_methods.append(&mut added);
         if !edit.methods.is_empty() {
             outcome.bytes = Some(write_class(&class, &edit));
         }
@@ -442,6 +462,10 @@ struct MethodWeave<'w, 'p, 'c> {
     next_local: u16,
     outcome: &'c mut ClassOutcome,
     changed: bool,
+    /// Methods added to the class (proceed methods of around advice).
+    added: &'c mut Vec<Vec<u8>>,
+    /// Class-file version of the class.
+    major_version: u16,
 }
 
 /// One advice that matched a shadow.
@@ -535,6 +559,8 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             _ => ShadowKind::MethodExecution,
         };
         self.weave_execution(kind, body_marker, &esp)?;
+        // Code that moved into proceed methods takes its table entries along.
+        self.code.prune_tables();
         Ok(())
     }
 
@@ -911,6 +937,35 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             {
                 continue; // only before advice applies to handlers, as in AspectJ
             }
+            if let AdviceKind::Around(_) = a.resolved.kind {
+                let why = if matches!(
+                    kind,
+                    ShadowKind::ConstructorCall
+                        | ShadowKind::ConstructorExecution
+                        | ShadowKind::StaticInitialization
+                ) {
+                    Some("around advice on constructors and static initializers is not supported yet")
+                } else if self.major_version < 51 || self.cls.access & 0x0200 != 0 {
+                    Some(
+                        "around advice needs class-file version 51+ and a class (not an interface)",
+                    )
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    let note = format!(
+                        "{}: {} at {}:{}",
+                        describe_short(a),
+                        why,
+                        self.cls.name,
+                        line
+                    );
+                    if !self.outcome.notes.contains(&note) {
+                        self.outcome.notes.push(note);
+                    }
+                    continue;
+                }
+            }
             out.push(Matched {
                 advice: a,
                 residue: r,
@@ -1074,7 +1129,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             }
             ctx.args = it.collect();
         }
-        let needs_ret = matched.iter().any(|m| m.advice.is_after());
+        let needs_ret = matched
+            .iter()
+            .any(|m| m.advice.is_after() || is_around(m.advice));
         ctx.ret = match (&result, needs_ret) {
             (Some(d), true) => Some((self.temp(d), d.to_string())),
             (None, _) => Some((0, "V".to_string())),
@@ -1087,7 +1144,6 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             core.push(insn);
             if let (Some((l, d)), true) = (&ctx.ret, needs_ret) {
                 if d != "V" {
-                    core.push(emit::dup(d));
                     core.push(emit::store(d, *l));
                 }
             }
@@ -1105,9 +1161,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             })
             .copied()
             .collect();
-        let layered = self.layer(&matched, &ctx, core)?;
+        let layered = self.layer(&matched, &ctx, core, false)?;
         let mut replacement = pre_store;
         replacement.extend(layered.body);
+        if let (Some((l, d)), true) = (&ctx.ret, needs_ret) {
+            if d != "V" {
+                replacement.push(emit::load(d, *l));
+            }
+        }
         let at = f.at;
         if f.kind == ShadowKind::ExceptionHandler {
             self.code.insns.splice(at..at, replacement);
@@ -1196,7 +1257,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if matched.is_empty() {
             return Ok(());
         }
-        let needs_exit = matched.iter().any(|m| m.advice.is_after());
+        let needs_exit = matched
+            .iter()
+            .any(|m| m.advice.is_after() || is_around(m.advice));
         let ret = ret.to_string();
         ctx.ret = if needs_exit && ret != "V" {
             Some((self.temp(&ret), ret.clone()))
@@ -1239,7 +1302,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if needs_exit {
             core.push(Insn::Label(exit));
         }
-        let layered = self.layer(&matched, &ctx, core)?;
+        let layered = self.layer(&matched, &ctx, core, true)?;
         self.code.insns.extend(layered.body);
         if needs_exit {
             match &ctx.ret {
@@ -1262,9 +1325,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         matched: &[Matched<'_, '_>],
         ctx: &Context,
         core: Vec<Insn>,
+        body_is_method: bool,
     ) -> Result<Layered> {
-        let core_start = self.code.new_label();
-        let core_end = self.code.new_label();
+        let mut body_is_method = body_is_method;
+        let mut core = core;
+        let mut core_start = self.code.new_label();
+        let mut core_end = self.code.new_label();
         let mut pre: Vec<Insn> = Vec::new();
         let mut post: Vec<Insn> = Vec::new();
         let mut tail: Vec<Insn> = Vec::new();
@@ -1312,7 +1378,33 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                         post.push(Insn::Label(end));
                     }
                 }
-                AdviceKind::Around(_) => unreachable!("around advice is filtered out in planning"),
+                AdviceKind::Around(_) => {
+                    // Everything inside moves into a proceed method; the around
+                    // call takes its place.
+                    let mut inner = std::mem::take(&mut pre);
+                    inner.push(Insn::Label(core_start));
+                    inner.append(&mut core);
+                    inner.push(Insn::Label(core_end));
+                    inner.append(&mut post);
+                    let mut inner_handlers = std::mem::take(&mut handlers);
+                    if body_is_method {
+                        inner_handlers.append(&mut self.code.handlers);
+                        body_is_method = false;
+                    }
+                    let proceed = self.proceed_method(
+                        m,
+                        ctx,
+                        inner,
+                        std::mem::take(&mut tail),
+                        inner_handlers,
+                    )?;
+                    extra_ranges.clear();
+                    core_start = self.code.new_label();
+                    core_end = self.code.new_label();
+                    start = core_start;
+                    end = core_end;
+                    core = self.around_call(m, ctx, &proceed)?;
+                }
             }
         }
         let mut body = pre;
@@ -1325,6 +1417,297 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             tail,
             handlers,
         })
+    }
+
+    /// The join point's state as the proceed method receives it: `this`, the
+    /// target, the arguments (each with its local and descriptor).
+    fn state_layout(&self, ctx: &Context) -> Vec<(u16, String)> {
+        let mut v = Vec::new();
+        if let Some(t) = &ctx.this {
+            v.push((0, t.clone()));
+        }
+        if let Some((l, d)) = &ctx.target {
+            if ctx.this.is_none() || *l != 0 {
+                v.push((*l, d.clone()));
+            }
+        }
+        v.extend(ctx.args.iter().cloned());
+        v
+    }
+
+    /// Moves `inner` (with its handler code and handlers) into a new private
+    /// static method `(Object[] state, Object[] formals) -> Object` that unpacks
+    /// the state into the same locals, lets the around advice's formals override
+    /// what they bind, runs the code and returns the result boxed. Returns the
+    /// method's name.
+    fn proceed_method(
+        &mut self,
+        m: &Matched<'_, '_>,
+        ctx: &Context,
+        inner: Vec<Insn>,
+        tail: Vec<Insn>,
+        handlers: Vec<Handler>,
+    ) -> Result<String> {
+        let name = format!("major$proceed${}", self.outcome.proceed_methods);
+        self.outcome.proceed_methods += 1;
+        let desc = "([Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;";
+        let mut p = self.code.sibling();
+        let state_local = self.temp("Ljava/lang/Object;");
+        let formals_local = self.temp("Ljava/lang/Object;");
+        let mut out = vec![
+            Insn::Local {
+                op: op::ALOAD,
+                index: 0,
+                wide: false,
+            },
+            emit::store("[Ljava/lang/Object;", state_local),
+            Insn::Local {
+                op: op::ALOAD,
+                index: 1,
+                wide: false,
+            },
+            emit::store("[Ljava/lang/Object;", formals_local),
+        ];
+        let layout = self.state_layout(ctx);
+        for (i, (l, d)) in layout.iter().enumerate() {
+            out.push(emit::load("[Ljava/lang/Object;", state_local));
+            emit::push_int(i as i32, self.pool, &mut out)?;
+            out.push(Insn::Simple(op::AALOAD));
+            emit::convert("Ljava/lang/Object;", d, true, self.pool, &mut out)?;
+            out.push(emit::store(d, *l));
+        }
+        // Formals passed to proceed(..) replace the values they were bound to.
+        let skip = p.new_label();
+        out.push(emit::load("[Ljava/lang/Object;", formals_local));
+        out.push(Insn::Jump {
+            op: op::IFNULL,
+            target: skip,
+        });
+        for (k, src) in m.advice.binds.iter().enumerate() {
+            let Some(src) = src else { continue };
+            let Some((Some(l), d)) = ctx.value(*src) else {
+                continue;
+            };
+            out.push(emit::load("[Ljava/lang/Object;", formals_local));
+            emit::push_int(k as i32, self.pool, &mut out)?;
+            out.push(Insn::Simple(op::AALOAD));
+            emit::convert("Ljava/lang/Object;", &d, true, self.pool, &mut out)?;
+            out.push(emit::store(&d, l));
+            if *src == Source::This && ctx.target.as_ref().is_some_and(|(tl, _)| *tl == 0) {
+                // For executions this and target are one local.
+            }
+        }
+        out.push(Insn::Label(skip));
+        out.extend(inner);
+        match &ctx.ret {
+            Some((l, d)) if d != "V" => {
+                out.push(emit::load(d, *l));
+                if emit::is_primitive(d) {
+                    emit::boxing(d.chars().next().unwrap_or('I'), self.pool, &mut out)?;
+                }
+            }
+            _ => out.push(Insn::Simple(op::ACONST_NULL)),
+        }
+        out.push(Insn::Simple(176)); // areturn
+        out.extend(tail);
+        p.insns = out;
+        p.handlers = handlers;
+        p.attributes = self
+            .code
+            .attributes
+            .iter()
+            .filter(|a| matches!(a, CodeAttr::LineNumbers { .. }))
+            .cloned()
+            .collect();
+        p.prune_tables();
+        let class_name = self.cls.name.clone();
+        let ctx_m = MethodContext {
+            class_name: &class_name,
+            name: &name,
+            descriptor: desc,
+            is_static: true,
+            major_version: self.major_version,
+        };
+        frames::compute(&mut p, &ctx_m, self.pool, self.weaver.world.index())?;
+        let code_name = self.pool.utf8("Code")?;
+        let mut method = Vec::new();
+        method.extend_from_slice(&0x100Au16.to_be_bytes()); // private static synthetic
+        method.extend_from_slice(&self.pool.utf8(&name)?.to_be_bytes());
+        method.extend_from_slice(&self.pool.utf8(desc)?.to_be_bytes());
+        method.extend_from_slice(&1u16.to_be_bytes());
+        p.write_attribute(code_name, &p.layout(), &mut method)?;
+        self.added.push(method);
+        Ok(name)
+    }
+
+    /// The around advice call that replaces the code moved into `proceed`: packs
+    /// the state, makes the closure, calls the advice (or, when its runtime test
+    /// fails, the proceed method directly), and stores the result.
+    fn around_call(
+        &mut self,
+        m: &Matched<'_, '_>,
+        ctx: &Context,
+        proceed: &str,
+    ) -> Result<Vec<Insn>> {
+        let a = m.advice;
+        let mut out = Vec::new();
+        let state_local = self.temp("Ljava/lang/Object;");
+        let layout = self.state_layout(ctx);
+        emit::push_int(layout.len() as i32, self.pool, &mut out)?;
+        let obj = self.pool.class("java/lang/Object")?;
+        out.push(Insn::Cp {
+            op: op::ANEWARRAY,
+            index: obj,
+        });
+        for (i, (l, d)) in layout.iter().enumerate() {
+            out.push(Insn::Simple(op::DUP));
+            emit::push_int(i as i32, self.pool, &mut out)?;
+            out.push(emit::load(d, *l));
+            if emit::is_primitive(d) {
+                emit::boxing(d.chars().next().unwrap_or('I'), self.pool, &mut out)?;
+            }
+            out.push(Insn::Simple(83)); // aastore
+        }
+        out.push(emit::store("[Ljava/lang/Object;", state_local));
+        let result = ctx.ret.clone().filter(|(_, d)| d != "V");
+        let direct = self.code.new_label();
+        let done = self.code.new_label();
+        if m.residue != Residue::True {
+            self.jump_if(&m.residue, false, direct, a, ctx, &mut out)?;
+        }
+        let aspect = a.aspect_class.as_str();
+        let aspect_of =
+            self.pool
+                .method_ref(aspect, "aspectOf", &format!("()L{aspect};"), false)?;
+        out.push(Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: aspect_of,
+        });
+        for (slot, want) in a.method.formal_types.iter().enumerate() {
+            let src = a.binds.get(slot).copied().flatten();
+            self.load_source(src, want, ctx, &mut out)?;
+        }
+        let (params, advice_ret) = descriptor::parse_method(&a.method.descriptor)?;
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        let advice_ret = advice_ret.to_string();
+        for (k, e) in a.method.extras.iter().enumerate() {
+            if *e == Extra::AroundClosure {
+                self.closure(proceed, state_local, &mut out)?;
+            } else {
+                self.push_extra(*e, ctx, &mut out)?;
+                if let Some(p) = params.get(a.method.formal_types.len() + k) {
+                    if p == "Lorg/aspectj/lang/ProceedingJoinPoint;" {
+                        let c = self.pool.class("org/aspectj/lang/ProceedingJoinPoint")?;
+                        out.push(Insn::Cp {
+                            op: op::CHECKCAST,
+                            index: c,
+                        });
+                    }
+                }
+            }
+        }
+        let mref = self
+            .pool
+            .method_ref(aspect, &a.method.name, &a.method.descriptor, false)?;
+        out.push(Insn::Cp {
+            op: op::INVOKEVIRTUAL,
+            index: mref,
+        });
+        // The advice's result becomes the join point's.
+        match (&result, advice_ret.as_str()) {
+            (None, "V") => {}
+            (None, r) => out.push(emit::pop(r)),
+            (Some((_, d)), "V") => push_default(d, &mut out),
+            (Some((_, d)), r) => {
+                let cast = !assignable(&self.weaver.world, r, d);
+                emit::convert(r, d, cast, self.pool, &mut out)?;
+            }
+        }
+        if let Some((l, d)) = &result {
+            out.push(emit::store(d, *l));
+        }
+        if m.residue != Residue::True {
+            out.push(Insn::Jump {
+                op: op::GOTO,
+                target: done,
+            });
+            out.push(Insn::Label(direct));
+            out.push(emit::load("[Ljava/lang/Object;", state_local));
+            out.push(Insn::Simple(op::ACONST_NULL));
+            let pm = self.pool.method_ref(
+                &self.cls.name.clone(),
+                proceed,
+                "([Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+                false,
+            )?;
+            out.push(Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: pm,
+            });
+            match &result {
+                Some((l, d)) => {
+                    emit::convert("Ljava/lang/Object;", d, true, self.pool, &mut out)?;
+                    out.push(emit::store(d, *l));
+                }
+                None => out.push(Insn::Simple(op::POP)),
+            }
+            out.push(Insn::Label(done));
+        }
+        Ok(out)
+    }
+
+    /// `new MethodHandleClosure(MethodHandles.insertArguments(<proceed>, 0, state))`.
+    fn closure(&mut self, proceed: &str, state_local: u16, out: &mut Vec<Insn>) -> Result<()> {
+        const CLOSURE: &str = "major/runtime/MethodHandleClosure";
+        let c = self.pool.class(CLOSURE)?;
+        out.push(Insn::Cp {
+            op: op::NEW,
+            index: c,
+        });
+        out.push(Insn::Simple(op::DUP));
+        let pm = self.pool.method_ref(
+            &self.cls.name.clone(),
+            proceed,
+            "([Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+            false,
+        )?;
+        let mh = self.pool.method_handle(6, pm)?; // REF_invokeStatic
+        out.push(Insn::Ldc {
+            index: mh,
+            wide: mh > 255,
+        });
+        out.push(Insn::Simple(3)); // iconst_0
+        out.push(Insn::Simple(4)); // iconst_1
+        let obj = self.pool.class("java/lang/Object")?;
+        out.push(Insn::Cp {
+            op: op::ANEWARRAY,
+            index: obj,
+        });
+        out.push(Insn::Simple(op::DUP));
+        out.push(Insn::Simple(3));
+        out.push(emit::load("[Ljava/lang/Object;", state_local));
+        out.push(Insn::Simple(83)); // aastore
+        let ins = self.pool.method_ref(
+            "java/lang/invoke/MethodHandles",
+            "insertArguments",
+            "(Ljava/lang/invoke/MethodHandle;I[Ljava/lang/Object;)Ljava/lang/invoke/MethodHandle;",
+            false,
+        )?;
+        out.push(Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: ins,
+        });
+        let init = self.pool.method_ref(
+            CLOSURE,
+            "<init>",
+            "(Ljava/lang/invoke/MethodHandle;)V",
+            false,
+        )?;
+        out.push(Insn::Cp {
+            op: op::INVOKESPECIAL,
+            index: init,
+        });
+        Ok(())
     }
 
     /// `if (residue) Aspect.aspectOf().advice(args...)`.
@@ -1590,6 +1973,17 @@ struct Layered {
     body: Vec<Insn>,
     tail: Vec<Insn>,
     handlers: Vec<Handler>,
+}
+
+/// Pushes the default value of descriptor `d` (0, 0L, 0.0, null).
+fn push_default(d: &str, out: &mut Vec<Insn>) {
+    out.push(Insn::Simple(match d.as_bytes()[0] {
+        b'J' => 9,
+        b'F' => 11,
+        b'D' => 14,
+        b'L' | b'[' => op::ACONST_NULL,
+        _ => 3,
+    }));
 }
 
 fn return_op(d: &str) -> u8 {

@@ -102,9 +102,6 @@ impl PlannedAdvice<'_> {
 
 /// Why an advice cannot be woven (yet); reported, the advice is skipped.
 pub fn unsupported(advice: &ResolvedAdvice) -> Option<&'static str> {
-    if matches!(advice.kind, AdviceKind::Around(_)) {
-        return Some("around advice is not supported by this weaver yet");
-    }
     fn walk(pc: &Pc) -> Option<&'static str> {
         match &pc.kind {
             PcKind::And(a, b) | PcKind::Or(a, b) => walk(a).or_else(|| walk(b)),
