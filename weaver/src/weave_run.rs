@@ -85,7 +85,15 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             opts.jdk.home.display()
         ))
     })?;
-    let aspects = compile(&program, &rt, &javac, work.path())
+    // Aspects may name program types: javac sees the inputs and the class path too.
+    let cp: Vec<PathBuf> = std::iter::once(rt.clone())
+        .chain(opts.inputs.iter().cloned())
+        .chain(opts.classpath.iter().cloned())
+        .collect();
+    let cp = PathBuf::from(
+        std::env::join_paths(&cp).map_err(|e| MajorError::Usage(format!("class path: {e}")))?,
+    );
+    let aspects = compile(&program, &cp, &javac, work.path())
         .map_err(|e| MajorError::AspectCompile(Box::new(e)))?;
 
     // 2. The class hierarchy.
