@@ -155,7 +155,22 @@ pub fn convert(
                 });
             }
         }
-        (true, true) => {}
+        (true, true) => {
+            // Widening primitive conversions; byte/short/char to int need none.
+            let from_int = matches!(have, "B" | "S" | "C" | "I");
+            let op = match (want, from_int, have) {
+                ("J", true, _) => Some(133),
+                ("F", true, _) => Some(134),
+                ("D", true, _) => Some(135),
+                ("F", false, "J") => Some(137),
+                ("D", false, "J") => Some(138),
+                ("D", false, "F") => Some(141),
+                _ => None,
+            };
+            if let Some(o) = op {
+                out.push(Insn::Simple(o));
+            }
+        }
     }
     Ok(())
 }

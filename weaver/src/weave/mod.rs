@@ -110,6 +110,18 @@ fn describe_short(a: &PlannedAdvice<'_>) -> String {
     )
 }
 
+/// Java's widening primitive conversions (`after returning (long l)` also sees ints).
+fn widens(from: &str, to: &str) -> bool {
+    matches!(
+        (from, to),
+        ("B", "S" | "I" | "J" | "F" | "D")
+            | ("S" | "C", "I" | "J" | "F" | "D")
+            | ("I", "J" | "F" | "D")
+            | ("J", "F" | "D")
+            | ("F", "D")
+    )
+}
+
 fn is_around(a: &PlannedAdvice<'_>) -> bool {
     matches!(a.resolved.kind, AdviceKind::Around(_))
 }
@@ -552,7 +564,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             let line = line_of.get(f.at).copied().unwrap_or(-1);
             self.weave_point(f, line, &esp)?;
         }
-        // The execution shadow last: it wraps everything.
+        // The execution shadow last: it wraps everything. Bridge methods have none.
+        if self.member.access & 0x0040 != 0
+            && self.member.name != "<clinit>"
+            && self.member.name != "<init>"
+        {
+            self.code.prune_tables();
+            return Ok(());
+        }
         let kind = match self.member.name.as_str() {
             "<init>" => ShadowKind::ConstructorExecution,
             "<clinit>" => ShadowKind::StaticInitialization,
@@ -700,6 +719,8 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                             continue;
                         }
                         ShadowKind::ConstructorCall
+                    } else if o == op::INVOKESPECIAL && *r.owner != *self.cls.name {
+                        continue; // super.m() and I.super.m() are not call join points
                     } else {
                         ShadowKind::MethodCall
                     };
@@ -902,7 +923,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                         Some(have) => {
                             let boxed_to_object =
                                 emit::is_primitive(have) && want == "Ljava/lang/Object;";
-                            if !boxed_to_object && !assignable(world, have, &want) {
+                            if !boxed_to_object
+                                && !assignable(world, have, &want)
+                                && !widens(have, &want)
+                            {
                                 if have.starts_with('L') || have.starts_with('[') {
                                     r = Residue::And(
                                         Box::new(r),
