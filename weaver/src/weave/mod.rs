@@ -34,8 +34,6 @@ use major_pointcut_lang::matcher::{
     ClassView, CompiledPointcut, Fuzzy, MemberView, Shadow, ShadowKind, TypeWorld,
 };
 use major_pointcut_lang::{Program, ResolvedAdvice};
-#[allow(unused_imports)]
-use plan::ShadowTypes as _;
 
 use crate::aspects::{CompiledAspects, Extra};
 use crate::index::ClassIndex;
@@ -334,8 +332,56 @@ impl<'p> Weaver<'p> {
             code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
             edit.methods.insert(mi, method_with_code(m, &out));
         }
+        // A static initialization join point for classes without <clinit>, as ajc has.
+        let has_clinit = class
+            .methods
+            .iter()
+            .any(|m| class.member_name(m).is_ok_and(|n| n == "<clinit>"));
+        if !has_clinit && class.access & 0x0200 == 0 {
+            let member = MemberData {
+                name: "<clinit>".to_string(),
+                descriptor: "()V".to_string(),
+                access: ACC_STATIC,
+                annotations: Vec::new(),
+                exceptions: Vec::new(),
+            };
+            let mut code = Code::empty();
+            code.insns.push(Insn::Simple(op::RETURN));
+            let mctx = MethodContext {
+                class_name: &name,
+                name: "<clinit>",
+                descriptor: "()V",
+                is_static: true,
+                major_version: class.major_version,
+            };
+            let mut mw = MethodWeave {
+                weaver: self,
+                cls: &cls,
+                member: &member,
+                code: &mut code,
+                pool: &mut edit.pool,
+                statics: &mut statics,
+                next_local: 0,
+                outcome: &mut outcome,
+                changed: false,
+                added: &mut added,
+                major_version: class.major_version,
+            };
+            mw.weave(&mctx)?;
+            if mw.changed {
+                frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
+                let code_name = edit.pool.utf8("Code")?;
+                let mut m = Vec::new();
+                m.extend_from_slice(&ACC_STATIC.to_be_bytes());
+                m.extend_from_slice(&edit.pool.utf8("<clinit>")?.to_be_bytes());
+                m.extend_from_slice(&edit.pool.utf8("()V")?.to_be_bytes());
+                m.extend_from_slice(&1u16.to_be_bytes());
+                code.write_attribute(code_name, &code.layout(), &mut m)?;
+                added.push(m);
+            }
+        }
         edit.added_methods.append(&mut added);
-        if !edit.methods.is_empty() {
+        if !edit.methods.is_empty() || !edit.added_methods.is_empty() {
             outcome.bytes = Some(write_class(&class, &edit));
         }
         if !statics.is_empty() {
@@ -944,6 +990,29 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 }
                 AdviceKind::AfterThrowing(Some(_)) => {
                     let want = a.method.formal_types.last().cloned().unwrap_or_default();
+                    // A checked exception type only matches where it is declared:
+                    // some declared exception is that type or a subtype (ajc's rule).
+                    let w = plan::internal_of(&want);
+                    let unchecked = |c: &str| {
+                        world.is_subtype(c, "java/lang/RuntimeException")
+                            || world.is_subtype(c, "java/lang/Error")
+                    };
+                    let covers_unchecked = world.is_subtype("java/lang/RuntimeException", &w)
+                        || world.is_subtype("java/lang/Error", &w);
+                    if !unchecked(&w) && !covers_unchecked {
+                        let declares = matches!(
+                            kind,
+                            ShadowKind::MethodCall
+                                | ShadowKind::ConstructorCall
+                                | ShadowKind::MethodExecution
+                                | ShadowKind::ConstructorExecution
+                        );
+                        let related =
+                            declares && subject.exceptions.iter().any(|d| world.is_subtype(d, &w));
+                        if !related {
+                            continue;
+                        }
+                    }
                     if want != THROWABLE {
                         r = Residue::And(
                             Box::new(r),
