@@ -1067,12 +1067,24 @@ pub fn compile_advice(
     scope: &crate::resolve::Scope,
     world: &dyn TypeWorld,
 ) -> CompiledPointcut {
+    compile_advice_part(advice, &advice.pointcut, scope, world)
+}
+
+/// Compiles a part of an advice's pointcut (e.g. the pointcut inside one of its
+/// `cflow(..)`), with the advice's formals for binding patterns, like
+/// [`compile_advice`].
+pub fn compile_advice_part(
+    advice: &crate::check::ResolvedAdvice,
+    part: &crate::resolve::Pc,
+    scope: &crate::resolve::Scope,
+    world: &dyn TypeWorld,
+) -> CompiledPointcut {
     let formal_type = |slot: usize| -> Option<TypePattern> {
         let f = advice.formals.get(slot)?;
         let tp = crate::parse::parse_type_pattern(&f.ty.name).ok()?;
         Some(scope.resolve_type_pattern(&tp))
     };
-    CompiledPointcut::compile(&advice.pointcut, &formal_type, world)
+    CompiledPointcut::compile(part, &formal_type, world)
 }
 
 #[cfg(test)]

@@ -179,11 +179,14 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             "declare error matched; nothing written:\n{text}"
         )));
     }
-    for (a, n) in weaver.advice().iter().zip(&hits) {
-        if *n == 0 {
+    for a in weaver.advice() {
+        if a.entry.is_none() && hits[a.id] == 0 {
             report.unmatched.push(describe(&program, a.resolved));
         }
     }
+    let extra_classes = weaver
+        .extra_classes()
+        .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
 
     // 4. Write, in input order; renamed into place only at the end.
     let mut out = OutputArchive::create(&opts.output, OutputArchive::kind_for(&opts.output))?;
@@ -215,7 +218,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
-    for (name, bytes) in &aspects.classes {
+    for (name, bytes) in aspects.classes.iter().chain(&extra_classes) {
         out.write(name, bytes)?;
     }
     if opts.bundle_runtime {

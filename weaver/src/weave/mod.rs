@@ -15,6 +15,7 @@
 //! of the method; the exception-table entries of a call-site shadow go before the
 //! method's own entries (they are innermost), those of an execution shadow after.
 
+pub mod cflow;
 pub mod emit;
 pub mod plan;
 pub mod statics;
@@ -79,6 +80,8 @@ pub struct Weaver<'p> {
     advice: Vec<PlannedAdvice<'p>>,
     declares: Vec<(CompiledPointcut, bool, String)>,
     excluded: HashSet<String>,
+    /// The per-thread state of every `cflow(..)`, indexed by [`plan::CflowField`] number.
+    cflow_fields: Vec<plan::CflowField>,
     /// Advice that cannot be woven, with the reason.
     pub unsupported: Vec<(String, &'static str)>,
 }
@@ -121,7 +124,7 @@ fn widens(from: &str, to: &str) -> bool {
 }
 
 fn is_around(a: &PlannedAdvice<'_>) -> bool {
-    matches!(a.resolved.kind, AdviceKind::Around(_))
+    a.entry.is_none() && matches!(a.resolved.kind, AdviceKind::Around(_))
 }
 
 /// A short description of an advice for messages: `before(): Tracer.aj:12`.
@@ -147,6 +150,8 @@ impl<'p> Weaver<'p> {
         let world = IndexWorld::new(index);
         let mut advice = Vec::new();
         let mut unsupported = Vec::new();
+        let mut cflow_fields = Vec::new();
+        let mut entries = Vec::new();
         for ca in &aspects.aspects {
             let ra = &program.aspects[ca.program_index];
             for (i, a) in ra.advice.iter().enumerate() {
@@ -156,19 +161,38 @@ impl<'p> Weaver<'p> {
                 }
                 let Some(m) = ca.advice.get(i) else { continue };
                 let pointcut = major_pointcut_lang::matcher::compile_advice(a, &ra.scope, &world);
-                let id = advice.len();
+                let cflows = cflow::Planner {
+                    fields: &mut cflow_fields,
+                    entries: &mut entries,
+                    world: &world,
+                }
+                .plan(a, &a.pointcut, 0, &ca.internal_name, m, &ra.scope);
                 advice.push(PlannedAdvice {
                     aspect_class: ca.internal_name.clone(),
                     resolved: a,
                     method: m.clone(),
                     pointcut,
                     rank: 0,
-                    binds: plan::bindings(a),
-                    id,
+                    binds: plan::bindings(a, &cflows),
+                    id: 0,
+                    pc: &a.pointcut,
+                    if_base: 0,
+                    cflows,
+                    entry: None,
                 });
             }
         }
         plan::order(&mut advice, program, &world);
+        // cflow entries outermost, cflowbelow entries innermost.
+        let (below, above): (Vec<_>, Vec<_>) = entries
+            .into_iter()
+            .partition(|e| e.entry.as_ref().is_some_and(|e| e.below));
+        let mut advice: Vec<PlannedAdvice<'p>> =
+            above.into_iter().chain(advice).chain(below).collect();
+        for (i, a) in advice.iter_mut().enumerate() {
+            a.rank = i;
+            a.id = i;
+        }
         let mut declares = Vec::new();
         for a in program.concrete_aspects() {
             for d in &a.declares {
@@ -187,8 +211,15 @@ impl<'p> Weaver<'p> {
             advice,
             declares,
             excluded,
+            cflow_fields,
             unsupported,
         }
+    }
+
+    /// The extra classes holding the per-thread state of the aspects' `cflow(..)`s
+    /// (entry name `p/A$MajorCflow.class`, bytes).
+    pub fn extra_classes(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        cflow::holder_classes(&self.cflow_fields, self.world.index())
     }
 
     /// The advice in precedence order (highest first).
@@ -471,6 +502,7 @@ impl Context {
             }
             Source::Returning => self.ret.clone().map(|(l, d)| (Some(l), d)),
             Source::Throwing => self.exc.clone().map(|(l, d)| (Some(l), d)),
+            Source::Cflow { .. } => None,
         }
     }
 }
@@ -957,7 +989,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 }
             };
             // The returned value or exception must have the formal's type.
-            match &a.resolved.kind {
+            let kind_of_advice = match &a.entry {
+                Some(_) => &AdviceKind::Before,
+                None => &a.resolved.kind,
+            };
+            match kind_of_advice {
                 AdviceKind::AfterReturning(Some(_)) => {
                     let want = a.method.formal_types.last().cloned().unwrap_or_default();
                     match ctx.ret.as_ref().map(|(_, d)| d.as_str()) {
@@ -1026,11 +1062,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 _ => {}
             }
             if kind == ShadowKind::ExceptionHandler
-                && !matches!(a.resolved.kind, AdviceKind::Before)
+                && (a.entry.is_some() || !matches!(a.resolved.kind, AdviceKind::Before))
             {
                 continue; // only before advice applies to handlers, as in AspectJ
             }
-            if let AdviceKind::Around(_) = a.resolved.kind {
+            if is_around(a) {
                 let why = if matches!(
                     kind,
                     ShadowKind::ConstructorCall
@@ -1352,7 +1388,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         let needs_exit = matched
             .iter()
-            .any(|m| m.advice.is_after() || is_around(m.advice));
+            .any(|m| m.advice.is_after() || is_around(m.advice) || m.advice.entry.is_some());
         let ret = ret.to_string();
         ctx.ret = if needs_exit && ret != "V" {
             Some((self.temp(&ret), ret.clone()))
@@ -1431,6 +1467,52 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let (mut start, mut end) = (core_start, core_end);
         let mut extra_ranges: Vec<(Label, Label)> = Vec::new();
         for m in matched {
+            if let Some(entry) = &m.advice.entry {
+                // Enter the control flow (remembering whether it was entered when
+                // the entry has a runtime test), leave it after, however it ends.
+                let flag = (m.residue != Residue::True).then(|| self.temp("I"));
+                let l = self.code.new_label();
+                let mut c = vec![Insn::Label(l)];
+                let skip = self.code.new_label();
+                if let Some(f) = flag {
+                    c.push(Insn::Simple(3)); // iconst_0
+                    c.push(emit::store("I", f));
+                    self.jump_if(&m.residue, false, skip, m.advice, ctx, &mut c)?;
+                }
+                self.cflow_enter(m.advice, entry, ctx, &mut c)?;
+                if let Some(f) = flag {
+                    c.push(Insn::Simple(4)); // iconst_1
+                    c.push(emit::store("I", f));
+                }
+                c.push(Insn::Label(skip));
+                let inside = self.code.new_label();
+                c.push(Insn::Label(inside));
+                c.append(&mut pre);
+                pre = c;
+                let h = self.code.new_label();
+                let h_end = self.code.new_label();
+                for (s, e) in std::iter::once((inside, end)).chain(extra_ranges.iter().copied()) {
+                    handlers.push(Handler {
+                        start: s,
+                        end: e,
+                        handler: h,
+                        catch_type: 0,
+                    });
+                }
+                let (exc_local, _) = ctx.exc.clone().expect("exception temp");
+                tail.push(Insn::Label(h));
+                tail.push(emit::store(THROWABLE, exc_local));
+                self.cflow_exit(entry, flag, &mut tail)?;
+                tail.push(emit::load(THROWABLE, exc_local));
+                tail.push(Insn::Simple(op::ATHROW));
+                tail.push(Insn::Label(h_end));
+                extra_ranges.push((h, h_end));
+                self.cflow_exit(entry, flag, &mut post)?;
+                start = l;
+                end = self.code.new_label();
+                post.push(Insn::Label(end));
+                continue;
+            }
             match &m.advice.resolved.kind {
                 AdviceKind::Before => {
                     let l = self.code.new_label();
@@ -1510,6 +1592,64 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             tail,
             handlers,
         })
+    }
+
+    /// Enters a cflow: `counter.inc()`, or `stack.push(new Object[] { values })`.
+    fn cflow_enter(
+        &mut self,
+        a: &PlannedAdvice<'_>,
+        entry: &plan::CflowEntry,
+        ctx: &Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let f = &self.weaver.cflow_fields[entry.field];
+        if !f.stack {
+            return cflow::call(f, "inc", "()V", self.pool, out);
+        }
+        cflow::get_field(f, self.pool, out)?;
+        emit::push_int(entry.pushed.len() as i32, self.pool, out)?;
+        let obj = self.pool.class("java/lang/Object")?;
+        out.push(Insn::Cp {
+            op: op::ANEWARRAY,
+            index: obj,
+        });
+        for (i, src) in entry.pushed.iter().enumerate() {
+            out.push(Insn::Simple(op::DUP));
+            emit::push_int(i as i32, self.pool, out)?;
+            self.load_source(*src, "Ljava/lang/Object;", ctx, out)?;
+            out.push(Insn::Simple(83)); // aastore
+        }
+        let _ = a;
+        let m = self
+            .pool
+            .method_ref(f.class(), "push", "([Ljava/lang/Object;)V", false)?;
+        out.push(Insn::Cp {
+            op: op::INVOKEVIRTUAL,
+            index: m,
+        });
+        Ok(())
+    }
+
+    /// Leaves a cflow (only if it was entered, when `flag` records that).
+    fn cflow_exit(
+        &mut self,
+        entry: &plan::CflowEntry,
+        flag: Option<u16>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let skip = self.code.new_label();
+        if let Some(f) = flag {
+            out.push(emit::load("I", f));
+            out.push(Insn::Jump {
+                op: 153, // ifeq
+                target: skip,
+            });
+        }
+        let f = &self.weaver.cflow_fields[entry.field];
+        let name = if f.stack { "pop" } else { "dec" };
+        cflow::call(f, name, "()V", self.pool, out)?;
+        out.push(Insn::Label(skip));
+        Ok(())
     }
 
     /// The join point's state as the proceed method receives it: `this`, the
@@ -1859,6 +1999,20 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         ctx: &Context,
         out: &mut Vec<Insn>,
     ) -> Result<()> {
+        if let Some(Source::Cflow { field, index }) = src {
+            // The innermost entry's value: stack.get(index).
+            let f = &self.weaver.cflow_fields[field];
+            cflow::get_field(f, self.pool, out)?;
+            emit::push_int(index as i32, self.pool, out)?;
+            let m = self
+                .pool
+                .method_ref(f.class(), "get", "(I)Ljava/lang/Object;", false)?;
+            out.push(Insn::Cp {
+                op: op::INVOKEVIRTUAL,
+                index: m,
+            });
+            return emit::convert("Ljava/lang/Object;", want, true, self.pool, out);
+        }
         let value = src.and_then(|s| ctx.value(s));
         match value {
             Some((_, d)) if d == "V" => out.push(Insn::Simple(op::ACONST_NULL)),
@@ -2006,6 +2160,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     .unwrap_or("java/lang/Object")
                     .to_string();
                 self.push_instanceof(*s, &c, ctx, out)?;
+                out.push(Insn::Jump {
+                    op: if value { 154 } else { 153 },
+                    target,
+                });
+            }
+            Residue::Cflow(f) => {
+                let f = &self.weaver.cflow_fields[*f];
+                cflow::call(f, "isValid", "()Z", self.pool, out)?;
                 out.push(Insn::Jump {
                     op: if value { 154 } else { 153 },
                     target,

@@ -24,6 +24,9 @@ pub enum Source {
     Returning,
     /// The thrown exception (`after throwing (T x)`).
     Throwing,
+    /// Value `index` of the innermost entry of the `cflow(..)` whose per-thread
+    /// state is [`CflowField`] number `field`.
+    Cflow { field: usize, index: usize },
 }
 
 /// A runtime test left after static matching.
@@ -45,6 +48,8 @@ pub enum Residue {
     Boxed(Source, char),
     /// Call `if` test number `n` of the advice.
     If(usize),
+    /// The current thread is in the control flow of the entries of [`CflowField`] `n`.
+    Cflow(usize),
 }
 
 impl Residue {
@@ -72,6 +77,55 @@ impl Residue {
     }
 }
 
+/// The per-thread state of one `cflow(..)`/`cflowbelow(..)` of an advice: a
+/// `major.runtime.CFlowCounter` (nothing bound inside), or a
+/// `major.runtime.CFlowStack` of the values bound inside. Held in a static field
+/// of an extra class of the aspect, never in a woven class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CflowField {
+    /// Internal name of the class holding the field.
+    pub owner: String,
+    /// Field name.
+    pub name: String,
+    /// A `CFlowStack` (true) or a `CFlowCounter`.
+    pub stack: bool,
+}
+
+impl CflowField {
+    /// The field's descriptor.
+    pub fn descriptor(&self) -> &'static str {
+        if self.stack {
+            "Lmajor/runtime/CFlowStack;"
+        } else {
+            "Lmajor/runtime/CFlowCounter;"
+        }
+    }
+
+    /// The field's class.
+    pub fn class(&self) -> &'static str {
+        if self.stack {
+            "major/runtime/CFlowStack"
+        } else {
+            "major/runtime/CFlowCounter"
+        }
+    }
+}
+
+/// What a cflow entry does where its pointcut matches: enter the control flow
+/// (increment the counter, or push the bound values) before the join point and
+/// leave it after, however the join point ends.
+#[derive(Debug, Clone)]
+pub struct CflowEntry {
+    /// Index of its [`CflowField`].
+    pub field: usize,
+    /// `cflowbelow`: entered innermost (advice at the entering join point do not
+    /// see it); `cflow`: entered outermost.
+    pub below: bool,
+    /// The sources of the values pushed (stack entries only), in formal-slot
+    /// order (`None`: not available at this shadow, a default is pushed).
+    pub pushed: Vec<Option<Source>>,
+}
+
 /// One advice ready to weave.
 pub struct PlannedAdvice<'p> {
     /// Internal name of the concrete aspect (`aspectOf` is called on it).
@@ -88,15 +142,28 @@ pub struct PlannedAdvice<'p> {
     pub binds: Vec<Option<Source>>,
     /// Static part and join-point counters: how many shadows it was woven into.
     pub id: usize,
+    /// The pointcut its residues come from: the advice's, or for a cflow entry
+    /// the pointcut inside the `cflow(..)`.
+    pub pc: &'p Pc,
+    /// Number of `if(..)` before `pc` in the pre-order of the advice's pointcut
+    /// (`if` test numbers are counted over the whole advice).
+    pub if_base: usize,
+    /// The [`CflowField`]s of the `cflow`/`cflowbelow` nodes of `pc`, in
+    /// pre-order (not counting cflows nested inside them).
+    pub cflows: Vec<usize>,
+    /// Set for the entry of a `cflow(..)` of `resolved`, which is no advice of
+    /// its own.
+    pub entry: Option<CflowEntry>,
 }
 
 impl PlannedAdvice<'_> {
     /// Whether the advice runs after the join point (after, after returning, after throwing).
     pub fn is_after(&self) -> bool {
-        matches!(
-            self.resolved.kind,
-            AdviceKind::After | AdviceKind::AfterReturning(_) | AdviceKind::AfterThrowing(_)
-        )
+        self.entry.is_none()
+            && matches!(
+                self.resolved.kind,
+                AdviceKind::After | AdviceKind::AfterReturning(_) | AdviceKind::AfterThrowing(_)
+            )
     }
 }
 
@@ -106,9 +173,7 @@ pub fn unsupported(advice: &ResolvedAdvice) -> Option<&'static str> {
         match &pc.kind {
             PcKind::And(a, b) | PcKind::Or(a, b) => walk(a).or_else(|| walk(b)),
             PcKind::Not(a) => walk(a),
-            PcKind::Cflow(_) | PcKind::CflowBelow(_) => {
-                Some("cflow/cflowbelow is not supported by this weaver yet")
-            }
+            PcKind::Cflow(a) | PcKind::CflowBelow(a) => walk(a),
             PcKind::AtThis(_) | PcKind::AtTarget(_) | PcKind::AtArgs(_) => {
                 Some("@this/@target/@args are not supported by this weaver yet")
             }
@@ -231,9 +296,32 @@ pub fn exact_descriptor(tp: &TypePattern, world: &dyn TypeWorld) -> Option<Strin
 
 /// The sources of each formal slot, from the `this`/`target`/`args` bindings of
 /// `pc` (the first binding found on any branch), plus returning/throwing.
-pub fn bindings(advice: &ResolvedAdvice) -> Vec<Option<Source>> {
-    let mut out = vec![None; advice.formals.len()];
-    fn walk(pc: &Pc, out: &mut Vec<Option<Source>>) {
+pub fn bindings(advice: &ResolvedAdvice, cflows: &[usize]) -> Vec<Option<Source>> {
+    let mut out = pc_bindings(&advice.pointcut, advice.formals.len(), cflows);
+    match &advice.kind {
+        AdviceKind::AfterReturning(Some(_)) => {
+            if let Some(l) = out.last_mut() {
+                *l = Some(Source::Returning);
+            }
+        }
+        AdviceKind::AfterThrowing(Some(_)) => {
+            if let Some(l) = out.last_mut() {
+                *l = Some(Source::Throwing);
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The sources of the formal slots `pc` binds (of `n` slots): `this`, target,
+/// arguments, and the values pushed by its `cflow(..)`s, whose fields `cflows`
+/// lists in pre-order.
+pub fn pc_bindings(pc: &Pc, n: usize, cflows: &[usize]) -> Vec<Option<Source>> {
+    let mut out = vec![None; n];
+    let mut next_cflow = 0;
+    walk(pc, &mut out, cflows, &mut next_cflow);
+    fn walk(pc: &Pc, out: &mut Vec<Option<Source>>, cflows: &[usize], next: &mut usize) {
         let mut bind = |c: &Ctx, s: Source| {
             if let Ctx::Bind { slot, .. } = c {
                 if let Some(o) = out.get_mut(*slot) {
@@ -243,10 +331,18 @@ pub fn bindings(advice: &ResolvedAdvice) -> Vec<Option<Source>> {
         };
         match &pc.kind {
             PcKind::And(a, b) | PcKind::Or(a, b) => {
-                walk(a, out);
-                walk(b, out);
+                walk(a, out, cflows, next);
+                walk(b, out, cflows, next);
             }
-            PcKind::Not(a) => walk(a, out),
+            PcKind::Not(a) => walk(a, out, cflows, next),
+            PcKind::Cflow(inner) | PcKind::CflowBelow(inner) => {
+                let k = *next;
+                *next += 1;
+                let Some(&field) = cflows.get(k) else { return };
+                for (index, slot) in cflow_pushed_slots(inner, out.len()).into_iter().enumerate() {
+                    out[slot].get_or_insert(Source::Cflow { field, index });
+                }
+            }
             PcKind::This(c) => bind(c, Source::This),
             PcKind::Target(c) => bind(c, Source::Target),
             PcKind::Args(list) => {
@@ -270,21 +366,76 @@ pub fn bindings(advice: &ResolvedAdvice) -> Vec<Option<Source>> {
             _ => {}
         }
     }
-    walk(&advice.pointcut, &mut out);
-    match &advice.kind {
-        AdviceKind::AfterReturning(Some(_)) => {
-            if let Some(l) = out.last_mut() {
-                *l = Some(Source::Returning);
-            }
-        }
-        AdviceKind::AfterThrowing(Some(_)) => {
-            if let Some(l) = out.last_mut() {
-                *l = Some(Source::Throwing);
-            }
-        }
-        _ => {}
-    }
     out
+}
+
+/// The formal slots bound inside a `cflow(..)`'s pointcut, in slot order: the
+/// values its entry pushes.
+pub fn cflow_pushed_slots(inner: &Pc, n: usize) -> Vec<usize> {
+    fn walk(pc: &Pc, out: &mut Vec<bool>) {
+        let mut bind = |c: &Ctx| {
+            if let Ctx::Bind { slot, .. } = c {
+                if let Some(o) = out.get_mut(*slot) {
+                    *o = true;
+                }
+            }
+        };
+        match &pc.kind {
+            PcKind::And(a, b) | PcKind::Or(a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            PcKind::Not(a) | PcKind::Cflow(a) | PcKind::CflowBelow(a) => walk(a, out),
+            PcKind::This(c) | PcKind::Target(c) => bind(c),
+            PcKind::Args(list) => {
+                for a in list {
+                    if let ArgCtx::Ctx(c) = a {
+                        bind(c);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut bound = vec![false; n];
+    walk(inner, &mut bound);
+    (0..n).filter(|&s| bound[s]).collect()
+}
+
+/// The `cflow(..)`/`cflowbelow(..)` nodes of `pc` in pre-order (not those
+/// nested inside them): the inner pointcut, whether it is `cflowbelow`, and how
+/// many `if(..)` precede the inner pointcut in the pre-order of `pc` (plus
+/// `if_base`).
+pub fn cflow_nodes(pc: &Pc, if_base: usize) -> Vec<(&Pc, bool, usize)> {
+    fn walk<'a>(pc: &'a Pc, ifs: &mut usize, out: &mut Vec<(&'a Pc, bool, usize)>) {
+        match &pc.kind {
+            PcKind::And(a, b) | PcKind::Or(a, b) => {
+                walk(a, ifs, out);
+                walk(b, ifs, out);
+            }
+            PcKind::Not(a) => walk(a, ifs, out),
+            PcKind::Cflow(a) | PcKind::CflowBelow(a) => {
+                out.push((a, matches!(pc.kind, PcKind::CflowBelow(_)), *ifs));
+                *ifs += count_ifs(a);
+            }
+            PcKind::If { .. } => *ifs += 1,
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let mut ifs = if_base;
+    walk(pc, &mut ifs, &mut out);
+    out
+}
+
+/// Number of `if(..)` nodes in `pc`, cflows included.
+fn count_ifs(pc: &Pc) -> usize {
+    match &pc.kind {
+        PcKind::And(a, b) | PcKind::Or(a, b) => count_ifs(a) + count_ifs(b),
+        PcKind::Not(a) | PcKind::Cflow(a) | PcKind::CflowBelow(a) => count_ifs(a),
+        PcKind::If { .. } => 1,
+        _ => 0,
+    }
 }
 
 /// What the static types at a shadow say about a value, for residues.
@@ -305,15 +456,8 @@ pub fn residue(
     types: &dyn ShadowTypes,
     world: &dyn TypeWorld,
 ) -> Option<Residue> {
-    let mut if_counter = 0;
-    let r = node(
-        &advice.resolved.pointcut,
-        advice,
-        shadow,
-        types,
-        world,
-        &mut if_counter,
-    );
+    let mut counters = (advice.if_base, 0);
+    let r = node(advice.pc, advice, shadow, types, world, &mut counters);
     match r {
         Residue::False => None,
         r => Some(r),
@@ -326,7 +470,7 @@ fn node(
     shadow: &Shadow<'_>,
     types: &dyn ShadowTypes,
     world: &dyn TypeWorld,
-    ifs: &mut usize,
+    counters: &mut (usize, usize),
 ) -> Residue {
     let formal_type = |slot: usize| advice.method.formal_types.get(slot).cloned();
     let ctx_test = |c: &Ctx, s: Source| -> Residue {
@@ -344,14 +488,14 @@ fn node(
     };
     match &pc.kind {
         PcKind::And(a, b) => Residue::and(
-            node(a, advice, shadow, types, world, ifs),
-            node(b, advice, shadow, types, world, ifs),
+            node(a, advice, shadow, types, world, counters),
+            node(b, advice, shadow, types, world, counters),
         ),
         PcKind::Or(a, b) => Residue::or(
-            node(a, advice, shadow, types, world, ifs),
-            node(b, advice, shadow, types, world, ifs),
+            node(a, advice, shadow, types, world, counters),
+            node(b, advice, shadow, types, world, counters),
         ),
-        PcKind::Not(a) => Residue::not(node(a, advice, shadow, types, world, ifs)),
+        PcKind::Not(a) => Residue::not(node(a, advice, shadow, types, world, counters)),
         PcKind::This(c) => ctx_test(c, Source::This),
         PcKind::Target(c) => ctx_test(c, Source::Target),
         PcKind::Args(list) => {
@@ -384,9 +528,18 @@ fn node(
             r
         }
         PcKind::If { .. } => {
-            let k = *ifs;
-            *ifs += 1;
+            let k = counters.0;
+            counters.0 += 1;
             Residue::If(k)
+        }
+        PcKind::Cflow(inner) | PcKind::CflowBelow(inner) => {
+            counters.0 += count_ifs(inner);
+            let k = counters.1;
+            counters.1 += 1;
+            match advice.cflows.get(k) {
+                Some(&field) => Residue::Cflow(field),
+                None => Residue::False,
+            }
         }
         _ => {
             // Everything else is static: ask the matcher about this node alone.
