@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use major_classfile::ClassFile;
 use major_pointcut_lang::ast::AdviceKind;
 use major_pointcut_lang::{Program, SourceFile};
-use major_weaver::aspects::{compile, AspectCompileError, CompiledAspects, Extra};
+use major_weaver::aspects::{compile, AspectCompileError, CompiledAspects, Extra, Param};
 
 fn jdk_tool(name: &str) -> Option<PathBuf> {
     if let Some(p) = major_weaver::jdk::Jdk::find()
@@ -228,16 +228,16 @@ fn real_aspects_compile() {
     let c = compile_files(env, &refs);
     let r = ok(&c);
 
-    // Every concrete code-style aspect, in program order (the annotation-style
-    // AnnotatedTracer.java is compiled by the user's javac); sorted class entries.
+    // Every concrete aspect, in program order (the annotation-style
+    // AnnotatedTracer.java compiled as it is); sorted class entries.
     assert!(c.program.aspects.iter().any(|a| a.annotation_style));
     let concrete: Vec<&str> = c
         .program
         .concrete_aspects()
-        .filter(|a| !a.annotation_style)
         .map(|a| a.internal_name.as_str())
         .collect();
-    assert!(!names(r).iter().any(|n| n.contains("AnnotatedTracer")));
+    assert!(names(r).contains(&"major/aspects/AnnotatedTracer.class"));
+    assert!(names(r).contains(&"major/aspects/AnnotatedTracer$Cached.class"));
     let got: Vec<&str> = r.aspects.iter().map(|a| a.internal_name.as_str()).collect();
     assert_eq!(got, concrete);
     let mut sorted = names(r);
@@ -253,6 +253,42 @@ fn real_aspects_compile() {
         assert!(ms.iter().any(|m| m == "hasAspect"), "{ms:?}");
     }
 
+    // Annotation style: the user's methods, parameters in the user's order.
+    let at = aspect(r, "major/aspects/AnnotatedTracer");
+    let d: Vec<(&str, &str)> = at
+        .advice
+        .iter()
+        .map(|a| (a.name.as_str(), a.descriptor.as_str()))
+        .collect();
+    assert_eq!(
+        d,
+        vec![
+            ("enter", "(Lorg/aspectj/lang/JoinPoint;Ljava/lang/String;)V"),
+            ("leave", format!("({SP}Ljava/lang/Object;)V").as_str()),
+            (
+                "cache",
+                "(Lorg/aspectj/lang/ProceedingJoinPoint;Lmajor/aspects/AnnotatedTracer$Cached;)Ljava/lang/Object;"
+            ),
+        ]
+    );
+    assert_eq!(
+        at.advice[0].params,
+        vec![Param::Extra(Extra::JoinPoint), Param::Formal(1)]
+    );
+    assert_eq!(at.advice[0].formal_types[1], "Ljava/lang/String;");
+    assert_eq!(
+        at.advice[1].params,
+        vec![Param::Extra(Extra::StaticPart), Param::Formal(1)]
+    );
+    assert_eq!(
+        at.advice[2].params,
+        vec![Param::Extra(Extra::JoinPoint), Param::Formal(1)]
+    );
+    assert!(at
+        .advice
+        .iter()
+        .all(|a| a.owner == "major/aspects/AnnotatedTracer"));
+
     let ot = aspect(r, "major/aspects/ObjectTracker");
     assert_eq!(ot.advice.len(), 1);
     let a = &ot.advice[0];
@@ -260,7 +296,8 @@ fn real_aspects_compile() {
     assert_eq!(a.name, "major$advice$ObjectTracker$0");
     assert_eq!(a.descriptor, "(Ljava/lang/Object;)V");
     assert_eq!(a.formal_types, vec!["Ljava/lang/Object;"]);
-    assert!(a.extras.is_empty());
+    assert!(a.extras().next().is_none());
+    assert_eq!(a.params, vec![Param::Formal(0)]);
     assert!(matches!(a.kind, AdviceKind::AfterReturning(Some(_))));
 
     let et = aspect(r, "major/aspects/ExecutionTracer");
@@ -273,7 +310,10 @@ fn real_aspects_compile() {
             format!("(Ljava/lang/Throwable;{SP})V").as_str()
         ]
     );
-    assert_eq!(et.advice[0].extras, vec![Extra::StaticPart]);
+    assert_eq!(
+        et.advice[0].extras().collect::<Vec<_>>(),
+        vec![Extra::StaticPart]
+    );
     assert_eq!(et.advice[2].formal_types, vec!["Ljava/lang/Throwable;"]);
 
     let ta = aspect(r, "major/aspects/TimingAspect");
@@ -282,8 +322,11 @@ fn real_aspects_compile() {
         format!("(Lmajor/runtime/AroundClosure;{SP})Ljava/lang/Object;")
     );
     assert_eq!(
-        ta.advice[0].extras,
-        vec![Extra::AroundClosure, Extra::StaticPart]
+        ta.advice[0].params,
+        vec![
+            Param::Extra(Extra::AroundClosure),
+            Param::Extra(Extra::StaticPart)
+        ]
     );
     assert_eq!(ta.advice[1].descriptor, "(ILmajor/runtime/AroundClosure;)I");
     assert_eq!(ta.advice[1].formal_types, vec!["I"]);
@@ -464,7 +507,7 @@ fn around_advice_with_proceed() {
     assert!(a
         .advice
         .iter()
-        .all(|m| m.extras == vec![Extra::AroundClosure]));
+        .all(|m| m.extras().collect::<Vec<_>>() == vec![Extra::AroundClosure]));
     // Java 8 class files when nothing newer is needed.
     let cf = ClassFile::parse(class(r, "p/Arounds.class")).unwrap();
     assert_eq!(cf.major_version, 52);

@@ -28,7 +28,9 @@ use major_pointcut_lang::display::type_text;
 use major_pointcut_lang::resolve::{Pc, PcKind};
 use major_pointcut_lang::{Diagnostic, Program, SourceFile};
 
-use super::{AdviceMethod, CompiledAspect, CompiledAspects, Extra, IfTest};
+use super::{
+    annotation_style, AdviceMethod, CompiledAspect, CompiledAspects, Extra, IfTest, Param,
+};
 
 /// Why aspects could not be compiled.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -141,11 +143,15 @@ fn simple_name(qualified: &str) -> &str {
     qualified.rsplit('.').next().unwrap_or(qualified)
 }
 
-/// Compiles the code-style aspects of `program` (annotation-style `@Aspect`
-/// classes are compiled by the user's javac and are skipped) against
-/// `runtime_classpath` (a jar, a directory, or a path list holding
-/// `org.aspectj.lang.*` and `major.runtime.*`) with `javac`. Sources go to
-/// `work_dir/src`, classes to `work_dir/classes` (both are emptied first).
+/// Compiles the aspects of `program` against `runtime_classpath` (a jar, a
+/// directory, or a path list holding `org.aspectj.lang.*` and `major.runtime.*`,
+/// and the program's classes) with `javac`, in one run: the Java source
+/// generated for the code-style aspects, and the annotation-style `.java` files
+/// as they are (their errors point at their own lines). Generated sources go to
+/// `work_dir/src`, copies of the `.java` files below `work_dir/java`, classes to
+/// `work_dir/classes` (all emptied first). Concrete annotation-style aspect
+/// classes are then rewritten to hold their instance
+/// ([`annotation_style::add_aspect_of`]).
 pub fn compile(
     program: &Program,
     runtime_classpath: &Path,
@@ -168,8 +174,10 @@ pub fn compile(
     let mut sources = gen.generate()?;
 
     let src_dir = work_dir.join("src");
+    let java_dir = work_dir.join("java");
     let classes_dir = work_dir.join("classes");
     reset_dir(&src_dir)?;
+    reset_dir(&java_dir)?;
     for u in &mut sources {
         let path = src_dir.join(&u.rel);
         if let Some(parent) = path.parent() {
@@ -179,6 +187,35 @@ pub fn compile(
         std::fs::write(&path, &u.text)
             .map_err(io_err(format!("cannot write {}", path.display())))?;
         u.path = path;
+    }
+    // Annotation-style files, byte for byte, each in its own directory (under
+    // its own name, which javac checks against a public class).
+    for (fi, f) in program.files.iter().enumerate() {
+        if !f.name().ends_with(".java") {
+            continue;
+        }
+        let base = Path::new(f.name())
+            .file_name()
+            .map_or_else(|| PathBuf::from(format!("Aspect{fi}.java")), PathBuf::from);
+        let dir = java_dir.join(fi.to_string());
+        std::fs::create_dir_all(&dir)
+            .map_err(io_err(format!("cannot create {}", dir.display())))?;
+        let path = dir.join(&base);
+        std::fs::write(&path, f.text())
+            .map_err(io_err(format!("cannot write {}", path.display())))?;
+        sources.push(GenUnit {
+            rel: base,
+            path,
+            text: f.text().to_string(),
+            segments: vec![Segment {
+                start: 0,
+                end: f.text().len(),
+                origin: Origin::Exact {
+                    file: fi,
+                    offset: 0,
+                },
+            }],
+        });
     }
     let files: Vec<PathBuf> = sources.iter().map(|u| u.path.clone()).collect();
     if files.is_empty() {
@@ -214,7 +251,69 @@ pub fn compile(
         });
     }
     let classes = collect_classes(&classes_dir)?;
-    describe(program, &ifs, classes)
+    let mut compiled = describe(program, &ifs, classes)?;
+    rewrite_annotation_aspects(program, &mut compiled, runtime_classpath, javac)?;
+    Ok(compiled)
+}
+
+/// Adds `aspectOf()`/`hasAspect()` and the instance to every concrete
+/// annotation-style aspect class.
+fn rewrite_annotation_aspects(
+    program: &Program,
+    compiled: &mut CompiledAspects,
+    classpath: &Path,
+    javac: &Path,
+) -> Result<(), AspectCompileError> {
+    let todo: Vec<(usize, &major_pointcut_lang::ResolvedAspect)> = program
+        .aspects
+        .iter()
+        .filter(|a| a.annotation_style && !a.is_abstract)
+        .filter_map(|a| {
+            let entry = format!("{}.class", a.internal_name);
+            let i = compiled.classes.iter().position(|(n, _)| *n == entry)?;
+            Some((i, a))
+        })
+        .collect();
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let mut rewritten = Vec::new();
+    {
+        let hierarchy = annotation_style::AspectHierarchy::new(classpath, javac, &compiled.classes);
+        for (i, a) in todo {
+            match annotation_style::add_aspect_of(&compiled.classes[i].1, &hierarchy) {
+                Ok(bytes) => rewritten.push((i, bytes)),
+                Err(e) if e.kind() == major_classfile::ErrorKind::Unsupported => {
+                    let span = program
+                        .files
+                        .get(a.file)
+                        .and_then(|f| {
+                            let simple = simple_name(&a.name);
+                            let text = f.text();
+                            let at = text.find(&format!("class {simple}"))? + "class ".len();
+                            Some(Span::new(at, at + simple.len()))
+                        })
+                        .unwrap_or(Span::new(0, 0));
+                    let d = Diagnostic::error("aspect::annotation-style", e.message(), span)
+                        .with_label("this @Aspect class")
+                        .in_source(&program.files[a.file]);
+                    return Err(AspectCompileError::Compile {
+                        diagnostics: vec![d],
+                    });
+                }
+                Err(e) => {
+                    return Err(AspectCompileError::Internal(format!(
+                        "cannot add aspectOf() to {}: {e}",
+                        a.name
+                    )))
+                }
+            }
+        }
+    }
+    for (i, bytes) in rewritten {
+        compiled.classes[i].1 = bytes;
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -247,14 +346,14 @@ fn parse_units(program: &Program) -> Result<Vec<Option<CompilationUnit>>, Aspect
     }
 }
 
-fn qualified(unit: &CompilationUnit, simple: &str) -> String {
+pub(super) fn qualified(unit: &CompilationUnit, simple: &str) -> String {
     match &unit.package {
         Some(p) => format!("{}.{simple}", p.name),
         None => simple.to_string(),
     }
 }
 
-fn contains(outer: Span, inner: Span) -> bool {
+pub(super) fn contains(outer: Span, inner: Span) -> bool {
     outer.start <= inner.start && inner.end <= outer.end
 }
 
@@ -295,7 +394,7 @@ struct IfGen {
     extras: Vec<Extra>,
 }
 
-fn collect_ifs<'p>(pc: &'p Pc, out: &mut Vec<&'p Pc>) {
+pub(super) fn collect_ifs<'p>(pc: &'p Pc, out: &mut Vec<&'p Pc>) {
     if let PcKind::If { .. } = pc.kind {
         out.push(pc);
     }
@@ -316,11 +415,14 @@ fn plan_ifs(
 ) -> Result<Vec<IfGen>, AspectCompileError> {
     let mut out = Vec::new();
     for (pi, ra) in program.aspects.iter().enumerate() {
-        if ra.is_abstract || ra.annotation_style {
+        if ra.is_abstract {
             continue;
         }
         let concrete = simple_name(&ra.name);
         for (ai, adv) in ra.advice.iter().enumerate() {
+            if program.files[adv.file].name().ends_with(".java") {
+                continue; // annotation style: see annotation_style::if_tests
+            }
             let mut nodes = Vec::new();
             collect_ifs(&adv.pointcut, &mut nodes);
             // The returning/throwing formal has no value when the test runs.
@@ -464,17 +566,17 @@ fn extra_param(e: Extra, around: bool) -> &'static str {
 // ---------------------------------------------------------------------------
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TokKind {
+pub(super) enum TokKind {
     Ident,
     Punct(u8),
     Literal,
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Tok {
-    kind: TokKind,
-    start: usize,
-    end: usize,
+pub(super) struct Tok {
+    pub(super) kind: TokKind,
+    pub(super) start: usize,
+    pub(super) end: usize,
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -487,7 +589,7 @@ fn is_ident_part(c: u8) -> bool {
 
 /// Java tokens, coarsely: identifiers (keywords included), literals, and single
 /// punctuation bytes; comments and whitespace skipped. Never fails.
-fn java_tokens(text: &str) -> Vec<Tok> {
+pub(super) fn java_tokens(text: &str) -> Vec<Tok> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -1511,14 +1613,26 @@ fn collect_classes(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, AspectCompileEr
     Ok(out)
 }
 
-/// Method name → descriptor of each class, read on demand.
-struct Methods<'c> {
+/// One method of a compiled class.
+#[derive(Debug, Clone)]
+pub(super) struct MethodInfo {
+    /// Its name.
+    pub(super) name: String,
+    /// Its descriptor.
+    pub(super) descriptor: String,
+    /// Its access flags.
+    pub(super) access: u16,
+}
+
+/// The methods of each compiled class, read on demand.
+pub(super) struct Methods<'c> {
     classes: &'c [(String, Vec<u8>)],
-    cache: HashMap<String, HashMap<String, String>>,
+    cache: HashMap<String, Vec<MethodInfo>>,
 }
 
 impl Methods<'_> {
-    fn descriptor(&mut self, owner: &str, name: &str) -> Result<String, AspectCompileError> {
+    /// Every method of class `owner` (an internal name), in class-file order.
+    pub(super) fn all(&mut self, owner: &str) -> Result<&[MethodInfo], AspectCompileError> {
         if !self.cache.contains_key(owner) {
             let entry = format!("{owner}.class");
             let bytes = self
@@ -1533,17 +1647,28 @@ impl Methods<'_> {
                 AspectCompileError::Internal(format!("cannot read {entry}: {e}"))
             };
             let cf = ClassFile::parse(bytes).map_err(bad)?;
-            let mut map = HashMap::new();
+            let mut list = Vec::new();
             for m in &cf.methods {
-                let n = cf.member_name(m).map_err(bad)?.into_owned();
-                let d = cf.member_descriptor(m).map_err(bad)?.into_owned();
-                map.insert(n, d);
+                list.push(MethodInfo {
+                    name: cf.member_name(m).map_err(bad)?.into_owned(),
+                    descriptor: cf.member_descriptor(m).map_err(bad)?.into_owned(),
+                    access: m.access,
+                });
             }
-            self.cache.insert(owner.to_string(), map);
+            self.cache.insert(owner.to_string(), list);
         }
-        self.cache[owner].get(name).cloned().ok_or_else(|| {
-            AspectCompileError::Internal(format!("class {owner} has no method {name}"))
-        })
+        Ok(&self.cache[owner])
+    }
+
+    /// The descriptor of the (first) method `name` of class `owner`.
+    fn descriptor(&mut self, owner: &str, name: &str) -> Result<String, AspectCompileError> {
+        self.all(owner)?
+            .iter()
+            .find(|m| m.name == name)
+            .map(|m| m.descriptor.clone())
+            .ok_or_else(|| {
+                AspectCompileError::Internal(format!("class {owner} has no method {name}"))
+            })
     }
 }
 
@@ -1556,13 +1681,21 @@ fn describe(
         classes: &classes,
         cache: HashMap::new(),
     };
+    let mut java_units = HashMap::new();
     let mut aspects = Vec::new();
     for (pi, ra) in program.aspects.iter().enumerate() {
-        if ra.is_abstract || ra.annotation_style {
+        if ra.is_abstract {
             continue;
         }
         let mut advice = Vec::new();
         for (ai, adv) in ra.advice.iter().enumerate() {
+            if program.files[adv.file].name().ends_with(".java") {
+                let mut m = annotation_style::describe_advice(program, adv, &mut methods)?;
+                m.if_tests =
+                    annotation_style::if_tests(program, adv, &mut java_units, &mut methods)?;
+                advice.push(m);
+                continue;
+            }
             let owner = adv.declared_in.replace('.', "/");
             let name = advice_method_name(simple_name(&adv.declared_in), adv.ordinal);
             let descriptor = methods.descriptor(&owner, &name)?;
@@ -1598,7 +1731,10 @@ fn describe(
                 descriptor,
                 kind: adv.kind.clone(),
                 formal_types,
-                extras,
+                params: (0..adv.formals.len())
+                    .map(Param::Formal)
+                    .chain(extras.into_iter().map(Param::Extra))
+                    .collect(),
                 if_tests,
             });
         }

@@ -1,33 +1,46 @@
 //! Compiled aspects: what the weaver needs to know about the Java classes an
 //! aspect became. [`compile()`] (in `compile.rs`) turns the checked
 //! [`Program`](major_pointcut_lang::Program) into Java source, runs `javac`
-//! against the runtime API, and describes the result with the types below; the
+//! against the runtime API (together with the annotation-style `.java` files,
+//! compiled unchanged), and describes the result with the types below; the
 //! weaving core only reads these types.
 //!
 //! Conventions every compiled aspect follows:
 //! * a code-style aspect `p.A` becomes the public class `p/A` (abstract aspects an
 //!   abstract class; `privileged` is dropped, `extends`/`implements` are kept);
-//!   annotation-style (`@Aspect`) classes are compiled by the user's javac and are
-//!   not part of [`CompiledAspects`];
+//!   an annotation-style (`@Aspect`) class `p.A` is the class javac makes of the
+//!   user's own source, rewritten only to add what follows (see
+//!   `annotation_style.rs`);
 //! * a concrete aspect has `public static p.A aspectOf()` and
 //!   `public static boolean hasAspect()`; its single instance is created at the
 //!   end of its static initializer (after the aspect's own static fields and
 //!   blocks); `aspectOf()` throws `org.aspectj.lang.NoAspectBoundException` while
 //!   the instance does not exist (during that initializer, or after its
 //!   constructor threw);
-//! * advice number `n` (in declaration order) of aspect `p.A` becomes the public
-//!   instance method `major$advice$A$n` of the class of the aspect that declares
-//!   it (inherited by concrete sub-aspects), taking first the advice's formals in
-//!   order (declared parameters, then the `returning`/`throwing` formal), then
-//!   the [`Extra`] parameters the advice needs, in the order of
-//!   [`AdviceMethod::extras`]; it is declared `throws Throwable` and returns
-//!   `void`, or around advice's declared type;
-//! * in around advice, `proceed(a, b)` calls
+//! * every advice is a public instance method of the class of the aspect that
+//!   declares it (inherited by concrete sub-aspects), declared `throws Throwable`
+//!   or less, returning `void`, or around advice's declared type. Its parameters
+//!   are listed by [`AdviceMethod::params`]: each is either a formal (a binding
+//!   slot: the advice's declared parameters, then the `returning`/`throwing`
+//!   formal) or an [`Extra`] the weaver supplies;
+//!   * code-style advice number `n` (in declaration order) of aspect `p.A` is the
+//!     method `major$advice$A$n`, taking the formals in slot order, then its
+//!     extras ([`Extra::AroundClosure`] first for around advice, then the
+//!     reflective values the body uses);
+//!   * annotation-style advice is the user's annotated method itself, with its
+//!     parameters in the user's order: formals mixed with `JoinPoint`,
+//!     `ProceedingJoinPoint` (both [`Extra::JoinPoint`]), `JoinPoint.StaticPart`
+//!     and `JoinPoint.EnclosingStaticPart` parameters. Their formal slots are
+//!     those of the resolved advice, so a join-point parameter has a slot too
+//!     (it is never bound by the pointcut and never passed as a formal);
+//! * in code-style around advice, `proceed(a, b)` calls
 //!   `major.runtime.AroundClosure.run(new Object[] { a, b })`: the array holds
 //!   the values for the advice's declared formals, boxed; the result is the
 //!   join point's value boxed (anything for `void`), unboxed with
 //!   `major.runtime.Conversions.<prim>Value(Object)` or cast to the around
-//!   advice's return type;
+//!   advice's return type. The `ProceedingJoinPoint` an around advice gets
+//!   (annotation style, or `thisJoinPoint` in code style) proceeds through its
+//!   own closure, in AspectJ's layout (`{this, target, args..}`);
 //! * the `k`-th `if(..)` (pre-order of the resolved pointcut tree) of advice
 //!   number `i` of the resolved advice list of concrete aspect `C` becomes the
 //!   public static boolean method `major$if$C$i$k`, declared in the aspect whose
@@ -35,9 +48,13 @@
 //!   among); it takes the formals the expression names (their types as declared
 //!   where the `if` is written, e.g. a named pointcut's parameter: a reference
 //!   type may be wider or narrower than the advice formal bound to that slot, and
-//!   the weaver casts), then its [`IfTest::extras`].
+//!   the weaver casts), then its [`IfTest::extras`]. In an annotation-style
+//!   aspect, an empty `if()` in a `@Pointcut` method's string is a test by that
+//!   method (public static boolean), whose parameters must then be the
+//!   pointcut's formals followed by its join-point parameters.
 use major_pointcut_lang::ast::AdviceKind;
 
+pub mod annotation_style;
 pub mod compile;
 pub use compile::{compile, AspectCompileError};
 
@@ -52,17 +69,28 @@ pub struct CompiledAspect {
     pub advice: Vec<AdviceMethod>,
 }
 
-/// Trailing parameters of an advice method, supplied by the weaver.
+/// Parameters of an advice method that are not formals, supplied by the weaver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Extra {
-    /// `major.runtime.AroundClosure` (around advice only), always first.
+    /// `major.runtime.AroundClosure` (code-style around advice only), the first
+    /// extra.
     AroundClosure,
     /// `org.aspectj.lang.JoinPoint` (`thisJoinPoint`; a `ProceedingJoinPoint` for around).
     JoinPoint,
     /// `org.aspectj.lang.JoinPoint$StaticPart` (`thisJoinPointStaticPart`).
     StaticPart,
-    /// `org.aspectj.lang.JoinPoint$StaticPart` (`thisEnclosingJoinPointStaticPart`).
+    /// `org.aspectj.lang.JoinPoint$StaticPart` (`thisEnclosingJoinPointStaticPart`),
+    /// or a `JoinPoint$EnclosingStaticPart` parameter of annotation-style advice.
     EnclosingStaticPart,
+}
+
+/// One parameter of an advice method, in parameter order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Param {
+    /// The value of formal slot `n` (typed [`AdviceMethod::formal_types`]`[n]`).
+    Formal(usize),
+    /// A value the weaver makes.
+    Extra(Extra),
 }
 
 /// One advice as a method.
@@ -77,13 +105,24 @@ pub struct AdviceMethod {
     pub descriptor: String,
     /// Kind of advice.
     pub kind: AdviceKind,
-    /// JVM descriptors of the formals, in slot order.
+    /// JVM descriptors of the formals, in slot order (one per formal of the
+    /// resolved advice, join-point parameters of annotation-style advice included).
     pub formal_types: Vec<String>,
-    /// Extra parameters after the formals.
-    pub extras: Vec<Extra>,
+    /// The method's parameters, in order.
+    pub params: Vec<Param>,
     /// The `if(..)` tests of this advice's pointcut, in pre-order of the resolved
     /// pointcut tree.
     pub if_tests: Vec<IfTest>,
+}
+
+impl AdviceMethod {
+    /// The extra parameters, in parameter order.
+    pub fn extras(&self) -> impl Iterator<Item = Extra> + '_ {
+        self.params.iter().filter_map(|p| match p {
+            Param::Extra(e) => Some(*e),
+            Param::Formal(_) => None,
+        })
+    }
 }
 
 /// One `if(..)` pointcut as a static method.
@@ -107,7 +146,8 @@ pub struct IfTest {
 pub struct CompiledAspects {
     /// The concrete aspects, in program order.
     pub aspects: Vec<CompiledAspect>,
-    /// Every class file javac produced (entry name `p/A.class`, bytes), sorted by
-    /// name: they go into the woven output.
+    /// Every class file javac produced (entry name `p/A.class`, bytes; concrete
+    /// annotation-style aspects rewritten), sorted by name: they go into the
+    /// woven output.
     pub classes: Vec<(String, Vec<u8>)>,
 }

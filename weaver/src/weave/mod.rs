@@ -17,11 +17,12 @@
 
 pub mod cflow;
 pub mod emit;
+pub mod inline;
 pub mod plan;
 pub mod statics;
 pub mod world;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use major_classfile::class_reader::ACC_STATIC;
 use major_classfile::frames::{self, MethodContext, Value};
@@ -80,6 +81,8 @@ pub struct Weaver<'p> {
     advice: Vec<PlannedAdvice<'p>>,
     declares: Vec<(CompiledPointcut, bool, String)>,
     excluded: HashSet<String>,
+    /// Whether some advice may apply to initialization or preinitialization.
+    init_advice: bool,
     /// The per-thread state of every `cflow(..)`, indexed by [`plan::CflowField`] number.
     cflow_fields: Vec<plan::CflowField>,
     /// Advice that cannot be woven, with the reason.
@@ -121,6 +124,19 @@ fn widens(from: &str, to: &str) -> bool {
             | ("J", "F" | "D")
             | ("F", "D")
     )
+}
+
+/// Whether `pc` has an `initialization(..)` or `preinitialization(..)`.
+fn mentions_initialization(pc: &major_pointcut_lang::resolve::Pc) -> bool {
+    use major_pointcut_lang::resolve::PcKind;
+    match &pc.kind {
+        PcKind::And(a, b) | PcKind::Or(a, b) => {
+            mentions_initialization(a) || mentions_initialization(b)
+        }
+        PcKind::Not(a) | PcKind::Cflow(a) | PcKind::CflowBelow(a) => mentions_initialization(a),
+        PcKind::Initialization(_) | PcKind::PreInitialization(_) => true,
+        _ => false,
+    }
 }
 
 fn is_around(a: &PlannedAdvice<'_>) -> bool {
@@ -206,11 +222,13 @@ impl<'p> Weaver<'p> {
             .map(|(n, _)| n.trim_end_matches(".class").to_string())
             .collect();
         excluded.extend(program.aspects.iter().map(|a| a.internal_name.clone()));
+        let init_advice = advice.iter().any(|a| mentions_initialization(a.pc));
         Weaver {
             world,
             advice,
             declares,
             excluded,
+            init_advice,
             cflow_fields,
             unsupported,
         }
@@ -275,6 +293,7 @@ impl<'p> Weaver<'p> {
         let mut edit = ClassEdit::new(&class);
         let mut statics = Statics::new(&name, &source_file);
         let mut added: Vec<Vec<u8>> = Vec::new();
+        let mut snapshots: HashMap<String, (usize, MemberData, CtorSnapshot)> = HashMap::new();
         let index = self.world.index();
         for (mi, m) in class.methods.iter().enumerate() {
             let Some(attr) = m.attribute("Code") else {
@@ -326,6 +345,7 @@ impl<'p> Weaver<'p> {
                 changed: false,
                 added: &mut added,
                 major_version: class.major_version,
+                snapshot: None,
             };
             match mw.weave(&mctx) {
                 Ok(()) => {}
@@ -348,6 +368,9 @@ impl<'p> Weaver<'p> {
                         .in_class(name.as_str()))
                 }
             }
+            if let Some(snap) = mw.snapshot.take() {
+                snapshots.insert(member.descriptor.clone(), (mi, member.clone(), snap));
+            }
             if !mw.changed {
                 continue;
             }
@@ -362,6 +385,53 @@ impl<'p> Weaver<'p> {
             let mut out = Vec::new();
             code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
             edit.methods.insert(mi, method_with_code(m, &out));
+        }
+        // Constructors that delegate with this(..): their initialization join
+        // points cover the delegated constructor, inlined.
+        let mut delegating: Vec<&String> = snapshots
+            .iter()
+            .filter(|(_, (_, _, s))| s.this_call.is_some())
+            .map(|(d, _)| d)
+            .collect();
+        delegating.sort_by_key(|d| snapshots[*d].0);
+        for desc in delegating {
+            let (mi, member, snap) = &snapshots[desc];
+            let Some((mut code, next_local, body)) = inlined(&snapshots, desc, 0)? else {
+                continue;
+            };
+            let mctx = MethodContext {
+                class_name: &name,
+                name: "<init>",
+                descriptor: desc,
+                is_static: false,
+                major_version: class.major_version,
+            };
+            let mut mw = MethodWeave {
+                weaver: self,
+                cls: &cls,
+                member,
+                code: &mut code,
+                pool: &mut edit.pool,
+                statics: &mut statics,
+                next_local,
+                outcome: &mut outcome,
+                changed: false,
+                added: &mut added,
+                major_version: class.major_version,
+                snapshot: None,
+            };
+            mw.weave_initialization(body, &snap.esp)?;
+            if !mw.changed {
+                continue;
+            }
+            mw.code.prune_tables();
+            code.set_stack_map(0, None);
+            frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
+            let m = &class.methods[*mi];
+            let attr = m.attribute("Code").expect("constructor with code");
+            let mut out = Vec::new();
+            code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
+            edit.methods.insert(*mi, method_with_code(m, &out));
         }
         // A static initialization join point for classes without <clinit>, as ajc has.
         let has_clinit = class
@@ -397,6 +467,7 @@ impl<'p> Weaver<'p> {
                 changed: false,
                 added: &mut added,
                 major_version: class.major_version,
+                snapshot: None,
             };
             mw.weave(&mctx)?;
             if mw.changed {
@@ -422,6 +493,37 @@ impl<'p> Weaver<'p> {
     }
 }
 
+/// The constructor with descriptor `desc` with its `this(..)` calls inlined
+/// (recursively): its code, next free local, and the label right after the
+/// `super(..)` call. `None` when a delegated constructor is missing.
+fn inlined(
+    snapshots: &HashMap<String, (usize, MemberData, CtorSnapshot)>,
+    desc: &str,
+    depth: usize,
+) -> Result<Option<(Code, u16, Label)>> {
+    let Some((_, _, s)) = snapshots.get(desc) else {
+        return Ok(None);
+    };
+    let Some(t) = &s.this_call else {
+        return Ok(Some((s.code.clone(), s.next_local, s.body_marker)));
+    };
+    if depth > 32 {
+        return Ok(None); // a cycle of this(..) calls: not valid Java
+    }
+    let Some((tc, tn, tl)) = inlined(snapshots, t, depth + 1)? else {
+        return Ok(None);
+    };
+    let mut k = s.code.clone();
+    let at = k
+        .insns
+        .iter()
+        .position(|i| *i == Insn::Label(s.body_marker))
+        .expect("body marker placed")
+        - 1;
+    let mapped = inline::inline_constructor(&mut k, at, &tc, t, s.next_local, tl)?;
+    Ok(Some((k, s.next_local + tn, mapped)))
+}
+
 struct ClassData {
     name: String,
     access: u16,
@@ -429,6 +531,7 @@ struct ClassData {
     source_file: String,
 }
 
+#[derive(Clone)]
 struct MemberData {
     name: String,
     descriptor: String,
@@ -460,6 +563,9 @@ struct Found {
     name: String,
     descriptor: String,
     handler_type: Option<String>,
+    /// Constructor calls: the index of the `new` (followed by `dup`) when the
+    /// weaver may move it next to the call.
+    new_at: Option<usize>,
 }
 
 /// Values available at a shadow, for bindings, residues and join points.
@@ -556,6 +662,22 @@ struct MethodWeave<'w, 'p, 'c> {
     added: &'c mut Vec<Vec<u8>>,
     /// Class-file version of the class.
     major_version: u16,
+    /// A constructor as woven before its initialization join points, kept when
+    /// some advice may apply to initialization: another constructor that
+    /// delegates to it with `this(..)` may need to inline it.
+    snapshot: Option<CtorSnapshot>,
+}
+
+/// See [`MethodWeave::snapshot`].
+struct CtorSnapshot {
+    code: Code,
+    next_local: u16,
+    /// Right after the `super(..)`/`this(..)` call.
+    body_marker: Label,
+    /// The descriptor of the constructor `this(..)` calls, if it does.
+    this_call: Option<String>,
+    /// The constructor's execution static part.
+    esp: StaticPartSpec,
 }
 
 /// One advice that matched a shadow.
@@ -577,7 +699,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let is_ctor = self.member.name == "<init>";
         // Constructors: find the super/this call, and which `invokespecial <init>` are `new`s.
         let mut super_call: Option<usize> = None;
-        let mut ctor_calls: HashSet<usize> = HashSet::new();
+        // `invokespecial <init>` of a `new`, with the index of its `new` when the
+        // shape is `new; dup; args; invokespecial` (the weaver may move the `new`).
+        let mut ctor_calls: HashMap<usize, Option<usize>> = HashMap::new();
         let needs_states = self.code.insns.iter().any(|i| {
             matches!(
                 i,
@@ -609,11 +733,25 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 };
                 match recv {
                     Value::UninitThis if is_ctor && super_call.is_none() => super_call = Some(i),
-                    Value::Uninit(_) => {
+                    Value::Uninit(label) => {
                         // Only the usual `new; dup; args; invokespecial` shape.
                         let below = stack.len().checked_sub(n + 2).map(|k| &stack[k]);
                         if below == Some(recv) {
-                            ctor_calls.insert(i);
+                            let new_at = self
+                                .code
+                                .insns
+                                .iter()
+                                .position(|x| *x == Insn::Label(*label))
+                                .and_then(|p| {
+                                    (p..self.code.insns.len())
+                                        .find(|&k| !matches!(self.code.insns[k], Insn::Label(_)))
+                                })
+                                .filter(|&k| {
+                                    matches!(self.code.insns[k], Insn::Cp { op: op::NEW, .. })
+                                        && self.code.insns.get(k + 1)
+                                            == Some(&Insn::Simple(op::DUP))
+                                });
+                            ctor_calls.insert(i, new_at);
                         }
                     }
                     _ => {}
@@ -628,9 +766,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             None => 0,
         };
         self.code.insns.insert(body_start, Insn::Label(body_marker));
-        let ctor_calls: HashSet<usize> = ctor_calls
+        let shift = |i: usize| if i >= body_start { i + 1 } else { i };
+        let ctor_calls: HashMap<usize, Option<usize>> = ctor_calls
             .into_iter()
-            .map(|i| if i >= body_start { i + 1 } else { i })
+            .map(|(i, n)| (shift(i), n.map(shift)))
             .collect();
         let super_call = super_call.map(|i| if i >= body_start { i + 1 } else { i });
 
@@ -655,10 +794,68 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             "<clinit>" => ShadowKind::StaticInitialization,
             _ => ShadowKind::MethodExecution,
         };
-        self.weave_execution(kind, body_marker, &esp)?;
+        self.weave_execution(kind, body_marker, None, &esp)?;
+        if is_ctor {
+            // Shadows woven in the super call's arguments moved it: it is right
+            // before the body marker.
+            let sc = self.position(body_marker) - 1;
+            if self.weaver.init_advice {
+                let r = match self.code.insns[sc] {
+                    Insn::Cp { index, .. } => Some(self.pool.member_ref(index)?),
+                    _ => None,
+                };
+                let this_call = r
+                    .filter(|r| *r.owner == *self.cls.name)
+                    .map(|r| r.descriptor.into_owned());
+                let mut code = self.code.clone();
+                code.prune_tables();
+                self.snapshot = Some(CtorSnapshot {
+                    code,
+                    next_local: self.next_local,
+                    body_marker,
+                    this_call,
+                    esp: esp.clone(),
+                });
+            }
+            self.weave_initialization(body_marker, &esp)?;
+        }
         // Code that moved into proceed methods takes its table entries along.
         self.code.prune_tables();
         Ok(())
+    }
+
+    /// The object initialization (after the super constructor returns, to the
+    /// end) and preinitialization (the evaluation of the super constructor's
+    /// arguments) of a constructor that calls `super(..)`.
+    fn weave_initialization(&mut self, body_marker: Label, esp: &StaticPartSpec) -> Result<()> {
+        let super_call = self.position(body_marker) - 1;
+        let Insn::Cp { index, .. } = self.code.insns[super_call] else {
+            return Ok(());
+        };
+        if *self.pool.member_ref(index)?.owner == *self.cls.name {
+            return Ok(()); // this(..): the delegated constructor has them
+        }
+        let init = StaticPartSpec {
+            kind: "initialization",
+            ..esp.clone()
+        };
+        self.weave_execution(ShadowKind::Initialization, body_marker, None, &init)?;
+        // The super call is still right before the body marker.
+        let at = self
+            .code
+            .insns
+            .iter()
+            .position(|i| *i == Insn::Label(body_marker))
+            .expect("body marker placed")
+            - 1;
+        let (start, end) = (self.code.new_label(), self.code.new_label());
+        self.code.insns.insert(at, Insn::Label(end));
+        self.code.insns.insert(0, Insn::Label(start));
+        let pre = StaticPartSpec {
+            kind: "preinitialization",
+            ..esp.clone()
+        };
+        self.weave_execution(ShadowKind::PreInitialization, start, Some(end), &pre)
     }
 
     /// The static part of the enclosing member's execution (also the execution shadow's own).
@@ -743,7 +940,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     fn find_shadows(
         &mut self,
-        ctor_calls: &HashSet<usize>,
+        ctor_calls: &HashMap<usize, Option<usize>>,
         super_call: Option<usize>,
     ) -> Result<Vec<Found>> {
         let mut out = Vec::new();
@@ -778,6 +975,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                                 name: String::new(),
                                 descriptor: String::new(),
                                 handler_type: Some(t),
+                                new_at: None,
                             });
                         }
                     }
@@ -792,7 +990,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     let kind = if r.name == "<init>" {
                         if o != op::INVOKESPECIAL
                             || Some(i) == super_call
-                            || !ctor_calls.contains(&i)
+                            || !ctor_calls.contains_key(&i)
                         {
                             continue;
                         }
@@ -809,6 +1007,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                         name: r.name.into_owned(),
                         descriptor: r.descriptor.into_owned(),
                         handler_type: None,
+                        new_at: ctor_calls.get(&i).copied().flatten(),
                     });
                 }
                 Insn::Cp {
@@ -832,6 +1031,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                         name: r.name.into_owned(),
                         descriptor: r.descriptor.into_owned(),
                         handler_type: None,
+                        new_at: None,
                     });
                 }
                 _ => {}
@@ -997,6 +1197,8 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 AdviceKind::AfterReturning(Some(_)) => {
                     let want = a.method.formal_types.last().cloned().unwrap_or_default();
                     match ctx.ret.as_ref().map(|(_, d)| d.as_str()) {
+                        // ajc never binds a value returned by a constructor execution.
+                        _ if kind == ShadowKind::ConstructorExecution => continue,
                         None | Some("V") => {
                             if !(want.starts_with('L') || want.starts_with('[')) {
                                 continue;
@@ -1069,11 +1271,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             if is_around(a) {
                 let why = if matches!(
                     kind,
-                    ShadowKind::ConstructorCall
-                        | ShadowKind::ConstructorExecution
-                        | ShadowKind::StaticInitialization
+                    ShadowKind::StaticInitialization
+                        | ShadowKind::Initialization
+                        | ShadowKind::PreInitialization
                 ) {
-                    Some("around advice on constructors and static initializers is not supported yet")
+                    Some(
+                        "around advice on static initialization, initialization and \
+                         preinitialization is not supported (as in ajc)",
+                    )
                 } else if self.major_version < 51 || self.cls.access & 0x0200 != 0 {
                     Some(
                         "around advice needs class-file version 51+ and a class (not an interface)",
@@ -1230,6 +1435,28 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             &ctx,
             line,
         );
+        // A constructor call whose `new; dup` can move is woven as one unit
+        // (`new; dup; args; invokespecial`), so the new object is a value (for
+        // after returning, around); otherwise around advice cannot apply.
+        let moves_new = f.kind == ShadowKind::ConstructorCall && f.new_at.is_some();
+        let matched: Vec<Matched<'w, 'p>> = if f.kind == ShadowKind::ConstructorCall && !moves_new {
+            let (around, rest): (Vec<_>, Vec<_>) =
+                matched.into_iter().partition(|m| is_around(m.advice));
+            for m in &around {
+                let note = format!(
+                    "{}: around advice on this constructor call is not supported (its `new` is not                      followed by `dup`) at {}:{}",
+                    describe_short(m.advice),
+                    self.cls.name,
+                    line
+                );
+                if !self.outcome.notes.contains(&note) {
+                    self.outcome.notes.push(note);
+                }
+            }
+            rest
+        } else {
+            matched
+        };
         if matched.is_empty() {
             return Ok(());
         }
@@ -1258,9 +1485,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             }
             ctx.args = it.collect();
         }
-        let needs_ret = matched
-            .iter()
-            .any(|m| m.advice.is_after() || is_around(m.advice));
+        let needs_ret = moves_new
+            || matched
+                .iter()
+                .any(|m| m.advice.is_after() || is_around(m.advice));
         ctx.ret = match (&result, needs_ret) {
             (Some(d), true) => Some((self.temp(d), d.to_string())),
             (None, _) => Some((0, "V".to_string())),
@@ -1268,7 +1496,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         };
         ctx.exc = Some((self.temp(THROWABLE), THROWABLE.to_string()));
         // The core: reload operands, the instruction, keep the result.
-        let mut core = reload;
+        let mut core = Vec::new();
+        if let (true, Some(n)) = (moves_new, f.new_at) {
+            core.push(self.code.insns[n].clone());
+            core.push(Insn::Simple(op::DUP));
+        }
+        core.extend(reload);
         if f.kind != ShadowKind::ExceptionHandler {
             core.push(insn);
             if let (Some((l, d)), true) = (&ctx.ret, needs_ret) {
@@ -1303,6 +1536,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             self.code.insns.splice(at..at, replacement);
         } else {
             self.code.insns.splice(at..=at, replacement);
+        }
+        if let (true, Some(n)) = (moves_new, f.new_at) {
+            // The `new; dup` moved into the core; labels keep the indices.
+            let (a, b) = (self.code.new_label(), self.code.new_label());
+            self.code.insns[n] = Insn::Label(a);
+            self.code.insns[n + 1] = Insn::Label(b);
         }
         if let (Some(first), Some(last)) = (layered.tail.first(), layered.tail.last()) {
             if let (Insn::Label(ts), Insn::Label(te)) = (first, last) {
@@ -1339,10 +1578,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     }
 
     /// Weaves the execution (or static initialization) of the whole body.
+    /// With `end_marker`, only the code between the markers (which has no
+    /// `return`, e.g. preinitialization): the join point ends where it falls
+    /// through to the marker.
     fn weave_execution(
         &mut self,
         kind: ShadowKind,
         body_marker: Label,
+        end_marker: Option<Label>,
         esp: &StaticPartSpec,
     ) -> Result<()> {
         let m = self.member;
@@ -1367,6 +1610,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             ctx.target = None;
             ctx.args = Vec::new();
         }
+        if kind == ShadowKind::PreInitialization {
+            ctx.this = None;
+            ctx.target = None;
+        }
         ctx.ret = Some((0, ret.to_string()));
         ctx.exc = Some((0, THROWABLE.to_string()));
         let subject_class = ClassData {
@@ -1382,13 +1629,34 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             annotations: m.annotations.clone(),
             exceptions: m.exceptions.clone(),
         };
-        let matched = self.matching(kind, &subject_class, &subject, None, &ctx, esp.line);
+        let mut matched = self.matching(kind, &subject_class, &subject, None, &ctx, esp.line);
+        if kind == ShadowKind::ConstructorExecution && matched.iter().any(|m| is_around(m.advice)) {
+            if let Some(field) = self.final_field_set(body_marker)? {
+                // The body would move into a static method, which may not set it.
+                let (around, rest): (Vec<_>, Vec<_>) =
+                    matched.into_iter().partition(|m| is_around(m.advice));
+                for m in &around {
+                    let note = format!(
+                        "{}: around advice on the execution of {}.<init>{} is not supported: \
+                         the constructor sets the final field {field}",
+                        describe_short(m.advice),
+                        self.cls.name,
+                        self.member.descriptor,
+                    );
+                    if !self.outcome.notes.contains(&note) {
+                        self.outcome.notes.push(note);
+                    }
+                }
+                matched = rest;
+            }
+        }
         if matched.is_empty() {
             return Ok(());
         }
         let needs_exit = matched
             .iter()
             .any(|m| m.advice.is_after() || is_around(m.advice) || m.advice.entry.is_some());
+        let ret = if end_marker.is_some() { "V" } else { ret };
         let ret = ret.to_string();
         ctx.ret = if needs_exit && ret != "V" {
             Some((self.temp(&ret), ret.clone()))
@@ -1404,7 +1672,8 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .expect("body marker placed")
             + 1;
         let exit = self.code.new_label();
-        if needs_exit {
+        let returns = needs_exit && end_marker.is_none();
+        if returns {
             // Single exit: every return stores its value and jumps to the exit.
             let mut out = Vec::with_capacity(self.code.insns.len() + 8);
             for (i, insn) in self.code.insns.drain(..).enumerate() {
@@ -1426,22 +1695,32 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             self.code.insns = out;
         }
         // The body is the core; the layers go around it.
-        let body: Vec<Insn> = self.code.insns.drain(start..).collect();
+        let end = match end_marker {
+            Some(m) => self
+                .code
+                .insns
+                .iter()
+                .position(|i| *i == Insn::Label(m))
+                .expect("end marker placed"),
+            None => self.code.insns.len(),
+        };
+        let body: Vec<Insn> = self.code.insns.drain(start..end).collect();
         let mut core = body;
-        if needs_exit {
+        if returns {
             core.push(Insn::Label(exit));
         }
-        let layered = self.layer(&matched, &ctx, core, true)?;
-        self.code.insns.extend(layered.body);
-        if needs_exit {
+        let layered = self.layer(&matched, &ctx, core, end_marker.is_none())?;
+        let mut new_body = layered.body;
+        if returns {
             match &ctx.ret {
                 Some((l, d)) if d != "V" => {
-                    self.code.insns.push(emit::load(d, *l));
-                    self.code.insns.push(Insn::Simple(return_op(d)));
+                    new_body.push(emit::load(d, *l));
+                    new_body.push(Insn::Simple(return_op(d)));
                 }
-                _ => self.code.insns.push(Insn::Simple(op::RETURN)),
+                _ => new_body.push(Insn::Simple(op::RETURN)),
             }
         }
+        self.code.insns.splice(start..start, new_body);
         self.code.insns.extend(layered.tail);
         self.code.handlers.extend(layered.handlers);
         self.record(kind, &matched);
@@ -1592,6 +1871,47 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             tail,
             handlers,
         })
+    }
+
+    /// The index of a label that is in the code.
+    fn position(&self, l: Label) -> usize {
+        self.code
+            .insns
+            .iter()
+            .position(|i| *i == Insn::Label(l))
+            .expect("label placed")
+    }
+
+    /// A final instance field of this class that the constructor body (after
+    /// `body_marker`) sets, if any.
+    fn final_field_set(&self, body_marker: Label) -> Result<Option<String>> {
+        let start = self
+            .code
+            .insns
+            .iter()
+            .position(|i| *i == Insn::Label(body_marker))
+            .unwrap_or(0);
+        let details = self.weaver.world.index().details(&self.cls.name);
+        for insn in &self.code.insns[start..] {
+            if let Insn::Cp {
+                op: op::PUTFIELD,
+                index,
+            } = insn
+            {
+                let r = self.pool.member_ref(*index)?;
+                if *r.owner != *self.cls.name {
+                    continue;
+                }
+                let is_final = details
+                    .as_ref()
+                    .and_then(|d| d.field(&r.name))
+                    .is_some_and(|f| f.access & 0x0010 != 0);
+                if is_final {
+                    return Ok(Some(r.name.into_owned()));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Enters a cflow: `counter.inc()`, or `stack.push(new Object[] { values })`.
@@ -1816,27 +2136,24 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             op: op::INVOKESTATIC,
             index: aspect_of,
         });
-        for (slot, want) in a.method.formal_types.iter().enumerate() {
-            let src = a.binds.get(slot).copied().flatten();
-            self.load_source(src, want, ctx, &mut out)?;
-        }
         let (params, advice_ret) = descriptor::parse_method(&a.method.descriptor)?;
         let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
         let advice_ret = advice_ret.to_string();
-        for (k, e) in a.method.extras.iter().enumerate() {
-            if *e == Extra::AroundClosure {
-                self.closure(proceed, state_local, &mut out)?;
-            } else {
-                self.push_extra(*e, ctx, &mut out)?;
-                if let Some(p) = params.get(a.method.formal_types.len() + k) {
-                    if p == "Lorg/aspectj/lang/ProceedingJoinPoint;" {
-                        let c = self.pool.class("org/aspectj/lang/ProceedingJoinPoint")?;
-                        out.push(Insn::Cp {
-                            op: op::CHECKCAST,
-                            index: c,
-                        });
-                    }
+        for (k, p) in a.method.params.iter().enumerate() {
+            let want = params.get(k).map_or("", String::as_str);
+            match *p {
+                crate::aspects::Param::Formal(slot) => {
+                    let src = a.binds.get(slot).copied().flatten();
+                    let want = a.method.formal_types.get(slot).map_or(want, String::as_str);
+                    self.load_source(src, want, ctx, &mut out)?;
                 }
+                crate::aspects::Param::Extra(Extra::AroundClosure) => {
+                    self.closure(proceed, state_local, &mut out)?;
+                }
+                crate::aspects::Param::Extra(Extra::JoinPoint) => {
+                    self.proceeding_join_point(m, ctx, proceed, &mut out)?;
+                }
+                crate::aspects::Param::Extra(e) => self.push_param_extra(e, want, ctx, &mut out)?,
             }
         }
         let mref = self
@@ -1964,12 +2281,18 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             op: op::INVOKESTATIC,
             index: aspect_of,
         });
-        for (slot, want) in a.method.formal_types.iter().enumerate() {
-            let src = a.binds.get(slot).copied().flatten();
-            self.load_source(src, want, ctx, out)?;
-        }
-        for e in &a.method.extras {
-            self.push_extra(*e, ctx, out)?;
+        let (params, _) = descriptor::parse_method(&a.method.descriptor)?;
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        for (k, p) in a.method.params.iter().enumerate() {
+            let want = params.get(k).map_or("", String::as_str);
+            match *p {
+                crate::aspects::Param::Formal(slot) => {
+                    let src = a.binds.get(slot).copied().flatten();
+                    let want = a.method.formal_types.get(slot).map_or(want, String::as_str);
+                    self.load_source(src, want, ctx, out)?;
+                }
+                crate::aspects::Param::Extra(e) => self.push_param_extra(e, want, ctx, out)?,
+            }
         }
         let mref = self
             .pool
@@ -2052,8 +2375,62 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
     }
 
+    /// Pushes the value of extra parameter `e` of an advice method whose parameter
+    /// has descriptor `param`: a join point cast to `ProceedingJoinPoint` for such a
+    /// parameter, an enclosing static part made an `EnclosingStaticPart` for such
+    /// a parameter (annotation style).
+    fn push_param_extra(
+        &mut self,
+        e: Extra,
+        param: &str,
+        ctx: &Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        self.push_extra(e, ctx, out)?;
+        match (e, param) {
+            (Extra::JoinPoint, "Lorg/aspectj/lang/ProceedingJoinPoint;") => {
+                let c = self.pool.class("org/aspectj/lang/ProceedingJoinPoint")?;
+                out.push(Insn::Cp {
+                    op: op::CHECKCAST,
+                    index: c,
+                });
+            }
+            (Extra::EnclosingStaticPart, "Lorg/aspectj/lang/JoinPoint$EnclosingStaticPart;") => {
+                let m = self.pool.method_ref(
+                    statics::FACTORY,
+                    "enclosing",
+                    "(Lorg/aspectj/lang/JoinPoint$StaticPart;)Lorg/aspectj/lang/JoinPoint$EnclosingStaticPart;",
+                    false,
+                )?;
+                out.push(Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// `Factory.makeJP(sp, this, target, new Object[] { args })`.
     fn join_point(&mut self, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
+        self.push_join_point_values(ctx, out)?;
+        let m = self.pool.method_ref(
+            statics::FACTORY,
+            "makeJP",
+            "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;)Lorg/aspectj/lang/JoinPoint;",
+            false,
+        )?;
+        out.push(Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: m,
+        });
+        Ok(())
+    }
+
+    /// Pushes a join point's static part, `this` (or null), target (or null) and
+    /// arguments (a new `Object[]`, primitives boxed).
+    fn push_join_point_values(&mut self, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
         self.statics
             .get(ctx.sp.clone().expect("static part"), self.pool, out)?;
         match &ctx.this {
@@ -2065,11 +2442,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             None => out.push(Insn::Simple(op::ACONST_NULL)),
         }
         match &ctx.target {
-            Some((l, _)) => out.push(Insn::Local {
-                op: op::ALOAD,
-                index: *l,
-                wide: false,
-            }),
+            Some((l, d)) => out.push(emit::load(d, *l)),
             None => out.push(Insn::Simple(op::ACONST_NULL)),
         }
         emit::push_int(ctx.args.len() as i32, self.pool, out)?;
@@ -2087,15 +2460,69 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             }
             out.push(Insn::Simple(83)); // aastore
         }
-        let m = self.pool.method_ref(
+        Ok(())
+    }
+
+    /// The `ProceedingJoinPoint` of around advice `m`:
+    /// `Factory.makePJP(sp, this, target, args, new JoinPointClosure(<proceed>,
+    /// flags, layout))`, whose `proceed(..)` runs the proceed method from AspectJ's
+    /// `{this, target, args..}` (flags: what the advice binds with `this(..)` and
+    /// `target(..)`; layout: what [`Self::state_layout`] holds).
+    fn proceeding_join_point(
+        &mut self,
+        m: &Matched<'_, '_>,
+        ctx: &Context,
+        proceed: &str,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        const CLOSURE: &str = "major/runtime/JoinPointClosure";
+        self.push_join_point_values(ctx, out)?;
+        let c = self.pool.class(CLOSURE)?;
+        out.push(Insn::Cp {
+            op: op::NEW,
+            index: c,
+        });
+        out.push(Insn::Simple(op::DUP));
+        let pm = self.pool.method_ref(
+            &self.cls.name.clone(),
+            proceed,
+            "([Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+            false,
+        )?;
+        let mh = self.pool.method_handle(6, pm)?; // REF_invokeStatic
+        out.push(Insn::Ldc {
+            index: mh,
+            wide: mh > 255,
+        });
+        let binds = |s: Source| m.advice.binds.iter().any(|b| *b == Some(s));
+        let flags = i32::from(binds(Source::This)) | (i32::from(binds(Source::Target)) << 1);
+        emit::push_int(flags, self.pool, out)?;
+        let has_this = ctx.this.is_some();
+        let has_target = ctx
+            .target
+            .as_ref()
+            .is_some_and(|(l, _)| ctx.this.is_none() || *l != 0);
+        let layout = i32::from(has_this) | (i32::from(has_target) << 1);
+        emit::push_int(layout, self.pool, out)?;
+        let init = self.pool.method_ref(
+            CLOSURE,
+            "<init>",
+            "(Ljava/lang/invoke/MethodHandle;II)V",
+            false,
+        )?;
+        out.push(Insn::Cp {
+            op: op::INVOKESPECIAL,
+            index: init,
+        });
+        let make = self.pool.method_ref(
             statics::FACTORY,
-            "makeJP",
-            "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;)Lorg/aspectj/lang/JoinPoint;",
+            "makePJP",
+            "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;Lmajor/runtime/AroundClosure;)Lorg/aspectj/lang/ProceedingJoinPoint;",
             false,
         )?;
         out.push(Insn::Cp {
             op: op::INVOKESTATIC,
-            index: m,
+            index: make,
         });
         Ok(())
     }

@@ -177,9 +177,6 @@ pub fn unsupported(advice: &ResolvedAdvice) -> Option<&'static str> {
             PcKind::AtThis(_) | PcKind::AtTarget(_) | PcKind::AtArgs(_) => {
                 Some("@this/@target/@args are not supported by this weaver yet")
             }
-            PcKind::Initialization(_) | PcKind::PreInitialization(_) => Some(
-                "initialization/preinitialization join points are not supported by this weaver yet",
-            ),
             _ => None,
         }
     }

@@ -189,7 +189,10 @@ public final class Factory {
     /**
      * A join point, for before and after advice. As in AspectJ it is also a
      * {@link ProceedingJoinPoint}, whose {@code proceed} does nothing and returns
-     * {@code null}.
+     * {@code null}. Asked for inside an around advice's {@code proceed} at the same
+     * join point, it is the around advice's join point (one join point object per
+     * join point, as in AspectJ: its arguments are those the join point started
+     * with).
      *
      * @param sp its static part
      * @param thisObject the executing object, or {@code null}
@@ -198,11 +201,13 @@ public final class Factory {
      * @return the join point
      */
     public static JoinPoint makeJP(JoinPoint.StaticPart sp, Object thisObject, Object target, Object[] args) {
-        return new JoinPointImpl(sp, thisObject, target, args, null);
+        return JoinPointImpl.make(sp, thisObject, target, args, null);
     }
 
     /**
-     * A join point for around advice.
+     * A join point for around advice. Inside another around advice's {@code proceed}
+     * at the same join point, it shows that join point's this, target and
+     * arguments, and proceeds from the values given here.
      *
      * @param sp its static part
      * @param thisObject the executing object, or {@code null}
@@ -213,6 +218,22 @@ public final class Factory {
      */
     public static ProceedingJoinPoint makePJP(JoinPoint.StaticPart sp, Object thisObject, Object target,
             Object[] args, AroundClosure closure) {
-        return new JoinPointImpl(sp, thisObject, target, args, closure);
+        return JoinPointImpl.make(sp, thisObject, target, args, closure);
+    }
+
+    /**
+     * The static part {@code sp} as an enclosing static part (what an
+     * annotation-style advice's {@code JoinPoint.EnclosingStaticPart} parameter
+     * gets): {@code sp} itself if it is one, else one view of it (always the same)
+     * that prints and compares as it does.
+     *
+     * @param sp a static part made by a factory
+     * @return the enclosing static part
+     */
+    public static JoinPoint.EnclosingStaticPart enclosing(JoinPoint.StaticPart sp) {
+        if (sp instanceof JoinPoint.EnclosingStaticPart) {
+            return (JoinPoint.EnclosingStaticPart) sp;
+        }
+        return ((StaticPartImpl) sp).asEnclosing();
     }
 }

@@ -14,6 +14,7 @@ class StaticPartImpl implements JoinPoint.StaticPart {
     private volatile String shortString;
     private volatile String middleString;
     private volatile String longString;
+    private volatile Enclosing enclosing;
 
     StaticPartImpl(int id, String kind, Signature signature, SourceLocation location) {
         this.id = id;
@@ -116,6 +117,24 @@ class StaticPartImpl implements JoinPoint.StaticPart {
             longString = s;
         }
         return s;
+    }
+
+    /** This static part as an enclosing static part (itself, or the same view every time). */
+    final JoinPoint.EnclosingStaticPart asEnclosing() {
+        if (this instanceof Enclosing) {
+            return (Enclosing) this;
+        }
+        Enclosing e = enclosing;
+        if (e == null) {
+            synchronized (this) {
+                e = enclosing;
+                if (e == null) {
+                    e = new Enclosing(id, kind, signature, location);
+                    enclosing = e;
+                }
+            }
+        }
+        return e;
     }
 
     /** An enclosing static part. */
