@@ -420,7 +420,7 @@ impl<'p> Weaver<'p> {
                 major_version: class.major_version,
                 snapshot: None,
             };
-            mw.weave_initialization(body, &snap.esp)?;
+            mw.weave_initialization(body, &snap.esp, snap.first_line)?;
             if !mw.changed {
                 continue;
             }
@@ -678,6 +678,8 @@ struct CtorSnapshot {
     this_call: Option<String>,
     /// The constructor's execution static part.
     esp: StaticPartSpec,
+    /// The line of the constructor's first instruction.
+    first_line: i32,
 }
 
 /// One advice that matched a shadow.
@@ -776,6 +778,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let found = self.find_shadows(&ctor_calls, super_call)?;
         let line_of = lines(self.code);
         let esp = self.execution_spec(&line_of, body_start);
+        let first_line = line_of
+            .iter()
+            .zip(&self.code.insns)
+            .find(|(l, i)| **l >= 0 && !matches!(i, Insn::Label(_)))
+            .map_or(-1, |(l, _)| *l);
         // Point shadows, last first, so earlier indices stay valid.
         for f in found.iter().rev() {
             let line = line_of.get(f.at).copied().unwrap_or(-1);
@@ -815,9 +822,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     body_marker,
                     this_call,
                     esp: esp.clone(),
+                    first_line,
                 });
             }
-            self.weave_initialization(body_marker, &esp)?;
+            self.weave_initialization(body_marker, &esp, first_line)?;
         }
         // Code that moved into proceed methods takes its table entries along.
         self.code.prune_tables();
@@ -827,7 +835,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     /// The object initialization (after the super constructor returns, to the
     /// end) and preinitialization (the evaluation of the super constructor's
     /// arguments) of a constructor that calls `super(..)`.
-    fn weave_initialization(&mut self, body_marker: Label, esp: &StaticPartSpec) -> Result<()> {
+    fn weave_initialization(
+        &mut self,
+        body_marker: Label,
+        esp: &StaticPartSpec,
+        first_line: i32,
+    ) -> Result<()> {
         let super_call = self.position(body_marker) - 1;
         let Insn::Cp { index, .. } = self.code.insns[super_call] else {
             return Ok(());
@@ -853,6 +866,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         self.code.insns.insert(0, Insn::Label(start));
         let pre = StaticPartSpec {
             kind: "preinitialization",
+            line: first_line,
             ..esp.clone()
         };
         self.weave_execution(ShadowKind::PreInitialization, start, Some(end), &pre)
@@ -863,11 +877,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let cls = &self.cls;
         let m = self.member;
         let declaring = cls.name.replace('/', ".");
+        // The line of the body's first instruction (labels carry the line before them).
         let first_line = line_of
             .iter()
+            .zip(&self.code.insns)
             .skip(body_start)
-            .find(|l| **l >= 0)
-            .copied()
+            .find(|(l, i)| **l >= 0 && !matches!(i, Insn::Label(_)))
+            .map(|(l, _)| *l)
             .unwrap_or(-1);
         let (kind, sig) = match m.name.as_str() {
             "<clinit>" => (
