@@ -3,6 +3,13 @@
 # release profile. Arguments are passed to the benchmark (groups: jmods,
 # reframe17, reframe25; default all); the environment is passed through
 # (MAJOR_BENCH_RUNS, MAJOR_BENCH_JDK17, MAJOR_BENCH_JDK25). See bench/README.md.
+#
+# `bench/run.sh weave [guava] [commons-lang3]` runs the weaving benchmark
+# against ajc instead (bench/weave_vs_ajc.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = weave ]; then
+  shift
+  exec bench/weave_vs_ajc.sh "$@"
+fi
 exec cargo bench -p major-weaver --bench engine -- "$@"

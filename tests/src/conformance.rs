@@ -440,8 +440,9 @@ pub fn ajc_available() -> bool {
 }
 
 /// The ajc command: AspectJ's compiler run directly from `aspectjtools.jar`
-/// with a quick-starting JVM where the jar is found, else the `ajc` script.
-fn ajc_command() -> Command {
+/// with a quick-starting JVM (heap up to 512 MB) where the jar is found, else
+/// the `ajc` script.
+pub fn ajc_command() -> Command {
     if Path::new(ASPECTJTOOLS).is_file() {
         let mut c = Command::new(jdk_tool("java"));
         c.args([

@@ -83,6 +83,25 @@ pub struct LinkResult {
     pub output: String,
 }
 
+impl LinkResult {
+    /// The classes that failed to load or link, with the harness's line for
+    /// each (`VerifyError <class>: <message>`, `ClassFormatError ...`, and, when
+    /// run by [`run_linkall_verbose`], `other <class>: <throwable>`).
+    pub fn failures(&self) -> std::collections::BTreeMap<String, String> {
+        self.output
+            .lines()
+            .filter_map(|l| {
+                let (kind, rest) = l.split_once(' ')?;
+                if !matches!(kind, "VerifyError" | "ClassFormatError" | "other") {
+                    return None;
+                }
+                let (class, _) = rest.split_once(": ").unwrap_or((rest, ""));
+                Some((class.to_string(), l.to_string()))
+            })
+            .collect()
+    }
+}
+
 /// Runs LinkAll with `java` and the given JVM options and harness arguments.
 pub fn run_linkall(
     java: &Path,
@@ -91,7 +110,34 @@ pub fn run_linkall(
     args: &[&Path],
     mode: &str,
 ) -> LinkResult {
-    let out = Command::new(java)
+    linkall_command(java, harness, jvm_opts, args, mode, false)
+}
+
+/// [`run_linkall`] with `LINKALL_VERBOSE` set: every class that fails to link
+/// for any reason is named in the output (see [`LinkResult::failures`]).
+pub fn run_linkall_verbose(
+    java: &Path,
+    harness: &Path,
+    jvm_opts: &[&str],
+    args: &[&Path],
+    mode: &str,
+) -> LinkResult {
+    linkall_command(java, harness, jvm_opts, args, mode, true)
+}
+
+fn linkall_command(
+    java: &Path,
+    harness: &Path,
+    jvm_opts: &[&str],
+    args: &[&Path],
+    mode: &str,
+    verbose: bool,
+) -> LinkResult {
+    let mut cmd = Command::new(java);
+    if verbose {
+        cmd.env("LINKALL_VERBOSE", "1");
+    }
+    let out = cmd
         .args(jvm_opts)
         .arg("-Xverify:all")
         .arg("-cp")
