@@ -10,9 +10,10 @@
 //! * `org.aspectj.lang.annotation`: the annotation-style annotations (`@Aspect`,
 //!   `@Before`, ...);
 //! * `major.runtime`: what woven code calls: `Factory` (static parts, signatures
-//!   and join points from names and descriptors), `AroundClosure` and
-//!   `MethodHandleClosure`, `Conversions` (boxing), `CFlowCounter` and
-//!   `CFlowStack`.
+//!   and join points from names and descriptors), `AroundClosure`,
+//!   `MethodHandleClosure` (code-style `proceed(..)`) and `JoinPointClosure`
+//!   (`ProceedingJoinPoint.proceed(..)`), `Conversions` (boxing), `CFlowCounter`
+//!   and `CFlowStack`.
 
 use std::path::Path;
 
@@ -58,6 +59,7 @@ mod tests {
             "org/aspectj/lang/annotation/Around.class",
             "major/runtime/Factory.class",
             "major/runtime/MethodHandleClosure.class",
+            "major/runtime/JoinPointClosure.class",
             "major/runtime/Conversions.class",
             "major/runtime/CFlowStack.class",
         ] {

@@ -1,6 +1,7 @@
 //! Aspect compilation end to end: real aspects through javac, descriptors and
-//! extras read back, around/proceed and if() methods that run, and javac errors
-//! reported on the `.aj` text.
+//! extras read back, around/proceed and if() methods that run, javac errors
+//! reported on the `.aj` text, and annotation-style (`@Aspect`) classes compiled
+//! as they are, described and given `aspectOf()`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -188,6 +189,7 @@ fn run_driver(env: &Env, c: &Compiled, driver: &str) -> Option<String> {
         String::from_utf8_lossy(&o.stderr)
     );
     let o = Command::new(java)
+        .arg("-Xverify:all")
         .arg("-cp")
         .arg(&cp)
         .arg("Driver")
@@ -902,4 +904,230 @@ fn missing_javac_says_how_to_install() {
     let shown = format!("{:?}", miette::Report::new(e));
     assert!(shown.contains("/nonexistent/bin/javac"), "{shown}");
     assert!(shown.contains("install a JDK"), "{shown}");
+}
+
+const ANNOTATED_ERRORS: &str = r#"package errs;
+
+import org.aspectj.lang.JoinPoint;
+import org.aspectj.lang.annotation.Aspect;
+import org.aspectj.lang.annotation.Before;
+
+@Aspect
+public class Broken {
+    @Before("execution(* *.run(..)) && args(n)")
+    public void before(JoinPoint jp, int n) {
+        String s = n;
+        jp.noSuchMethod();
+    }
+}
+"#;
+
+#[test]
+fn annotation_style_javac_errors_point_at_the_java_file() {
+    let Some(env) = env() else { return };
+    let c = compile_files(
+        env,
+        &[
+            ("errs/Broken.java", ANNOTATED_ERRORS),
+            (
+                "errs/Also.aj",
+                "package errs;\n\npublic aspect Also {\n    before(): execution(* *.run(..)) {\n        int k = \"k\";\n    }\n}\n",
+            ),
+        ],
+    );
+    let e = err(&c);
+    let shown: Vec<String> = e.diagnostics().iter().map(|d| d.to_string()).collect();
+    let find = |needle: &str| {
+        shown
+            .iter()
+            .find(|s| s.contains(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` in {shown:#?}"))
+            .clone()
+    };
+    // The user's own file, line and column, as javac saw them.
+    assert!(
+        find("int cannot be converted to String").starts_with("errs/Broken.java:11:20:"),
+        "{shown:#?}"
+    );
+    assert!(
+        find("cannot find symbol").starts_with("errs/Broken.java:12:11:"),
+        "{shown:#?}"
+    );
+    // Errors of code-style aspects of the same javac run are still on the .aj.
+    assert!(
+        find("String cannot be converted to int").starts_with("errs/Also.aj:5:17:"),
+        "{shown:#?}"
+    );
+    assert_eq!(shown.len(), 3, "{shown:#?}");
+    let rendered = e.render();
+    assert!(rendered.contains("String s = n;"), "{rendered}");
+    assert!(
+        rendered.contains("symbol: method noSuchMethod()"),
+        "{rendered}"
+    );
+}
+
+const ORDERED: &str = r#"package ord;
+
+import org.aspectj.lang.JoinPoint;
+import org.aspectj.lang.ProceedingJoinPoint;
+import org.aspectj.lang.annotation.AfterReturning;
+import org.aspectj.lang.annotation.Around;
+import org.aspectj.lang.annotation.Aspect;
+import org.aspectj.lang.annotation.Before;
+import org.aspectj.lang.annotation.Pointcut;
+
+@Aspect
+public class Ordered {
+    static final StringBuilder LOG = new StringBuilder("log:");
+
+    public Ordered() {
+        LOG.append(" made");
+    }
+
+    @Before("execution(* ord.Target.run(..)) && args(n, s) && this(t)")
+    public void before(JoinPoint jp, String s, JoinPoint.StaticPart sp, Target t, int n) {
+        LOG.append(" before " + s + n);
+    }
+
+    @AfterReturning(pointcut = "execution(* ord.Target.run(..))", returning = "r")
+    public void returned(int r, JoinPoint.EnclosingStaticPart esp) {
+    }
+
+    @Around("execution(* ord.Target.run(..)) && args(n, ..)")
+    public Object around(int n, ProceedingJoinPoint pjp) throws Throwable {
+        return pjp.proceed();
+    }
+
+    @Pointcut("execution(* ord.Target.run(..)) && args(n, ..) && if()")
+    public static boolean big(int n) {
+        return n > 10;
+    }
+
+    @Before("big(n)")
+    public void whenBig(int n) {
+    }
+
+    public static String log() {
+        return LOG.toString();
+    }
+}
+"#;
+
+const TARGET: &str =
+    "package ord;\n\npublic class Target {\n    public int run(int n, String s) { return n; }\n}\n";
+
+#[test]
+fn annotation_style_parameters_in_any_order() {
+    let Some(env) = env() else { return };
+    let c = compile_files(
+        env,
+        &[("ord/Ordered.java", ORDERED), ("ord/Target.java", TARGET)],
+    );
+    let r = ok(&c);
+    // Compiled as written, and the plain class next to it.
+    assert_eq!(
+        names(r),
+        vec!["ord/Ordered.class", "ord/Target.class"],
+        "{:?}",
+        names(r)
+    );
+    let a = aspect(r, "ord/Ordered");
+    let m = &a.advice[0];
+    assert_eq!(
+        (m.owner.as_str(), m.name.as_str()),
+        ("ord/Ordered", "before")
+    );
+    assert_eq!(
+        m.descriptor,
+        format!("(Lorg/aspectj/lang/JoinPoint;Ljava/lang/String;{SP}Lord/Target;I)V")
+    );
+    // Slots are the resolved advice's formals, join-point parameters included.
+    assert_eq!(
+        m.params,
+        vec![
+            Param::Extra(Extra::JoinPoint),
+            Param::Formal(1),
+            Param::Extra(Extra::StaticPart),
+            Param::Formal(3),
+            Param::Formal(4)
+        ]
+    );
+    assert_eq!(m.formal_types[1], "Ljava/lang/String;");
+    assert_eq!(m.formal_types[3], "Lord/Target;");
+    assert_eq!(m.formal_types[4], "I");
+    // The returning formal is the last slot wherever it is written.
+    let m = &a.advice[1];
+    assert_eq!(
+        m.params,
+        vec![Param::Formal(1), Param::Extra(Extra::EnclosingStaticPart)]
+    );
+    assert_eq!(m.formal_types[1], "I");
+    assert!(matches!(m.kind, AdviceKind::AfterReturning(Some(_))));
+    let m = &a.advice[2];
+    assert_eq!(
+        m.params,
+        vec![Param::Formal(0), Param::Extra(Extra::JoinPoint)]
+    );
+    assert_eq!(
+        m.descriptor,
+        "(ILorg/aspectj/lang/ProceedingJoinPoint;)Ljava/lang/Object;"
+    );
+    // if() is decided by the @Pointcut method, given the formals it names.
+    let m = &a.advice[3];
+    assert_eq!(m.name, "whenBig");
+    assert_eq!(m.if_tests.len(), 1);
+    let t = &m.if_tests[0];
+    assert_eq!(
+        (t.owner.as_str(), t.name.as_str(), t.descriptor.as_str()),
+        ("ord/Ordered", "big", "(I)Z")
+    );
+    assert_eq!((t.slots.clone(), t.extras.clone()), (vec![0], vec![]));
+
+    // The class is an aspect now: one instance, made after the static fields.
+    let ms = method_names(class(r, "ord/Ordered.class"));
+    assert!(ms.iter().any(|m| m == "aspectOf"), "{ms:?}");
+    // (the driver runs against the class files on disk: put the rewritten ones there)
+    for (name, bytes) in &r.classes {
+        std::fs::write(c.work.path().join("classes").join(name), bytes).unwrap();
+    }
+    let out = run_driver(
+        env,
+        &c,
+        "public class Driver {\n    public static void main(String[] a) {\n        System.out.println(ord.Ordered.hasAspect() + \" \" + (ord.Ordered.aspectOf() == ord.Ordered.aspectOf()) + \" \" + ord.Ordered.log());\n    }\n}\n",
+    );
+    if let Some(out) = out {
+        assert_eq!(out, "true true log: made\n");
+    }
+}
+
+#[test]
+fn annotation_style_mistakes_are_reported_on_the_java_file() {
+    let Some(env) = env() else { return };
+    let pjp_in_before = "import org.aspectj.lang.ProceedingJoinPoint;\nimport org.aspectj.lang.annotation.*;\n\n@Aspect\npublic class P {\n    @Before(\"execution(* *.run(..))\")\n    public void b(ProceedingJoinPoint pjp) { }\n}\n";
+    let c = compile_files(env, &[("P.java", pjp_in_before)]);
+    let d = &err(&c).diagnostics()[0];
+    assert_eq!(d.file_name(), Some("P.java"));
+    assert_eq!(d.line_col(), Some((7, 19)), "{}", d);
+    assert!(d.message.contains("only around advice"), "{}", d.message);
+
+    let private = "import org.aspectj.lang.annotation.*;\n\n@Aspect\npublic class Q {\n    @Before(\"execution(* *.run(..))\")\n    void b() { }\n}\n";
+    let c = compile_files(env, &[("Q.java", private)]);
+    let d = &err(&c).diagnostics()[0];
+    assert_eq!(d.line_col(), Some((6, 10)), "{}", d);
+    assert!(
+        d.message.contains("public instance method"),
+        "{}",
+        d.message
+    );
+
+    let no_ctor = "import org.aspectj.lang.annotation.*;\n\n@Aspect\npublic class R {\n    public R(int x) { }\n    @Before(\"execution(* *.run(..))\")\n    public void b() { }\n}\n";
+    let c = compile_files(env, &[("R.java", no_ctor)]);
+    let d = &err(&c).diagnostics()[0];
+    assert_eq!(d.line_col(), Some((4, 14)), "{}", d);
+    assert!(
+        d.message.contains("no constructor without parameters"),
+        "{}",
+        d.message
+    );
 }

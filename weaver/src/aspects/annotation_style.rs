@@ -410,25 +410,30 @@ fn unsupported(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Unsupported, None, message)
 }
 
+/// The class methods are added to.
+struct Host<'a> {
+    name: &'a str,
+    major_version: u16,
+    hierarchy: &'a dyn ClassHierarchy,
+}
+
 /// Builds a `method_info` with `code` as its body (frames computed).
 fn new_method(
     pool: &mut PoolBuilder<'_>,
-    class_name: &str,
-    major_version: u16,
+    host: &Host<'_>,
     access: u16,
     name: &str,
     desc: &str,
     code: &mut Code,
-    hierarchy: &dyn ClassHierarchy,
 ) -> major_classfile::Result<Vec<u8>> {
     let ctx = MethodContext {
-        class_name,
+        class_name: host.name,
         name,
         descriptor: desc,
         is_static: access & ACC_STATIC != 0,
-        major_version,
+        major_version: host.major_version,
     };
-    frames::compute(code, &ctx, pool, hierarchy)?;
+    frames::compute(code, &ctx, pool, host.hierarchy)?;
     let code_name = pool.utf8("Code")?;
     let mut m = Vec::new();
     m.extend_from_slice(&access.to_be_bytes());
@@ -504,6 +509,11 @@ pub fn add_aspect_of(
         .in_class(name.as_str()));
     }
     let v = class.major_version;
+    let host = Host {
+        name: &name,
+        major_version: v,
+        hierarchy,
+    };
     let mut edit = ClassEdit::new(&class);
     let pool = &mut edit.pool;
     const PRIVATE_STATIC_SYNTHETIC: u16 = 0x100A;
@@ -567,13 +577,11 @@ pub fn add_aspect_of(
     ];
     let m = new_method(
         pool,
-        &name,
-        v,
+        &host,
         0x0009,
         "aspectOf",
         &format!("(){desc}"),
         &mut code,
-        hierarchy,
     )?;
     edit.added_methods.push(m);
 
@@ -592,16 +600,7 @@ pub fn add_aspect_of(
         Insn::Simple(3), // iconst_0
         Insn::Simple(op::IRETURN),
     ];
-    let m = new_method(
-        pool,
-        &name,
-        v,
-        0x0009,
-        "hasAspect",
-        "()Z",
-        &mut code,
-        hierarchy,
-    )?;
+    let m = new_method(pool, &host, 0x0009, "hasAspect", "()Z", &mut code)?;
     edit.added_methods.push(m);
 
     // major$postClinit()
@@ -642,13 +641,11 @@ pub fn add_aspect_of(
     });
     let m = new_method(
         pool,
-        &name,
-        v,
+        &host,
         PRIVATE_STATIC_SYNTHETIC,
         POST_CLINIT,
         "()V",
         &mut code,
-        hierarchy,
     )?;
     edit.added_methods.push(m);
 
@@ -690,9 +687,7 @@ pub fn add_aspect_of(
         None => {
             let mut code = Code::empty();
             code.insns = vec![call, Insn::Simple(op::RETURN)];
-            let m = new_method(
-                pool, &name, v, ACC_STATIC, "<clinit>", "()V", &mut code, hierarchy,
-            )?;
+            let m = new_method(pool, &host, ACC_STATIC, "<clinit>", "()V", &mut code)?;
             edit.added_methods.push(m);
         }
     }
@@ -702,6 +697,182 @@ pub fn add_aspect_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
+
+    /// Compiles `sources` (name, text) with javac against the runtime into a new
+    /// directory; `None` (skip) without a JDK.
+    fn javac(dir: &Path, sources: &[(&str, &str)]) -> Option<(Jdk, PathBuf, PathBuf)> {
+        let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
+            eprintln!("SKIP: no JDK with javac");
+            return None;
+        };
+        let rt = dir.join("rt.jar");
+        crate::runtime::write_runtime_jar(&rt).unwrap();
+        let src = dir.join("src");
+        let classes = dir.join("classes");
+        std::fs::create_dir_all(&src).unwrap();
+        let mut cmd = Command::new(jdk.javac().unwrap());
+        cmd.args(["--release", "8", "-nowarn", "-Xlint:-options", "-cp"])
+            .arg(&rt)
+            .arg("-d")
+            .arg(&classes);
+        for (name, text) in sources {
+            std::fs::write(src.join(name), text).unwrap();
+            cmd.arg(src.join(name));
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some((jdk, rt, classes))
+    }
+
+    fn rewrite(rt: &Path, javac: &Path, classes: &Path, name: &str) -> major_classfile::Result<()> {
+        let path = classes.join(format!("{name}.class"));
+        let bytes = std::fs::read(&path).unwrap();
+        let list = vec![(format!("{name}.class"), bytes.clone())];
+        let h = AspectHierarchy::new(rt, javac, &list);
+        let out = add_aspect_of(&bytes, &h)?;
+        std::fs::write(&path, out).unwrap();
+        Ok(())
+    }
+
+    fn run_main(jdk: &Jdk, rt: &Path, classes: &Path) -> String {
+        let cp = std::env::join_paths([classes, rt]).unwrap();
+        let out = Command::new(jdk.java())
+            .arg("-Xverify:all")
+            .arg("-cp")
+            .arg(cp)
+            .arg("Main")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+    }
+
+    const USES: &str = "public class Main {\n\
+        \x20   public static void main(String[] args) throws Exception {\n\
+        \x20       for (String n : new String[] {\"Plain\", \"Inits\", \"Fails\"}) {\n\
+        \x20           Class<?> c = Class.forName(n);\n\
+        \x20           boolean has = (Boolean) c.getMethod(\"hasAspect\").invoke(null);\n\
+        \x20           try {\n\
+        \x20               Object a = c.getMethod(\"aspectOf\").invoke(null);\n\
+        \x20               Object b = c.getMethod(\"aspectOf\").invoke(null);\n\
+        \x20               System.out.println(n + \" \" + has + \" \" + (a == b) + \" \" + a);\n\
+        \x20           } catch (java.lang.reflect.InvocationTargetException e) {\n\
+        \x20               Throwable t = e.getCause();\n\
+        \x20               System.out.println(n + \" \" + has + \" \" + t.getClass().getName() + \" \" + t.getCause());\n\
+        \x20           }\n\
+        \x20       }\n\
+        \x20   }\n\
+        }\n";
+
+    #[test]
+    fn rewritten_aspects_verify_and_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let Some((jdk, rt, classes)) = javac(
+            dir.path(),
+            &[
+                ("Plain.java", "public class Plain { public String toString() { return \"plain\"; } }\n"),
+                (
+                    "Inits.java",
+                    "public class Inits {\n\
+                     \x20   static final java.util.List<String> LOG = new java.util.ArrayList<>();\n\
+                     \x20   static Number n;\n\
+                     \x20   static { n = LOG.isEmpty() ? (Number) Integer.valueOf(1) : (Number) Long.valueOf(2); LOG.add(\"static\"); }\n\
+                     \x20   Inits() { LOG.add(\"ctor sees \" + hasAspect()); }\n\
+                     \x20   static boolean hasAspect() { return false; }\n\
+                     \x20   public String toString() { return LOG.toString(); }\n\
+                     }\n",
+                ),
+                (
+                    "Fails.java",
+                    "public class Fails { Fails() { throw new IllegalStateException(\"no\"); } }\n",
+                ),
+                ("Main.java", USES),
+            ],
+        ) else {
+            return;
+        };
+        let javac = jdk.javac().unwrap();
+        rewrite(&rt, &javac, &classes, "Plain").unwrap();
+        // Declares hasAspect itself: refused.
+        let e = rewrite(&rt, &javac, &classes, "Inits").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Unsupported);
+        assert!(e.message().contains("declares hasAspect"), "{e}");
+        rewrite(&rt, &javac, &classes, "Fails").unwrap();
+        // Inits without its own hasAspect: the instance comes after the static block.
+        let src = dir.path().join("src");
+        let text = std::fs::read_to_string(src.join("Inits.java")).unwrap();
+        let text = text
+            .replace("\"ctor sees \" + hasAspect()", "\"ctor\"")
+            .replace("    static boolean hasAspect() { return false; }\n", "");
+        std::fs::write(src.join("Inits.java"), text).unwrap();
+        let out = Command::new(&javac)
+            .args(["--release", "8", "-nowarn", "-Xlint:-options", "-d"])
+            .arg(&classes)
+            .arg(src.join("Inits.java"))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        rewrite(&rt, &javac, &classes, "Inits").unwrap();
+        let out = run_main(&jdk, &rt, &classes);
+        assert_eq!(
+            out,
+            "Plain true true plain\n\
+             Inits true true [static, ctor]\n\
+             Fails false org.aspectj.lang.NoAspectBoundException java.lang.IllegalStateException: no\n"
+        );
+        // The new methods as javap would list them.
+        let bytes = std::fs::read(classes.join("Plain.class")).unwrap();
+        let cf = ClassFile::parse(&bytes).unwrap();
+        let ms: Vec<String> = cf
+            .methods
+            .iter()
+            .map(|m| {
+                format!(
+                    "{:04x} {}{}",
+                    m.access,
+                    cf.member_name(m).unwrap(),
+                    cf.member_descriptor(m).unwrap()
+                )
+            })
+            .collect();
+        assert_eq!(
+            ms,
+            vec![
+                "0001 <init>()V",
+                "0001 toString()Ljava/lang/String;",
+                "0009 aspectOf()LPlain;",
+                "0009 hasAspect()Z",
+                "100a major$postClinit()V",
+                "0008 <clinit>()V",
+            ]
+        );
+    }
+
+    #[test]
+    fn aspects_need_a_constructor_without_parameters() {
+        let dir = tempfile::tempdir().unwrap();
+        let Some((jdk, rt, classes)) = javac(
+            dir.path(),
+            &[("NoCtor.java", "public class NoCtor { NoCtor(int x) { } }\n")],
+        ) else {
+            return;
+        };
+        let e = rewrite(&rt, &jdk.javac().unwrap(), &classes, "NoCtor").unwrap_err();
+        assert!(
+            e.message().contains("no constructor without parameters"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn method_names_after_annotations() {

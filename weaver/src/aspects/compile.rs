@@ -40,7 +40,7 @@ pub enum AspectCompileError {
     #[diagnostic(
         code(aspect::javac_not_found),
         help(
-            "code-style aspects are compiled with javac: install a JDK (Debian/Ubuntu: \
+            "aspects are compiled with javac: install a JDK (Debian/Ubuntu: \
              `apt-get install openjdk-17-jdk-headless`) or set JAVA_HOME to one"
         )
     )]

@@ -2510,7 +2510,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             index: mh,
             wide: mh > 255,
         });
-        let binds = |s: Source| m.advice.binds.iter().any(|b| *b == Some(s));
+        let binds = |s: Source| m.advice.binds.contains(&Some(s));
         let flags = i32::from(binds(Source::This)) | (i32::from(binds(Source::Target)) << 1);
         emit::push_int(flags, self.pool, out)?;
         let has_this = ctx.this.is_some();
