@@ -10,6 +10,7 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -189,11 +190,26 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
 
     // 4. Write, in input order; renamed into place only at the end.
+    // Classes the aspects became replace input classes of the same name (an
+    // `@Aspect` class compiled with the program is rewritten with aspectOf()).
+    let replaced: HashSet<&str> = aspects
+        .classes
+        .iter()
+        .map(|(n, _)| n.trim_end_matches(".class"))
+        .collect();
     let mut out = OutputArchive::create(&opts.output, OutputArchive::kind_for(&opts.output))?;
     for (a, outs) in inputs.iter().zip(outcomes) {
         let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
         for (i, o) in outs.into_iter().enumerate() {
             let e = &a.entries()[i];
+            if e.class_name().is_some_and(|n| replaced.contains(n)) {
+                report.notes.push(format!(
+                    "{}!{}: replaced by the aspect class major compiled",
+                    a.path().display(),
+                    e.name
+                ));
+                continue;
+            }
             match o {
                 Some(ClassOutcome {
                     bytes: Some(b),

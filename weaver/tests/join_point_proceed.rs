@@ -132,3 +132,58 @@ fn proceeding_join_points_run_the_join_point() {
         "scale 6 then 40\n46\na<A>\nscale 1 then 40\n[n41 was m]\n"
     );
 }
+
+/// The usual build for annotation style: the `@Aspect` class is compiled with
+/// the program and is in the woven input too. The rewritten aspect class (with
+/// `aspectOf()`) replaces the input's copy, and the report says so.
+#[test]
+fn aspect_class_in_the_input_is_replaced() {
+    let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
+        eprintln!("SKIP: no JDK with javac");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let main = src.join("Main.java");
+    std::fs::write(&main, MAIN).unwrap();
+    let swap = src.join("SwapAspect.java");
+    std::fs::write(&swap, ANNOTATION_STYLE).unwrap();
+    let rt = dir.path().join("rt.jar");
+    major_weaver::runtime::write_runtime_jar(&rt).unwrap();
+    let classes = dir.path().join("classes");
+    javac(&jdk, &classes, &rt, &[&main, &swap]);
+    assert!(classes.join("SwapAspect.class").exists());
+    let woven = dir.path().join("woven.jar");
+    let report = run(&WeaveOptions {
+        aspects: vec![swap],
+        inputs: vec![classes],
+        output: woven.clone(),
+        classpath: Vec::new(),
+        jdk: jdk.clone(),
+        bundle_runtime: true,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("SwapAspect.class: replaced by the aspect class")),
+        "{:?}",
+        report.notes
+    );
+    let o = Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(&woven)
+        .arg("Main")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(stdout, "6\n<a>\n[n1 was m]\n");
+}
