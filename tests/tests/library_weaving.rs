@@ -67,6 +67,7 @@ fn major_weave(jdk: &Jdk, jar: &Path, aspect: &str, out: &Path) -> Result<WeaveR
         classpath: Vec::new(),
         jdk: jdk.clone(),
         bundle_runtime: true,
+        cache: None,
     };
     let report = run(&opts).map_err(|e| format!("major weave failed: {e}"))?;
     if !report.unsupported.is_empty() {

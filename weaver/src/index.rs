@@ -1,14 +1,17 @@
 //! The class-hierarchy index: internal name → super class, interface flag, for
-//! every class of the inputs and of a JDK, built by reading class headers in
-//! parallel (no class is loaded). It implements [`ClassHierarchy`] and caches
-//! the answers to "common super class of A and B".
+//! every class of the inputs and of a JDK (no class is loaded). It implements
+//! [`ClassHierarchy`] and caches the answers to "common super class of A and B".
 //!
-//! Archives added with [`ClassIndex::add_shared`] also answer detailed questions
-//! (interfaces, members with their modifiers, annotations and exceptions): the
-//! class is re-read from its archive on first demand and the result cached.
+//! Archives added with [`ClassIndex::add_shared`] are indexed by entry name
+//! only: a class's header, and its details (interfaces, members with their
+//! modifiers, annotations and exceptions), are read from the archive on first
+//! demand and cached. A weave asks about a few thousand of the JDK's ~27,000
+//! classes, so most of `lib/modules` is never read (nor paged in).
+//! [`ClassIndex::add_archive`] reads every header at once instead, in parallel,
+//! and reports the classes that do not parse (for `major check`).
 
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use major_archive::Archive;
 use major_classfile::annotations::{annotation_types, exception_types};
@@ -34,8 +37,19 @@ enum Source {
 }
 
 struct Entry {
-    info: ClassInfo,
+    /// The header: set when added, or read from `source` on first demand
+    /// (`None` if it does not parse).
+    info: OnceLock<Option<ClassInfo>>,
     source: Source,
+}
+
+impl Entry {
+    fn known(info: ClassInfo, source: Source) -> Entry {
+        Entry {
+            info: OnceLock::from(Some(info)),
+            source,
+        }
+    }
 }
 
 /// A method or field as the index describes it.
@@ -160,53 +174,78 @@ impl ClassIndex {
         let source = Source::Bytes(Arc::from(bytes));
         self.classes
             .entry(name.clone())
-            .or_insert(Entry { info, source });
+            .or_insert(Entry::known(info, source));
         Ok(name)
     }
 
-    /// Adds every class of `archive` (read in parallel), headers only. Entries
-    /// that fail to parse are returned as errors and left out of the index.
+    /// Adds every class of `archive` (read in parallel), headers only; the
+    /// archive is not kept. Entries that fail to parse are returned as errors
+    /// and left out of the index.
     pub fn add_archive(&mut self, archive: &Archive) -> Vec<MajorError> {
-        self.add(archive, None)
-    }
-
-    /// Like [`ClassIndex::add_archive`], and keeps the archive so that
-    /// [`ClassIndex::details`] can re-read its classes.
-    pub fn add_shared(&mut self, archive: Arc<Archive>) -> Vec<MajorError> {
-        let id = self.archives.len() as u32;
-        let errors = self.add(&archive, Some(id));
-        self.archives.push(archive);
-        errors
-    }
-
-    fn add(&mut self, archive: &Archive, id: Option<u32>) -> Vec<MajorError> {
-        type Found = Result<(Arc<str>, ClassInfo, usize), MajorError>;
+        type Found = Result<(Arc<str>, ClassInfo), MajorError>;
         let found: Vec<Found> = archive
             .entries()
             .par_iter()
             .enumerate()
-            .filter(|(_, e)| {
-                e.class_name()
-                    .is_some_and(|n| n != "module-info" && !n.ends_with("/module-info"))
-            })
+            .filter(|(_, e)| e.class_name().is_some_and(is_indexed))
             .map(|(i, e)| {
                 let bytes = archive.read(i)?;
-                header(&bytes)
-                    .map(|(n, info)| (n, info, i))
-                    .map_err(|err| MajorError::class(archive.path(), &e.name, err))
+                header(&bytes).map_err(|err| MajorError::class(archive.path(), &e.name, err))
             })
             .collect();
         let mut errors = Vec::new();
         for r in found {
             match r {
-                Ok((name, info, i)) => {
-                    let source = id.map_or(Source::None, |a| Source::Archive(a, i as u32));
-                    self.classes.entry(name).or_insert(Entry { info, source });
+                Ok((name, info)) => {
+                    self.classes
+                        .entry(name)
+                        .or_insert(Entry::known(info, Source::None));
                 }
                 Err(e) => errors.push(e),
             }
         }
         errors
+    }
+
+    /// Adds the classes of `archive` by entry name and keeps the archive: headers
+    /// and [`ClassIndex::details`] are read from it on first demand. Names
+    /// already indexed keep their first definition. Multi-release entries
+    /// (`META-INF/versions/..`) are not indexed.
+    pub fn add_shared(&mut self, archive: Arc<Archive>) {
+        let id = self.archives.len() as u32;
+        for (i, e) in archive.entries().iter().enumerate() {
+            let Some(name) = e.class_name().filter(|n| is_indexed(n)) else {
+                continue;
+            };
+            if name.starts_with("META-INF/") || self.classes.contains_key(name) {
+                continue;
+            }
+            self.classes.insert(
+                Arc::from(name),
+                Entry {
+                    info: OnceLock::new(),
+                    source: Source::Archive(id, i as u32),
+                },
+            );
+        }
+        self.archives.push(archive);
+    }
+
+    /// The bytes of an indexed class, if it was kept.
+    fn bytes<'a>(&'a self, entry: &'a Entry) -> Option<std::borrow::Cow<'a, [u8]>> {
+        match &entry.source {
+            Source::None => None,
+            Source::Bytes(b) => Some(std::borrow::Cow::Borrowed(b)),
+            Source::Archive(a, i) => self.archives[*a as usize].read(*i as usize).ok(),
+        }
+    }
+
+    /// The header of an indexed class, read on first demand.
+    fn info<'a>(&'a self, entry: &'a Entry) -> Option<&'a ClassInfo> {
+        entry
+            .info
+            .get_or_init(|| header(&self.bytes(entry)?).ok().map(|(_, info)| info))
+            .as_ref()
     }
 
     /// The details of a class, read on first demand; `None` for classes not in
@@ -216,14 +255,10 @@ impl ClassIndex {
             return d.clone();
         }
         let (key, entry) = self.classes.get_key_value(name)?;
-        let d = match &entry.source {
-            Source::None => None,
-            Source::Bytes(b) => ClassDetails::read(b).ok().map(Arc::new),
-            Source::Archive(a, i) => {
-                let bytes = self.archives[*a as usize].read(*i as usize).ok()?;
-                ClassDetails::read(&bytes).ok().map(Arc::new)
-            }
-        };
+        let d = self
+            .bytes(entry)
+            .and_then(|b| ClassDetails::read(&b).ok())
+            .map(Arc::new);
         self.details
             .write()
             .expect("details lock")
@@ -238,11 +273,7 @@ impl ClassIndex {
         let mut todo = vec![name.to_string()];
         while let Some(n) = todo.pop() {
             let Some(d) = self.details(&n) else {
-                if let Some(s) = self
-                    .classes
-                    .get(n.as_str())
-                    .and_then(|e| e.info.super_name.clone())
-                {
+                if let Some(s) = self.class_info(&n).and_then(|i| i.super_name) {
                     if !out.iter().any(|o| **o == *s) {
                         out.push(s.to_string());
                         todo.push(s.to_string());
@@ -261,6 +292,11 @@ impl ClassIndex {
     }
 }
 
+/// Whether a class name belongs in the index (`module-info` does not).
+fn is_indexed(name: &str) -> bool {
+    name != "module-info" && !name.ends_with("/module-info")
+}
+
 /// Name, super class and interface flag of a class file.
 fn header(bytes: &[u8]) -> Result<(Arc<str>, ClassInfo), major_classfile::Error> {
     let c = ClassFile::parse(bytes)?;
@@ -277,7 +313,7 @@ fn header(bytes: &[u8]) -> Result<(Arc<str>, ClassInfo), major_classfile::Error>
 
 impl ClassHierarchy for ClassIndex {
     fn class_info(&self, name: &str) -> Option<ClassInfo> {
-        self.classes.get(name).map(|e| e.info.clone())
+        self.classes.get(name).and_then(|e| self.info(e)).cloned()
     }
 
     fn common_super_class(&self, a: &str, b: &str) -> major_classfile::Result<Arc<str>> {
@@ -310,9 +346,7 @@ mod tests {
             return;
         }
         let mut index = ClassIndex::new();
-        assert!(index
-            .add_shared(Arc::new(Archive::open(modules).unwrap()))
-            .is_empty());
+        index.add_shared(Arc::new(Archive::open(modules).unwrap()));
         let d = index.details("java/util/ArrayList").unwrap();
         assert_eq!(d.super_name.as_deref(), Some("java/util/AbstractList"));
         assert!(d.interfaces.iter().any(|i| i == "java/util/List"));

@@ -24,26 +24,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Weave aspects into classes: `major weave --aspect Tracer.aj app.jar -o woven.jar`.
-    Weave {
-        /// Aspect files (.aj); repeat for several.
-        #[arg(long = "aspect", short = 'a', required = true)]
-        aspects: Vec<PathBuf>,
-        /// Inputs: jars/zips or class directories.
-        #[arg(required = true)]
-        inputs: Vec<PathBuf>,
-        /// The output: a .jar/.zip, or a directory. Written atomically.
-        #[arg(long, short = 'o')]
-        out: PathBuf,
-        /// More archives for type resolution only (not woven, not copied).
-        #[arg(long = "classpath", value_delimiter = ':')]
-        classpath: Vec<PathBuf>,
-        /// The JDK for javac and the class library (default: JAVA_HOME or the java on PATH).
-        #[arg(long)]
-        jdk: Option<PathBuf>,
-        /// Do not put the runtime classes (org.aspectj.lang, major.runtime) into the output.
-        #[arg(long)]
-        no_runtime: bool,
-    },
+    Weave(WeaveArgs),
     /// Disassemble a class (a .class file, or a class inside a jar, directory, jmod or lib/modules).
     Dump {
         /// A .class file or an archive.
@@ -82,17 +63,43 @@ enum Command {
     },
 }
 
+/// The options of `major weave`.
+#[derive(clap::Args)]
+struct WeaveArgs {
+    /// Aspect files: code style (.aj) or annotation style (@Aspect .java); repeat for several.
+    #[arg(long = "aspect", short = 'a', required = true)]
+    aspects: Vec<PathBuf>,
+    /// Inputs: jars/zips or class directories.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The output: a .jar/.zip, or a directory. Written atomically.
+    #[arg(long, short = 'o')]
+    out: PathBuf,
+    /// More archives for type resolution only (not woven, not copied).
+    #[arg(long = "classpath", value_delimiter = ':')]
+    classpath: Vec<PathBuf>,
+    /// The JDK for javac and the class library (default: JAVA_HOME or the java on PATH).
+    #[arg(long)]
+    jdk: Option<PathBuf>,
+    /// Do not put the runtime classes (org.aspectj.lang, major.runtime) into the output.
+    #[arg(long)]
+    no_runtime: bool,
+    /// Where compiled aspects are cached, so that weaving again with unchanged aspects
+    /// skips javac (default: $MAJOR_CACHE_DIR, else $XDG_CACHE_HOME/major, else ~/.cache/major).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Always compile the aspects with javac; neither read nor write the cache.
+    #[arg(long, conflicts_with = "cache_dir")]
+    no_cache: bool,
+    /// Print the wall time of each phase (compile, index, match, weave, write).
+    #[arg(long)]
+    timings: bool,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
-        Command::Weave {
-            aspects,
-            inputs,
-            out,
-            classpath,
-            jdk,
-            no_runtime,
-        } => weave(aspects, inputs, out, classpath, jdk, no_runtime),
+        Command::Weave(args) => weave(args),
         Command::Dump {
             input,
             class,
@@ -124,31 +131,31 @@ fn main() -> ExitCode {
     }
 }
 
-fn weave(
-    aspects: Vec<PathBuf>,
-    inputs: Vec<PathBuf>,
-    out: PathBuf,
-    classpath: Vec<PathBuf>,
-    jdk: Option<PathBuf>,
-    no_runtime: bool,
-) -> Result<ExitCode, MajorError> {
-    let jdk = match jdk {
+fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
+    let jdk = match args.jdk {
         Some(p) => Jdk::at(&p).ok_or_else(|| {
             MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
         })?,
         None => Jdk::find()
             .ok_or_else(|| MajorError::Usage("no JDK found: set JAVA_HOME or pass --jdk".into()))?,
     };
+    let cache = if args.no_cache {
+        None
+    } else {
+        args.cache_dir
+            .or_else(major_weaver::aspects::cache::default_dir)
+    };
     let opts = WeaveOptions {
-        aspects,
-        inputs,
-        output: out.clone(),
-        classpath,
+        aspects: args.aspects,
+        inputs: args.inputs,
+        output: args.out.clone(),
+        classpath: args.classpath,
         jdk,
-        bundle_runtime: !no_runtime,
+        bundle_runtime: !args.no_runtime,
+        cache,
     };
     let report = weave_run::run(&opts)?;
-    weave_run::print_report(&report, &out);
+    weave_run::print_report(&report, &args.out, args.timings);
     Ok(ExitCode::SUCCESS)
 }
 

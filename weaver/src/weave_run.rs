@@ -18,7 +18,8 @@ use major_archive::{Archive, ArchiveKind, OutputArchive};
 use major_pointcut_lang::SourceFile;
 use rayon::prelude::*;
 
-use crate::aspects::compile::compile;
+use crate::aspects::cache::{AspectCache, CacheKey};
+use crate::aspects::compile::{compile, CompileCache};
 use crate::index::ClassIndex;
 use crate::jdk::Jdk;
 use crate::report::MajorError;
@@ -40,6 +41,9 @@ pub struct WeaveOptions {
     pub jdk: Jdk,
     /// Put the runtime classes (org.aspectj.lang, major.runtime) into the output.
     pub bundle_runtime: bool,
+    /// The directory caching compiled aspects ([`crate::aspects::cache`]);
+    /// `None` compiles with javac every time.
+    pub cache: Option<PathBuf>,
 }
 
 /// What a weave did.
@@ -63,10 +67,13 @@ pub struct WeaveReport {
     pub aspect_warnings: Vec<String>,
     /// Advice left out at some join points, with the reason.
     pub notes: Vec<String>,
+    /// Wall time of each phase, in order.
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 /// Weaves; on any error nothing is written.
 pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
+    let mut clock = Clock::start();
     // 1. The aspects.
     let mut files = Vec::new();
     for p in &opts.aspects {
@@ -94,8 +101,26 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let cp = PathBuf::from(
         std::env::join_paths(&cp).map_err(|e| MajorError::Usage(format!("class path: {e}")))?,
     );
-    let aspects = compile(&program, &cp, &javac, work.path())
+    let cache = opts.cache.as_ref().map(|dir| {
+        let mut key = CacheKey::new();
+        for (name, bytes) in RUNTIME_CLASSES {
+            key.bytes(name, bytes);
+        }
+        for p in opts.inputs.iter().chain(&opts.classpath) {
+            key.path_stamp("classpath", &std::path::absolute(p).unwrap_or(p.clone()));
+        }
+        CompileCache {
+            cache: AspectCache::new(dir),
+            key,
+        }
+    });
+    let aspects = compile(&program, &cp, &javac, work.path(), cache.as_ref())
         .map_err(|e| MajorError::AspectCompile(Box::new(e)))?;
+    clock.lap(if aspects.from_cache {
+        "aspects (cached)"
+    } else {
+        "compile aspects"
+    });
 
     // 2. The class hierarchy.
     let mut index = ClassIndex::new();
@@ -121,6 +146,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
     }
     index.add_shared(Arc::new(Archive::open(&opts.jdk.modules())?));
+    clock.lap("index classes");
 
     // 3. Weave every class of every input, in parallel.
     let weaver = Weaver::new(&program, &aspects, &index);
@@ -128,6 +154,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         unsupported: weaver.unsupported.clone(),
         ..Default::default()
     };
+    clock.lap("match aspects");
     report.aspect_warnings = program.warnings.iter().map(|w| format!("{w:?}")).collect();
     let mut outcomes: Vec<Vec<Option<ClassOutcome>>> = Vec::new();
     for a in &inputs {
@@ -188,6 +215,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let extra_classes = weaver
         .extra_classes()
         .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
+    clock.lap("weave");
 
     // 4. Write, in input order; renamed into place only at the end.
     // Classes the aspects became replace input classes of the same name (an
@@ -243,11 +271,46 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         }
     }
     out.finish()?;
+    clock.lap("write");
+    report.timings = clock.laps;
     Ok(report)
 }
 
-/// Renders a weave report like a compiler's summary.
-pub fn print_report(r: &WeaveReport, output: &Path) {
+/// Wall-clock laps of the phases of a run.
+struct Clock {
+    last: std::time::Instant,
+    laps: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            last: std::time::Instant::now(),
+            laps: Vec::new(),
+        }
+    }
+
+    fn lap(&mut self, phase: &'static str) {
+        let now = std::time::Instant::now();
+        self.laps.push((phase, now - self.last));
+        self.last = now;
+    }
+}
+
+/// Renders a weave report like a compiler's summary; with `timings`, the wall
+/// time of each phase too.
+pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
+    if timings {
+        let total: std::time::Duration = r.timings.iter().map(|(_, d)| *d).sum();
+        for (phase, d) in &r.timings {
+            eprintln!("time: {phase:<16} {:>8.1} ms", d.as_secs_f64() * 1e3);
+        }
+        eprintln!(
+            "time: {:<16} {:>8.1} ms",
+            "total",
+            total.as_secs_f64() * 1e3
+        );
+    }
     for w in &r.aspect_warnings {
         eprintln!("{w}");
     }

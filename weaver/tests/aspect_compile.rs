@@ -108,7 +108,7 @@ fn program(files: &[(&str, &str)]) -> Program {
 fn compile_files(env: &Env, files: &[(&str, &str)]) -> Compiled {
     let program = program(files);
     let work = tempfile::tempdir().unwrap();
-    let result = compile(&program, &env.classpath, &env.javac, work.path());
+    let result = compile(&program, &env.classpath, &env.javac, work.path(), None);
     Compiled {
         program,
         result,
@@ -895,6 +895,7 @@ fn missing_javac_says_how_to_install() {
         Path::new("/usr/share/java/aspectjrt.jar"),
         Path::new("/nonexistent/bin/javac"),
         work.path(),
+        None,
     )
     .unwrap_err();
     assert!(

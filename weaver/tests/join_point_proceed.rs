@@ -111,6 +111,7 @@ fn proceeding_join_points_run_the_join_point() {
         classpath: Vec::new(),
         jdk: jdk.clone(),
         bundle_runtime: true,
+        cache: None,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
@@ -162,6 +163,7 @@ fn aspect_class_in_the_input_is_replaced() {
         classpath: Vec::new(),
         jdk: jdk.clone(),
         bundle_runtime: true,
+        cache: None,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(

@@ -28,6 +28,7 @@ use major_pointcut_lang::display::type_text;
 use major_pointcut_lang::resolve::{Pc, PcKind};
 use major_pointcut_lang::{Diagnostic, Program, SourceFile};
 
+use super::cache::{AspectCache, CacheKey};
 use super::{
     annotation_style, AdviceMethod, CompiledAspect, CompiledAspects, Extra, IfTest, Param,
 };
@@ -157,6 +158,7 @@ pub fn compile(
     runtime_classpath: &Path,
     javac: &Path,
     work_dir: &Path,
+    cache: Option<&CompileCache>,
 ) -> Result<CompiledAspects, AspectCompileError> {
     let units = parse_units(program)?;
     let lines: Vec<Vec<usize>> = program
@@ -172,22 +174,7 @@ pub fn compile(
         ifs: &ifs,
     };
     let mut sources = gen.generate()?;
-
-    let src_dir = work_dir.join("src");
     let java_dir = work_dir.join("java");
-    let classes_dir = work_dir.join("classes");
-    reset_dir(&src_dir)?;
-    reset_dir(&java_dir)?;
-    for u in &mut sources {
-        let path = src_dir.join(&u.rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(io_err(format!("cannot create {}", parent.display())))?;
-        }
-        std::fs::write(&path, &u.text)
-            .map_err(io_err(format!("cannot write {}", path.display())))?;
-        u.path = path;
-    }
     // Annotation-style files, byte for byte, each in its own directory (under
     // its own name, which javac checks against a public class).
     for (fi, f) in program.files.iter().enumerate() {
@@ -197,15 +184,9 @@ pub fn compile(
         let base = Path::new(f.name())
             .file_name()
             .map_or_else(|| PathBuf::from(format!("Aspect{fi}.java")), PathBuf::from);
-        let dir = java_dir.join(fi.to_string());
-        std::fs::create_dir_all(&dir)
-            .map_err(io_err(format!("cannot create {}", dir.display())))?;
-        let path = dir.join(&base);
-        std::fs::write(&path, f.text())
-            .map_err(io_err(format!("cannot write {}", path.display())))?;
         sources.push(GenUnit {
+            path: java_dir.join(fi.to_string()).join(&base),
             rel: base,
-            path,
             text: f.text().to_string(),
             segments: vec![Segment {
                 start: 0,
@@ -217,10 +198,83 @@ pub fn compile(
             }],
         });
     }
-    let files: Vec<PathBuf> = sources.iter().map(|u| u.path.clone()).collect();
-    if files.is_empty() {
+    if sources.is_empty() {
         return Ok(CompiledAspects::default());
     }
+    let key = cache.map(|c| {
+        let mut k = c.key.clone();
+        k.path_stamp(
+            "javac",
+            &std::fs::canonicalize(javac).unwrap_or(javac.into()),
+        );
+        if let Some(home) = javac.parent().and_then(Path::parent) {
+            k.bytes(
+                "release",
+                &std::fs::read(home.join("release")).unwrap_or_default(),
+            );
+        }
+        for u in &sources {
+            k.bytes("unit", u.rel.as_os_str().as_encoded_bytes());
+            k.bytes("text", u.text.as_bytes());
+        }
+        k.finish()
+    });
+    let cached = cache.zip(key.as_deref()).and_then(|(c, k)| c.cache.load(k));
+    let from_cache = cached.is_some();
+    let classes = match cached {
+        Some(classes) => classes,
+        None => {
+            let classes = run_javac_on(program, &mut sources, runtime_classpath, javac, work_dir)?;
+            if let (Some(c), Some(k)) = (cache, key.as_deref()) {
+                // A cache that cannot be written only costs time next run.
+                let _ = c.cache.store(k, &classes);
+            }
+            classes
+        }
+    };
+    let mut compiled = describe(program, &ifs, classes)?;
+    rewrite_annotation_aspects(program, &mut compiled, runtime_classpath, javac)?;
+    compiled.from_cache = from_cache;
+    Ok(compiled)
+}
+
+/// Where [`compile`] may find javac's output for the same inputs, and the key
+/// seeded with what the caller knows of them (the class path besides the
+/// runtime); `compile` adds javac and the sources.
+#[derive(Clone)]
+pub struct CompileCache {
+    /// The cache directory.
+    pub cache: AspectCache,
+    /// The key so far.
+    pub key: CacheKey,
+}
+
+/// Writes the sources below `work_dir` and compiles them (with `--release 8`
+/// first, then for javac's own release); the class files, sorted by name, or
+/// javac's errors mapped back to the aspect files.
+fn run_javac_on(
+    program: &Program,
+    sources: &mut [GenUnit],
+    runtime_classpath: &Path,
+    javac: &Path,
+    work_dir: &Path,
+) -> Result<Vec<(String, Vec<u8>)>, AspectCompileError> {
+    let src_dir = work_dir.join("src");
+    let classes_dir = work_dir.join("classes");
+    reset_dir(&src_dir)?;
+    reset_dir(&work_dir.join("java"))?;
+    for u in sources.iter_mut() {
+        if u.path.as_os_str().is_empty() {
+            u.path = src_dir.join(&u.rel);
+        }
+        if let Some(parent) = u.path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(io_err(format!("cannot create {}", parent.display())))?;
+        }
+        std::fs::write(&u.path, &u.text)
+            .map_err(io_err(format!("cannot write {}", u.path.display())))?;
+    }
+    let files: Vec<PathBuf> = sources.iter().map(|u| u.path.clone()).collect();
     let mut run = run_javac(
         javac,
         runtime_classpath,
@@ -240,7 +294,7 @@ pub fn compile(
         )?;
     }
     if !run.ok {
-        let diagnostics = map_javac_errors(program, &sources, &run.output);
+        let diagnostics = map_javac_errors(program, sources, &run.output);
         return Err(if diagnostics.is_empty() {
             AspectCompileError::Javac {
                 status: run.status,
@@ -250,10 +304,7 @@ pub fn compile(
             AspectCompileError::Compile { diagnostics }
         });
     }
-    let classes = collect_classes(&classes_dir)?;
-    let mut compiled = describe(program, &ifs, classes)?;
-    rewrite_annotation_aspects(program, &mut compiled, runtime_classpath, javac)?;
-    Ok(compiled)
+    collect_classes(&classes_dir)
 }
 
 /// Adds `aspectOf()`/`hasAspect()` and the instance to every concrete
@@ -1744,7 +1795,11 @@ fn describe(
             advice,
         });
     }
-    Ok(CompiledAspects { aspects, classes })
+    Ok(CompiledAspects {
+        aspects,
+        classes,
+        from_cache: false,
+    })
 }
 
 #[cfg(test)]

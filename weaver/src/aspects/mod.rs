@@ -55,8 +55,9 @@
 use major_pointcut_lang::ast::AdviceKind;
 
 pub mod annotation_style;
+pub mod cache;
 pub mod compile;
-pub use compile::{compile, AspectCompileError};
+pub use compile::{compile, AspectCompileError, CompileCache};
 
 /// One compiled concrete aspect.
 #[derive(Debug, Clone)]
@@ -150,4 +151,7 @@ pub struct CompiledAspects {
     /// annotation-style aspects rewritten), sorted by name: they go into the
     /// woven output.
     pub classes: Vec<(String, Vec<u8>)>,
+    /// True when javac's output came from the cache ([`cache`]) instead of a
+    /// javac run.
+    pub from_cache: bool,
 }

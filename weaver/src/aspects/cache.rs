@@ -1,0 +1,340 @@
+//! A cache of compiled aspects: javac's class files, keyed by everything that
+//! can change them, so that weaving again with unchanged aspects skips javac
+//! (about a second of JVM start-up and compilation).
+//!
+//! The key is a SHA-256 over, in order: major's version and the bytes of the
+//! embedded runtime classes; the `javac` used (canonical path, size, mtime) and
+//! its JDK's `release` file; every class-path element javac sees besides the
+//! runtime (path, size and mtime — of each file below it, for a directory);
+//! and every source unit handed to javac (its relative path and text). A change
+//! to any of them is a miss. Only successful compilations are stored; a failing
+//! one runs javac again, so its diagnostics are always fresh.
+//!
+//! One file per key (`<hex>.classes`), written to a temporary file in the same
+//! directory and renamed into place, so readers never see half a file and
+//! concurrent `major` runs storing the same key are harmless. A file that does
+//! not read back exactly (bad magic, truncation, checksum) is a miss and is
+//! removed. At most [`MAX_ENTRIES`] files are kept; the least recently used go
+//! first (a hit refreshes the file's modification time).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use sha2::{Digest, Sha256};
+
+/// How many compiled aspect sets the cache keeps.
+pub const MAX_ENTRIES: usize = 64;
+
+const MAGIC: &[u8; 8] = b"MAJORAC1";
+const SUFFIX: &str = ".classes";
+
+/// The default cache directory: `$MAJOR_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/major`, else `$HOME/.cache/major`; `None` when none is set.
+pub fn default_dir() -> Option<PathBuf> {
+    let nonempty = |v: &str| std::env::var_os(v).filter(|s| !s.is_empty());
+    if let Some(d) = nonempty("MAJOR_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = nonempty("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("major"));
+    }
+    nonempty("HOME").map(|h| PathBuf::from(h).join(".cache").join("major"))
+}
+
+/// The key being built: feed it everything javac's output depends on.
+#[derive(Clone)]
+pub struct CacheKey {
+    hash: Sha256,
+}
+
+impl Default for CacheKey {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CacheKey {
+    /// A key seeded with major's version.
+    pub fn new() -> CacheKey {
+        let mut k = CacheKey {
+            hash: Sha256::new(),
+        };
+        k.bytes("major", env!("CARGO_PKG_VERSION").as_bytes());
+        k
+    }
+
+    /// Adds a labelled byte string (length-prefixed, so parts cannot run into
+    /// each other).
+    pub fn bytes(&mut self, label: &str, data: &[u8]) {
+        for part in [label.as_bytes(), data] {
+            self.hash.update((part.len() as u64).to_le_bytes());
+            self.hash.update(part);
+        }
+    }
+
+    /// Adds a file or directory by path, size and modification time (of every
+    /// file below it, for a directory); a missing path is recorded as missing.
+    pub fn path_stamp(&mut self, label: &str, path: &Path) {
+        self.bytes(label, path.as_os_str().as_encoded_bytes());
+        match fs::metadata(path) {
+            Ok(m) if m.is_dir() => {
+                let mut files: Vec<(PathBuf, u64, u128)> = walkdir::WalkDir::new(path)
+                    .into_iter()
+                    .filter_map(Result::ok)
+                    .filter(|e| e.file_type().is_file())
+                    .filter_map(|e| {
+                        let m = e.metadata().ok()?;
+                        Some((e.path().to_path_buf(), m.len(), mtime_nanos(&m)))
+                    })
+                    .collect();
+                files.sort();
+                for (p, len, t) in files {
+                    self.bytes("file", p.as_os_str().as_encoded_bytes());
+                    self.bytes("stamp", &stamp(len, t));
+                }
+            }
+            Ok(m) => self.bytes("stamp", &stamp(m.len(), mtime_nanos(&m))),
+            Err(_) => self.bytes("stamp", b"missing"),
+        }
+    }
+
+    /// The key as a file-name-safe hex string.
+    pub fn finish(self) -> String {
+        self.hash
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+}
+
+fn stamp(len: u64, mtime: u128) -> Vec<u8> {
+    let mut v = len.to_le_bytes().to_vec();
+    v.extend_from_slice(&mtime.to_le_bytes());
+    v
+}
+
+fn mtime_nanos(m: &fs::Metadata) -> u128 {
+    m.modified()
+        .ok()
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos())
+}
+
+/// A cache directory of compiled aspect sets.
+#[derive(Debug, Clone)]
+pub struct AspectCache {
+    dir: PathBuf,
+}
+
+impl AspectCache {
+    /// The cache in `dir` (created on the first store).
+    pub fn new(dir: impl Into<PathBuf>) -> AspectCache {
+        AspectCache { dir: dir.into() }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn file(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}{SUFFIX}"))
+    }
+
+    /// The classes stored under `key` (entry name, bytes), or `None` on a miss.
+    /// A damaged file is removed and counts as a miss.
+    pub fn load(&self, key: &str) -> Option<Vec<(String, Vec<u8>)>> {
+        let path = self.file(key);
+        let data = fs::read(&path).ok()?;
+        match decode(&data) {
+            Some(classes) => {
+                // Refresh for least-recently-used pruning; failure is harmless.
+                if let Ok(f) = fs::File::options().append(true).open(&path) {
+                    let _ = f.set_modified(SystemTime::now());
+                }
+                Some(classes)
+            }
+            None => {
+                let _ = fs::remove_file(&path);
+                None
+            }
+        }
+    }
+
+    /// Stores `classes` under `key`, atomically, then prunes the cache to
+    /// [`MAX_ENTRIES`] files.
+    pub fn store(&self, key: &str, classes: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+        fs::create_dir_all(&self.dir)?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".major-cache-")
+            .tempfile_in(&self.dir)?;
+        tmp.write_all(&encode(classes))?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(self.file(key)).map_err(|e| e.error)?;
+        self.prune();
+        Ok(())
+    }
+
+    /// Removes the least recently used files beyond [`MAX_ENTRIES`].
+    fn prune(&self) {
+        let Ok(rd) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        let mut files: Vec<(SystemTime, PathBuf)> = rd
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(SUFFIX))
+            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+            .collect();
+        if files.len() <= MAX_ENTRIES {
+            return;
+        }
+        files.sort();
+        let excess = files.len() - MAX_ENTRIES;
+        for (_, p) in files.into_iter().take(excess) {
+            let _ = fs::remove_file(p);
+        }
+    }
+}
+
+/// `MAGIC`, count, then (name length, name, data length, data) per class, all
+/// lengths u32 little-endian, then the SHA-256 of everything before it.
+fn encode(classes: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&(classes.len() as u32).to_le_bytes());
+    for (name, data) in classes {
+        out.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(data);
+    }
+    let sum = Sha256::digest(&out);
+    out.extend_from_slice(&sum);
+    out
+}
+
+fn decode(data: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+    let body_len = data.len().checked_sub(32)?;
+    let (body, sum) = data.split_at(body_len);
+    if Sha256::digest(body).as_slice() != sum || !body.starts_with(MAGIC) {
+        return None;
+    }
+    let mut rest = &body[MAGIC.len()..];
+    let mut take = |n: usize| -> Option<&[u8]> {
+        if rest.len() < n {
+            return None;
+        }
+        let (a, b) = rest.split_at(n);
+        rest = b;
+        Some(a)
+    };
+    let u32_at = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes")) as usize;
+    let count = u32_at(take(4)?);
+    let mut out = Vec::with_capacity(count.min(1 << 16));
+    for _ in 0..count {
+        let n = u32_at(take(4)?);
+        let name = String::from_utf8(take(n)?.to_vec()).ok()?;
+        let n = u32_at(take(4)?);
+        out.push((name, take(n)?.to_vec()));
+    }
+    rest.is_empty().then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<(String, Vec<u8>)> {
+        vec![
+            ("p/A.class".to_string(), vec![0xca, 0xfe, 0xba, 0xbe, 1, 2]),
+            ("p/A$1.class".to_string(), vec![]),
+        ]
+    }
+
+    #[test]
+    fn store_then_load_gives_the_same_classes() {
+        let d = tempfile::tempdir().unwrap();
+        let c = AspectCache::new(d.path().join("nested"));
+        assert!(c.load("k").is_none());
+        c.store("k", &sample()).unwrap();
+        assert_eq!(c.load("k").unwrap(), sample());
+        assert!(c.load("other").is_none());
+    }
+
+    #[test]
+    fn a_damaged_file_is_a_miss_and_is_removed() {
+        let d = tempfile::tempdir().unwrap();
+        let c = AspectCache::new(d.path());
+        c.store("k", &sample()).unwrap();
+        let f = c.file("k");
+        let good = fs::read(&f).unwrap();
+        for cut in [0, 7, 12, good.len() - 1] {
+            fs::write(&f, &good[..cut]).unwrap();
+            assert!(c.load("k").is_none(), "truncated at {cut}");
+            assert!(!f.exists(), "damaged file left behind (cut {cut})");
+        }
+        let mut flipped = good.clone();
+        flipped[14] ^= 1;
+        fs::write(&f, &flipped).unwrap();
+        assert!(c.load("k").is_none());
+    }
+
+    #[test]
+    fn keys_change_with_every_part() {
+        let base = || {
+            let mut k = CacheKey::new();
+            k.bytes("source", b"aspect A {}");
+            k
+        };
+        let a = base().finish();
+        assert_eq!(a, base().finish());
+        let mut b = base();
+        b.bytes("source", b"");
+        assert_ne!(a, b.finish());
+        // Length prefixes keep ("ab","c") apart from ("a","bc").
+        let mut x = CacheKey::new();
+        x.bytes("ab", b"c");
+        let mut y = CacheKey::new();
+        y.bytes("a", b"bc");
+        assert_ne!(x.finish(), y.finish());
+    }
+
+    #[test]
+    fn path_stamps_see_file_changes() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("x.class");
+        fs::write(&f, b"one").unwrap();
+        let key = |p: &Path| {
+            let mut k = CacheKey::new();
+            k.path_stamp("cp", p);
+            k.finish()
+        };
+        let (file1, dir1) = (key(&f), key(d.path()));
+        fs::write(&f, b"longer").unwrap();
+        assert_ne!(file1, key(&f));
+        assert_ne!(dir1, key(d.path()));
+        assert_ne!(key(&d.path().join("missing")), key(&f));
+    }
+
+    #[test]
+    fn pruning_keeps_the_most_recent() {
+        let d = tempfile::tempdir().unwrap();
+        let c = AspectCache::new(d.path());
+        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        for i in 0..MAX_ENTRIES {
+            c.store(&format!("k{i}"), &sample()).unwrap();
+            let f = fs::File::options()
+                .append(true)
+                .open(c.file(&format!("k{i}")))
+                .unwrap();
+            f.set_modified(old + std::time::Duration::from_secs(i as u64))
+                .unwrap();
+        }
+        c.store("newest", &sample()).unwrap();
+        assert!(c.load("newest").is_some());
+        assert!(!c.file("k0").exists(), "the oldest entry should be pruned");
+        assert!(c.file("k1").exists());
+    }
+}
