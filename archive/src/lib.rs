@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 pub use error::ArchiveError;
-pub use output::{OutputArchive, OutputKind};
+pub use output::{OutputArchive, OutputKind, PreparedEntry};
 
 /// The kind of container an [`Archive`] was opened from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

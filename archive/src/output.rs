@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use zip::result::ZipError;
+use zip::write::PreparedZipFile;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
@@ -118,6 +119,101 @@ fn new_entry_options(len: usize) -> SimpleFileOptions {
         .last_modified_time(DateTime::default())
         .unix_permissions(0o644)
         .large_file(len as u64 >= u64::from(u32::MAX))
+}
+
+/// The options of a zip entry replacing entry `index` of `from`: those of
+/// [`new_entry_options`], with the timestamp, the Unix mode and the
+/// stored/deflated choice of the original when `from` is a zip or jmod.
+fn options_like(
+    from: &Archive,
+    index: usize,
+    len: usize,
+) -> Result<SimpleFileOptions, ArchiveError> {
+    let mut options = new_entry_options(len);
+    if let Source::Zip(input) = &from.source {
+        let entry = from.entry(index)?;
+        let name = output_name(from, entry);
+        let zip = input.archive();
+        let original = zip
+            .by_index_data(index)
+            .map_err(|e| zip_error(from.path(), Some(name), e, "cannot read the entry"))?;
+        if original.compression() == CompressionMethod::Stored {
+            options = options.compression_method(CompressionMethod::Stored);
+        }
+        if let Some(time) = original.last_modified() {
+            options = options.last_modified_time(time);
+        }
+        if let Some(mode) = original.unix_mode() {
+            options = options.unix_permissions(mode & 0o7777);
+        }
+    }
+    Ok(options)
+}
+
+/// An entry made ready for an output of one kind, on any thread: for a zip
+/// output it is compressed here, so that compression runs in parallel while
+/// [`OutputArchive::write_prepared`] keeps the output's order and only copies
+/// bytes. Errors of the compression are reported by `write_prepared`.
+pub struct PreparedEntry {
+    name: String,
+    kind: OutputKind,
+    body: Prepared,
+}
+
+enum Prepared {
+    /// Compressed, for a zip output (or why it could not be).
+    Zip(Result<PreparedZipFile, ZipError>),
+    /// The data, for a directory output.
+    Plain(Vec<u8>),
+}
+
+impl std::fmt::Debug for PreparedEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedEntry")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
+impl PreparedEntry {
+    /// Prepares what [`OutputArchive::write`] would write.
+    pub fn new(kind: OutputKind, name: &str, data: &[u8]) -> PreparedEntry {
+        Self::with_options(kind, name.to_owned(), data, new_entry_options(data.len()))
+    }
+
+    /// Prepares what [`OutputArchive::write_like`] would write.
+    pub fn like(
+        kind: OutputKind,
+        from: &Archive,
+        index: usize,
+        data: &[u8],
+    ) -> Result<PreparedEntry, ArchiveError> {
+        let name = output_name(from, from.entry(index)?).to_owned();
+        let options = match kind {
+            OutputKind::Zip => options_like(from, index, data.len())?,
+            OutputKind::Directory => new_entry_options(data.len()),
+        };
+        Ok(Self::with_options(kind, name, data, options))
+    }
+
+    fn with_options(
+        kind: OutputKind,
+        name: String,
+        data: &[u8],
+        options: SimpleFileOptions,
+    ) -> PreparedEntry {
+        let body = match kind {
+            OutputKind::Directory => Prepared::Plain(data.to_vec()),
+            OutputKind::Zip => Prepared::Zip(PreparedZipFile::from_data(&name, options, data)),
+        };
+        PreparedEntry { name, kind, body }
+    }
+
+    /// The entry's name in the output.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
 }
 
 /// The name an entry of `from` gets in an output.
@@ -243,23 +339,37 @@ impl OutputArchive {
     ) -> Result<(), ArchiveError> {
         let entry = from.entry(index)?;
         let name = output_name(from, entry);
-        let mut options = new_entry_options(data.len());
-        if let (Some(_), Source::Zip(input)) = (&self.zip, &from.source) {
-            let zip = input.archive();
-            let original = zip
-                .by_index_data(index)
-                .map_err(|e| zip_error(from.path(), Some(name), e, "cannot read the entry"))?;
-            if original.compression() == CompressionMethod::Stored {
-                options = options.compression_method(CompressionMethod::Stored);
-            }
-            if let Some(time) = original.last_modified() {
-                options = options.last_modified_time(time);
-            }
-            if let Some(mode) = original.unix_mode() {
-                options = options.unix_permissions(mode & 0o7777);
-            }
-        }
+        let options = if self.zip.is_some() {
+            options_like(from, index, data.len())?
+        } else {
+            new_entry_options(data.len())
+        };
         self.write_with(name, data, options)
+    }
+
+    /// Writes an entry prepared by [`PreparedEntry::new`] or
+    /// [`PreparedEntry::like`]: for a zip, its compressed bytes are copied as
+    /// they are. The result is the same as [`write`](Self::write) or
+    /// [`write_like`](Self::write_like) with the same data.
+    ///
+    /// # Panics
+    /// If the entry was prepared for another kind of output.
+    pub fn write_prepared(&mut self, entry: PreparedEntry) -> Result<(), ArchiveError> {
+        assert_eq!(
+            entry.kind, self.kind,
+            "entry prepared for another output kind"
+        );
+        match (entry.body, &mut self.zip) {
+            (Prepared::Zip(file), Some(writer)) => {
+                claim(&mut self.names, &self.target, &entry.name, self.kind)?;
+                file.and_then(|f| writer.add_prepared_file(f))
+                    .map_err(|e| write_error(&self.target, &self.target, &entry.name, e))
+            }
+            (Prepared::Plain(data), _) => {
+                self.write_with(&entry.name, &data, new_entry_options(data.len()))
+            }
+            (Prepared::Zip(_), None) => unreachable!("kinds checked above"),
+        }
     }
 
     fn write_with(

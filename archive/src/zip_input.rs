@@ -132,9 +132,10 @@ impl ZipInput {
         self.zip.index_for_name(name)
     }
 
-    /// Reads entry `index`: stored entries borrowed from the mapping (after
-    /// checking size and CRC-32), others decompressed by the `zip` crate,
-    /// which checks the CRC-32 and the size at the end of the stream.
+    /// Reads entry `index`: stored entries borrowed from the mapping, deflated
+    /// ones inflated straight from it (both checked against the declared size
+    /// and CRC-32), other methods decompressed by the `zip` crate, which
+    /// checks the CRC-32 and the size at the end of the stream.
     pub(crate) fn read<'a>(
         &'a self,
         path: &Path,
@@ -149,7 +150,11 @@ impl ZipInput {
         if raw.encrypted() {
             return Err(ArchiveError::unsupported(path, name, "encrypted zip entry"));
         }
-        if raw.compression() == CompressionMethod::Stored {
+        let method = raw.compression();
+        if matches!(
+            method,
+            CompressionMethod::Stored | CompressionMethod::Deflated
+        ) {
             let size = raw.size();
             let crc = raw.crc32();
             let stored = raw.compressed_size();
@@ -157,21 +162,28 @@ impl ZipInput {
                 ArchiveError::corrupt(path, name, "the entry's local header was not found")
             })?;
             drop(raw);
-            if stored != size {
+            if method == CompressionMethod::Stored && stored != size {
                 return Err(ArchiveError::corrupt(
                     path,
                     name,
                     format!("stored entry has {stored} bytes of data but a size of {size}"),
                 ));
             }
-            let bytes = usize::try_from(start)
+            let data = usize::try_from(start)
                 .ok()
-                .zip(usize::try_from(size).ok())
+                .zip(usize::try_from(stored).ok())
                 .and_then(|(start, len)| self.data.as_ref().get(start..start.checked_add(len)?))
                 .ok_or_else(|| {
                     ArchiveError::corrupt(path, name, "the entry data extends past the end of file")
                 })?;
-            let actual = crc32fast::hash(bytes);
+            let bytes = if method == CompressionMethod::Stored {
+                Cow::Borrowed(data)
+            } else {
+                Cow::Owned(
+                    inflate(data, size).map_err(|why| ArchiveError::corrupt(path, name, why))?,
+                )
+            };
+            let actual = crc32fast::hash(&bytes);
             if actual != crc {
                 return Err(ArchiveError::corrupt(
                     path,
@@ -179,7 +191,7 @@ impl ZipInput {
                     format!("CRC-32 mismatch: expected {crc:08x}, found {actual:08x}"),
                 ));
             }
-            return Ok(Cow::Borrowed(bytes));
+            return Ok(bytes);
         }
         drop(raw);
 
@@ -206,6 +218,54 @@ impl ZipInput {
         }
         Ok(Cow::Owned(out))
     }
+}
+
+thread_local! {
+    /// One raw-deflate decompressor per thread, reset for each entry: a new one
+    /// per entry costs more than inflating a typical class file.
+    static INFLATER: std::cell::RefCell<flate2::Decompress> =
+        std::cell::RefCell::new(flate2::Decompress::new(false));
+}
+
+/// Inflates the raw deflate stream `data`, which must decompress to exactly
+/// `size` bytes; the error says what is wrong.
+fn inflate(data: &[u8], size: u64) -> Result<Vec<u8>, String> {
+    use flate2::{FlushDecompress, Status};
+    INFLATER.with(|d| {
+        let mut d = d.borrow_mut();
+        d.reset(false);
+        // The declared size is only a hint for the allocation: a hostile
+        // header must not make us reserve gigabytes up front.
+        let mut out = Vec::with_capacity(usize::try_from(size.min(64 << 20)).unwrap_or(0) + 1);
+        loop {
+            let before = (d.total_in(), d.total_out());
+            let consumed = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
+            let input = data.get(consumed..).unwrap_or_default();
+            let status = d
+                .decompress_vec(input, &mut out, FlushDecompress::Finish)
+                .map_err(|e| format!("cannot decompress the entry: {e}"))?;
+            if out.len() as u64 > size {
+                return Err(format!(
+                    "the entry decompresses to more than its declared size of {size} bytes"
+                ));
+            }
+            match status {
+                Status::StreamEnd => break,
+                _ if out.len() == out.capacity() => out.reserve(out.capacity().max(4096)),
+                _ if (d.total_in(), d.total_out()) == before => {
+                    return Err("cannot decompress the entry: the data ends early".to_string())
+                }
+                _ => {}
+            }
+        }
+        if out.len() as u64 != size {
+            return Err(format!(
+                "the entry decompresses to {} bytes, but its declared size is {size}",
+                out.len()
+            ));
+        }
+        Ok(out)
+    })
 }
 
 /// Turns an error of the `zip` crate into ours.

@@ -767,6 +767,34 @@ impl CompiledPointcut {
     pub fn matches(&self, shadow: &Shadow<'_>, world: &dyn TypeWorld) -> Fuzzy {
         eval(&self.0, shadow, world)
     }
+
+    /// Whether a shadow of `kind` could match at all (AspectJ's "could match
+    /// kinds"): false only when every way to match needs a kinded designator of
+    /// another kind (or the pointcut never matches). Lets a weaver skip the
+    /// shadows no pointcut can select before resolving anything about them.
+    pub fn could_match(&self, kind: ShadowKind) -> bool {
+        fn walk(n: &Node, kind: ShadowKind) -> bool {
+            match n {
+                Node::And(a, b) => walk(a, kind) && walk(b, kind),
+                Node::Or(a, b) => walk(a, kind) || walk(b, kind),
+                Node::Kinded(kinds, _) => kinds.contains(&kind),
+                Node::AdviceExecution => kind == ShadowKind::AdviceExecution,
+                Node::Never => false,
+                // `!call(..)` matches every other kind and some calls.
+                Node::Not(_)
+                | Node::Within(_)
+                | Node::WithinCode(_)
+                | Node::AtWithin(_)
+                | Node::AtWithinCode(_)
+                | Node::AtAnnotation(_)
+                | Node::This(_)
+                | Node::Target(_)
+                | Node::Args(_)
+                | Node::Dynamic => true,
+            }
+        }
+        walk(&self.0, kind)
+    }
 }
 
 fn compile_node(pc: &Pc, ft: &dyn Fn(usize) -> Option<TypePattern>, world: &dyn TypeWorld) -> Node {

@@ -485,3 +485,40 @@ fn type_patterns_alone() {
     assert!(tp("String || int").matches_descriptor("I", &w));
     assert!(tp("*").is_any());
 }
+
+#[test]
+fn could_match_follows_kinded_designators() {
+    use ShadowKind::*;
+    let w = world();
+    let kinds = |pc: &str| -> Vec<ShadowKind> {
+        let c = compile(pc, &w);
+        [
+            MethodCall,
+            ConstructorCall,
+            MethodExecution,
+            ConstructorExecution,
+            FieldGet,
+            FieldSet,
+            StaticInitialization,
+            Initialization,
+            PreInitialization,
+            ExceptionHandler,
+            AdviceExecution,
+        ]
+        .into_iter()
+        .filter(|k| c.could_match(*k))
+        .collect()
+    };
+    assert_eq!(kinds("call(*.new(..))"), vec![ConstructorCall]);
+    assert_eq!(kinds("call(* *(..)) && within(com..*)"), vec![MethodCall]);
+    assert_eq!(
+        kinds("execution(* *(..)) || get(* *)"),
+        vec![MethodExecution, FieldGet]
+    );
+    assert_eq!(kinds("call(* *(..)) && execution(* *(..))"), Vec::new());
+    assert_eq!(kinds("handler(Exception+)"), vec![ExceptionHandler]);
+    // Unkinded pointcuts, and negations, may match anything.
+    assert_eq!(kinds("within(com.acme..*)").len(), 11);
+    assert_eq!(kinds("!call(* *(..))").len(), 11);
+    assert_eq!(kinds("adviceexecution()"), vec![AdviceExecution]);
+}

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use major_archive::{Archive, ArchiveKind, OutputArchive};
+use major_archive::{Archive, ArchiveKind, OutputArchive, PreparedEntry};
 use major_pointcut_lang::SourceFile;
 use rayon::prelude::*;
 
@@ -156,30 +156,56 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     };
     clock.lap("match aspects");
     report.aspect_warnings = program.warnings.iter().map(|w| format!("{w:?}")).collect();
-    let mut outcomes: Vec<Vec<Option<ClassOutcome>>> = Vec::new();
+    // Woven classes are compressed for the output right here, in parallel;
+    // the writer below only copies bytes, in input order.
+    let out_kind = OutputArchive::kind_for(&opts.output);
+    let mut outcomes: Vec<Vec<Option<Woven>>> = Vec::new();
     for a in &inputs {
-        let r: Vec<Result<Option<ClassOutcome>, MajorError>> = a
+        let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
+        let r: Vec<Result<Option<Woven>, MajorError>> = a
             .entries()
             .par_iter()
             .enumerate()
             .map(|(i, e)| {
-                if e.class_name().is_none() || e.name.starts_with("META-INF/versions/") {
+                let Some(class) = e.class_name() else {
+                    return Ok(None);
+                };
+                if e.name.starts_with("META-INF/versions/") {
                     return Ok(None);
                 }
                 let bytes = a.read(i)?;
-                weaver
+                let mut outcome = weaver
                     .weave_class(&bytes)
-                    .map(Some)
-                    .map_err(|err| MajorError::class(a.path(), &e.name, err))
+                    .map_err(|err| MajorError::class(a.path(), &e.name, err))?;
+                let class = match outcome.bytes.take() {
+                    Some(b) if mirror => Some(PreparedEntry::like(out_kind, a, i, &b)?),
+                    Some(b) => Some(PreparedEntry::new(out_kind, &format!("{class}.class"), &b)),
+                    None => None,
+                };
+                let extra = outcome
+                    .extra
+                    .take()
+                    .map(|(n, x)| PreparedEntry::new(out_kind, &format!("{n}.class"), &x));
+                Ok(Some(Woven {
+                    outcome,
+                    class,
+                    extra,
+                }))
             })
             .collect();
         outcomes.push(r.into_iter().collect::<Result<_, _>>()?);
     }
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
-    for o in outcomes.iter().flatten().flatten() {
+    for w in outcomes.iter().flatten().flatten() {
+        let o = &w.outcome;
         report.classes += 1;
-        report.woven += usize::from(o.bytes.is_some());
+        report.woven += usize::from(w.class.is_some());
+        for n in &o.notes {
+            if !report.notes.contains(n) {
+                report.notes.push(n.clone());
+            }
+        }
         for (k, n) in &o.advised {
             *report.advised.entry(k).or_insert(0) += n;
         }
@@ -225,7 +251,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .iter()
         .map(|(n, _)| n.trim_end_matches(".class"))
         .collect();
-    let mut out = OutputArchive::create(&opts.output, OutputArchive::kind_for(&opts.output))?;
+    let mut out = OutputArchive::create(&opts.output, out_kind)?;
     for (a, outs) in inputs.iter().zip(outcomes) {
         let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
         for (i, o) in outs.into_iter().enumerate() {
@@ -239,18 +265,14 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                 continue;
             }
             match o {
-                Some(ClassOutcome {
-                    bytes: Some(b),
+                Some(Woven {
+                    class: Some(class),
                     extra,
                     ..
                 }) => {
-                    if mirror {
-                        out.write_like(a, i, &b)?;
-                    } else if let Some(n) = e.class_name() {
-                        out.write(&format!("{n}.class"), &b)?;
-                    }
-                    if let Some((n, x)) = extra {
-                        out.write(&format!("{n}.class"), &x)?;
+                    out.write_prepared(class)?;
+                    if let Some(x) = extra {
+                        out.write_prepared(x)?;
                     }
                 }
                 _ if mirror => out.copy_raw(a, i)?,
@@ -262,18 +284,36 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
-    for (name, bytes) in aspects.classes.iter().chain(&extra_classes) {
-        out.write(name, bytes)?;
-    }
-    if opts.bundle_runtime {
-        for (name, bytes) in RUNTIME_CLASSES {
-            out.write(name, bytes)?;
-        }
+    let runtime: &[(&str, &[u8])] = if opts.bundle_runtime {
+        RUNTIME_CLASSES
+    } else {
+        &[]
+    };
+    let added: Vec<PreparedEntry> = aspects
+        .classes
+        .iter()
+        .chain(&extra_classes)
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .chain(runtime.iter().copied())
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(name, bytes)| PreparedEntry::new(out_kind, name, bytes))
+        .collect();
+    for entry in added {
+        out.write_prepared(entry)?;
     }
     out.finish()?;
     clock.lap("write");
     report.timings = clock.laps;
     Ok(report)
+}
+
+/// One input class after weaving: what the weave found, and the woven class
+/// and its extra class ready for the output (`None`: copy the input entry).
+struct Woven {
+    outcome: ClassOutcome,
+    class: Option<PreparedEntry>,
+    extra: Option<PreparedEntry>,
 }
 
 /// Wall-clock laps of the phases of a run.

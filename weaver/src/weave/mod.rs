@@ -85,9 +85,27 @@ pub struct Weaver<'p> {
     init_advice: bool,
     /// The per-thread state of every `cflow(..)`, indexed by [`plan::CflowField`] number.
     cflow_fields: Vec<plan::CflowField>,
+    /// The shadow kinds some advice, cflow entry or declare could match: the
+    /// others are not even resolved.
+    kinds: Vec<ShadowKind>,
     /// Advice that cannot be woven, with the reason.
     pub unsupported: Vec<(String, &'static str)>,
 }
+
+/// Every shadow kind.
+const ALL_KINDS: [ShadowKind; 11] = [
+    ShadowKind::MethodCall,
+    ShadowKind::ConstructorCall,
+    ShadowKind::MethodExecution,
+    ShadowKind::ConstructorExecution,
+    ShadowKind::FieldGet,
+    ShadowKind::FieldSet,
+    ShadowKind::StaticInitialization,
+    ShadowKind::Initialization,
+    ShadowKind::PreInitialization,
+    ShadowKind::ExceptionHandler,
+    ShadowKind::AdviceExecution,
+];
 
 /// The AspectJ kind name of a shadow kind.
 pub fn kind_name(k: ShadowKind) -> &'static str {
@@ -223,6 +241,13 @@ impl<'p> Weaver<'p> {
             .collect();
         excluded.extend(program.aspects.iter().map(|a| a.internal_name.clone()));
         let init_advice = advice.iter().any(|a| mentions_initialization(a.pc));
+        let kinds = ALL_KINDS
+            .into_iter()
+            .filter(|&k| {
+                advice.iter().any(|a| a.pointcut.could_match(k))
+                    || declares.iter().any(|(pc, _, _)| pc.could_match(k))
+            })
+            .collect();
         Weaver {
             world,
             advice,
@@ -230,8 +255,14 @@ impl<'p> Weaver<'p> {
             excluded,
             init_advice,
             cflow_fields,
+            kinds,
             unsupported,
         }
+    }
+
+    /// Whether some advice (or declare) could match a shadow of `kind`.
+    pub fn could_match(&self, kind: ShadowKind) -> bool {
+        self.kinds.contains(&kind)
     }
 
     /// The extra classes holding the per-thread state of the aspects' `cflow(..)`s
@@ -704,15 +735,18 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // `invokespecial <init>` of a `new`, with the index of its `new` when the
         // shape is `new; dup; args; invokespecial` (the weaver may move the `new`).
         let mut ctor_calls: HashMap<usize, Option<usize>> = HashMap::new();
-        let needs_states = self.code.insns.iter().any(|i| {
-            matches!(
-                i,
-                Insn::Cp {
-                    op: op::INVOKESPECIAL,
-                    ..
-                }
-            )
-        });
+        // Constructors need their super call found; other methods only need the
+        // stack states to tell constructor calls (`new`) from other `<init>` calls.
+        let needs_states = (is_ctor || self.weaver.could_match(ShadowKind::ConstructorCall))
+            && self.code.insns.iter().any(|i| {
+                matches!(
+                    i,
+                    Insn::Cp {
+                        op: op::INVOKESPECIAL,
+                        ..
+                    }
+                )
+            });
         if needs_states {
             let states =
                 frames::stack_states(self.code, mctx, self.pool, self.weaver.world.index())?;
@@ -1053,6 +1087,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 _ => {}
             }
         }
+        out.retain(|f| self.weaver.could_match(f.kind));
         out.sort_by_key(|f| f.at);
         Ok(out)
     }
