@@ -185,7 +185,14 @@ fn dump(input: &Path, class: Option<&str>, method: Option<&str>) -> Result<ExitC
         .map_err(|e| MajorError::class(input, &entry, e))?;
     let text = disasm::disassemble_class(&parsed, method)
         .map_err(|e| MajorError::class(input, &entry, e))?;
-    print!("{text}");
+    // A reader that stops early (`| head`) is not an error.
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            return Err(MajorError::Usage(format!("cannot write to stdout: {e}")));
+        }
+        _ => {}
+    }
     Ok(ExitCode::SUCCESS)
 }
 

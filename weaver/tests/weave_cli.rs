@@ -472,15 +472,12 @@ fn output_is_deterministic_across_thread_counts() {
     assert!(stdout.contains("new at Part3.java:5\nmade 3\n"), "{stdout}");
 }
 
-#[test]
-fn a_method_too_large_to_weave_is_reported_and_left_unwoven() {
-    let Some(jdk) = jdk_with_javac() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    // 1000 calls of 8 bytes each: javac accepts the method, but the before
-    // advice with thisJoinPoint (five boxed arguments) adds far more than
-    // 64 KiB.
-    const CALLS: usize = 1000;
-    let src = dir.path().join("src/app");
+/// Compiles class `app.Big` with `body` (methods calling `f(1, 2, 3, 4, 5)`,
+/// `main` calling `big()` and then `f(0, 0, 0, 0, 1)`), weaves it with a
+/// before advice using `thisJoinPoint` on every call of `f`, and runs it; the
+/// major stderr, the classes and the woven directory.
+fn weave_big(jdk: &Jdk, dir: &Path, body: &str, calls: usize) -> (String, PathBuf, PathBuf) {
+    let src = dir.join("src/app");
     std::fs::create_dir_all(&src).unwrap();
     let java = format!(
         r#"package app;
@@ -492,23 +489,20 @@ public class Big {{
         sum += a + b + c + d + e;
     }}
 
-    static void big() {{
-{}    }}
-
+{body}
     public static void main(String[] args) {{
         big();
         f(0, 0, 0, 0, 1);
         System.out.println("sum " + sum);
     }}
 }}
-"#,
-        "        f(1, 2, 3, 4, 5);\n".repeat(CALLS)
+"#
     );
     let file = src.join("Big.java");
     std::fs::write(&file, java).unwrap();
-    let classes = dir.path().join("classes");
-    javac(&jdk, &classes, &[file]);
-    let aspect = dir.path().join("Args.aj");
+    let classes = dir.join("classes");
+    javac(jdk, &classes, &[file]);
+    let aspect = dir.join("Args.aj");
     std::fs::write(
         &aspect,
         r#"aspect Args {
@@ -525,7 +519,7 @@ public class Big {{
 "#,
     )
     .unwrap();
-    let woven = dir.path().join("woven");
+    let woven = dir.join("woven");
     let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
     c.args(["weave", "--no-cache", "--jdk"])
         .arg(&jdk.home)
@@ -535,6 +529,39 @@ public class Big {{
         .arg("-o")
         .arg(&woven);
     let stderr = ok(c);
+    let o = Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(&woven)
+        .arg("app.Big")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let woven_calls = if stderr.contains("left unwoven") {
+        1
+    } else {
+        calls + 1
+    };
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("sum {}\nargs {}\n", 15 * calls + 1, 5 * woven_calls)
+    );
+    (stderr, classes, woven)
+}
+
+#[test]
+fn a_method_too_large_to_weave_is_reported_and_left_unwoven() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // 2000 calls of 8 bytes each: javac accepts the method, but the before
+    // advice with thisJoinPoint (five boxed arguments) adds far more than
+    // 64 KiB.
+    const CALLS: usize = 2000;
+    let body = format!(
+        "    static void big() {{\n{}    }}\n",
+        "        f(1, 2, 3, 4, 5);\n".repeat(CALLS)
+    );
+    let (stderr, classes, woven) = weave_big(&jdk, dir.path(), &body, CALLS);
     let warning = stderr
         .lines()
         .find(|l| l.contains("left unwoven"))
@@ -551,9 +578,13 @@ public class Big {{
         1,
         "only big() is too large:\n{stderr}"
     );
+    // What big() would have had is not counted: only main's call is advised.
+    assert!(
+        stderr.contains("advised shadows: method-call 1, method-execution 1"),
+        "{stderr}"
+    );
 
-    // The big method is as it was; the rest of the class is woven: only the
-    // call in main() is advised.
+    // The big method is as it was; the rest of the class is woven.
     let dump = |from: &Path| {
         let o = Command::new(env!("CARGO_BIN_EXE_major"))
             .arg("dump")
@@ -565,18 +596,49 @@ public class Big {{
         String::from_utf8(o.stdout).unwrap()
     };
     assert_eq!(dump(&classes), dump(&woven));
-    let o = Command::new(jdk.java())
-        .arg("-Xverify:all")
-        .arg("-cp")
-        .arg(&woven)
-        .arg("app.Big")
+    // The static parts of big()'s calls were dropped with it: main's call
+    // has the only one.
+    let statics = dump_class(&woven, "app/Big$MajorStatics");
+    assert!(statics.contains("field sp0 "), "{statics}");
+    assert!(!statics.contains("field sp1 "), "{statics}");
+}
+
+/// `major dump` of a whole class.
+fn dump_class(from: &Path, class: &str) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_major"))
+        .arg("dump")
+        .arg(from)
+        .arg(class)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        format!("sum {}\nargs 5\n", 15 * CALLS + 1)
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn thousands_of_join_points_in_one_class_are_woven() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // 3000 small methods, each with one advised call: 3000 static parts, more
+    // than one initializer method can create under the 64 KiB limit.
+    const CALLS: usize = 3000;
+    let mut body = String::new();
+    for i in 0..CALLS {
+        body.push_str(&format!("    static void m{i}() {{ f(1, 2, 3, 4, 5); }}\n"));
+    }
+    body.push_str("    static void big() {\n");
+    for i in 0..CALLS {
+        body.push_str(&format!("        m{i}();\n"));
+    }
+    body.push_str("    }\n");
+    let (stderr, _, woven) = weave_big(&jdk, dir.path(), &body, CALLS);
+    assert!(!stderr.contains("left unwoven"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("method-call {}", CALLS + 1)),
+        "{stderr}"
     );
+    let statics = dump_class(&woven, "app/Big$MajorStatics");
+    assert!(statics.contains(&format!("sp{CALLS}")), "{statics}");
 }
 
 #[test]

@@ -364,6 +364,25 @@ impl<'p> Weaver<'p> {
                 is_static: m.access & ACC_STATIC != 0,
                 major_version: class.major_version,
             };
+            // What a method left unwoven must take back.
+            let undo = (
+                outcome.advised.clone(),
+                outcome.advice_hits.clone(),
+                outcome.proceed_methods,
+                added.len(),
+                statics.mark(),
+            );
+            let skip = |outcome: &mut ClassOutcome,
+                        added: &mut Vec<Vec<u8>>,
+                        statics: &mut Statics,
+                        e: major_classfile::Error| {
+                outcome.advised = undo.0.clone();
+                outcome.advice_hits = undo.1.clone();
+                outcome.proceed_methods = undo.2;
+                added.truncate(undo.3);
+                statics.rollback(undo.4);
+                outcome.skipped_methods.push(e);
+            };
             let mut mw = MethodWeave {
                 weaver: self,
                 cls: &cls,
@@ -387,10 +406,10 @@ impl<'p> Weaver<'p> {
                             | major_classfile::ErrorKind::Unsupported
                     ) =>
                 {
-                    outcome.skipped_methods.push(
-                        e.in_method(&member.name, &member.descriptor)
-                            .in_class(name.as_str()),
-                    );
+                    let e = e
+                        .in_method(&member.name, &member.descriptor)
+                        .in_class(name.as_str());
+                    skip(&mut outcome, &mut added, &mut statics, e);
                     continue;
                 }
                 Err(e) => {
@@ -408,7 +427,7 @@ impl<'p> Weaver<'p> {
             code.set_stack_map(0, None);
             if let Err(e) = frames::compute(&mut code, &mctx, &mut edit.pool, index) {
                 if matches!(e.kind(), major_classfile::ErrorKind::CodeTooLarge) {
-                    outcome.skipped_methods.push(e);
+                    skip(&mut outcome, &mut added, &mut statics, e);
                     continue;
                 }
                 return Err(e);
@@ -518,7 +537,19 @@ impl<'p> Weaver<'p> {
             outcome.bytes = Some(write_class(&class, &edit));
         }
         if !statics.is_empty() {
-            outcome.extra = Some((statics.class_name.clone(), statics.build(index)?));
+            match statics.build(index) {
+                Ok(extra) => outcome.extra = Some((statics.class_name.clone(), extra)),
+                // Too many static parts for one class (constant pool, code size):
+                // the class is left unwoven, and says so.
+                Err(e) => {
+                    outcome.bytes = None;
+                    outcome.advised.clear();
+                    outcome.advice_hits.iter_mut().for_each(|h| *h = 0);
+                    outcome
+                        .skipped_methods
+                        .push(e.in_class(format!("{name} (the whole class)").as_str()));
+                }
+            }
         }
         Ok(outcome)
     }

@@ -4,8 +4,9 @@
 //! initializer may already have run (unwoven, during JVM bootstrap, for class
 //! library classes). Each woven class `p/C` that needs static parts gets a class
 //! `p/C$MajorStatics` with one `public static final JoinPoint$StaticPart` field per
-//! static part, created by `major.runtime.Factory` in its own static initializer,
-//! which runs lazily on the first advice that asks for one.
+//! static part, created by `major.runtime.Factory` in its own static initializer
+//! (split into methods of [`PARTS_PER_METHOD`] parts), which runs lazily on the
+//! first advice that asks for one.
 
 use std::collections::HashMap;
 
@@ -96,6 +97,19 @@ impl Statics {
         self.parts.is_empty()
     }
 
+    /// How many static parts there are: pass to [`Statics::rollback`] to drop
+    /// the ones asked for later (by a method then left unwoven).
+    pub fn mark(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Forgets the static parts created since `mark`.
+    pub fn rollback(&mut self, mark: usize) {
+        for p in self.parts.drain(mark.min(self.parts.len())..) {
+            self.index.remove(&p);
+        }
+    }
+
     /// Emits `getstatic` of the static part `spec` (created on first use).
     pub fn get(
         &mut self,
@@ -116,23 +130,27 @@ impl Statics {
         Ok(())
     }
 
-    /// Builds the extra class.
+    /// Builds the extra class. The static initializer creates the factory and
+    /// hands it to `init0`, `init1`, ..., each creating [`PARTS_PER_METHOD`]
+    /// static parts, so that no method nears the JVM's 64 KiB code limit.
     pub fn build(&self, hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
+        const INIT_DESC: &str = "(Lmajor/runtime/Factory;)V";
         let mut b = ClassBuilder::new(52, 0x1031, &self.class_name, "java/lang/Object")?; // public final synthetic super
         for i in 0..self.parts.len() {
             b.add_field(0x1019, &format!("sp{i}"), STATIC_PART)?; // public static final synthetic
         }
+        let chunks: Vec<&[StaticPartSpec]> = self.parts.chunks(PARTS_PER_METHOD).collect();
         let mut code = Code::empty();
-        let mut out = Vec::new();
         {
             let pool = b.pool();
+            let out = &mut code.insns;
             let fc = pool.class(FACTORY)?;
             out.push(Insn::Cp {
                 op: op::NEW,
                 index: fc,
             });
             out.push(Insn::Simple(op::DUP));
-            push_string(&self.source_file, pool, &mut out)?;
+            push_string(&self.source_file, pool, out)?;
             let woven = pool.class(&self.woven)?;
             out.push(Insn::Ldc {
                 index: woven,
@@ -153,13 +171,54 @@ impl Statics {
                 index: 0,
                 wide: false,
             });
-            for (i, p) in self.parts.iter().enumerate() {
+            for c in 0..chunks.len() {
                 out.push(Insn::Local {
                     op: op::ALOAD,
                     index: 0,
                     wide: false,
                 });
-                push_string(p.kind, pool, &mut out)?;
+                let m = pool.method_ref(&self.class_name, &format!("init{c}"), INIT_DESC, false)?;
+                out.push(Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                });
+            }
+            out.push(Insn::Simple(op::RETURN));
+        }
+        b.add_method(0x0008, "<clinit>", "()V", Some(&mut code), hierarchy)?;
+        for (c, chunk) in chunks.iter().enumerate() {
+            let mut code = Code::empty();
+            let first = c * PARTS_PER_METHOD;
+            self.init_parts(b.pool(), first, chunk, &mut code.insns)?;
+            // private static synthetic
+            b.add_method(
+                0x100a,
+                &format!("init{c}"),
+                INIT_DESC,
+                Some(&mut code),
+                hierarchy,
+            )?;
+        }
+        Ok(b.finish())
+    }
+
+    /// The code creating static parts `first..first + parts.len()` from the
+    /// factory in local 0.
+    fn init_parts(
+        &self,
+        pool: &mut PoolBuilder<'_>,
+        first: usize,
+        parts: &[StaticPartSpec],
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        {
+            for (i, p) in (first..).zip(parts) {
+                out.push(Insn::Local {
+                    op: op::ALOAD,
+                    index: 0,
+                    wide: false,
+                });
+                push_string(p.kind, pool, out)?;
                 out.push(Insn::Local {
                     op: op::ALOAD,
                     index: 0,
@@ -174,9 +233,9 @@ impl Statics {
                         params,
                         exceptions,
                     } => {
-                        push_int(*access as i32, pool, &mut out)?;
+                        push_int(*access as i32, pool, out)?;
                         for s in [name, declaring, descriptor, params, exceptions] {
-                            push_string(s, pool, &mut out)?;
+                            push_string(s, pool, out)?;
                         }
                         ("makeMethodSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/MethodSignature;")
                     }
@@ -187,9 +246,9 @@ impl Statics {
                         params,
                         exceptions,
                     } => {
-                        push_int(*access as i32, pool, &mut out)?;
+                        push_int(*access as i32, pool, out)?;
                         for s in [declaring, descriptor, params, exceptions] {
-                            push_string(s, pool, &mut out)?;
+                            push_string(s, pool, out)?;
                         }
                         ("makeConstructorSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/ConstructorSignature;")
                     }
@@ -199,15 +258,15 @@ impl Statics {
                         declaring,
                         descriptor,
                     } => {
-                        push_int(*access as i32, pool, &mut out)?;
+                        push_int(*access as i32, pool, out)?;
                         for s in [name, declaring, descriptor] {
-                            push_string(s, pool, &mut out)?;
+                            push_string(s, pool, out)?;
                         }
                         ("makeFieldSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/FieldSignature;")
                     }
                     SigSpec::Initializer { access, declaring } => {
-                        push_int(*access as i32, pool, &mut out)?;
-                        push_string(declaring, pool, &mut out)?;
+                        push_int(*access as i32, pool, out)?;
+                        push_string(declaring, pool, out)?;
                         (
                             "makeInitializerSig",
                             "(ILjava/lang/String;)Lorg/aspectj/lang/reflect/InitializerSignature;",
@@ -219,7 +278,7 @@ impl Statics {
                         param,
                     } => {
                         for s in [declaring, exception, param] {
-                            push_string(s, pool, &mut out)?;
+                            push_string(s, pool, out)?;
                         }
                         ("makeCatchClauseSig", "(Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/CatchClauseSignature;")
                     }
@@ -229,7 +288,7 @@ impl Statics {
                     op: op::INVOKEVIRTUAL,
                     index: m,
                 });
-                push_int(p.line, pool, &mut out)?;
+                push_int(p.line, pool, out)?;
                 let sjp = pool.method_ref(FACTORY, "makeSJP", "(Ljava/lang/String;Lorg/aspectj/lang/Signature;I)Lorg/aspectj/lang/JoinPoint$StaticPart;", false)?;
                 out.push(Insn::Cp {
                     op: op::INVOKEVIRTUAL,
@@ -243,8 +302,9 @@ impl Statics {
             }
             out.push(Insn::Simple(op::RETURN));
         }
-        code.insns = out;
-        b.add_method(0x0008, "<clinit>", "()V", Some(&mut code), hierarchy)?;
-        Ok(b.finish())
+        Ok(())
     }
 }
+
+/// Static parts created per initializer method: about 40 bytes of code each.
+pub const PARTS_PER_METHOD: usize = 500;
