@@ -33,6 +33,7 @@ mod dir_input;
 mod error;
 mod jimage;
 mod output;
+mod prepared;
 mod zip_input;
 
 use std::borrow::Cow;
@@ -44,7 +45,8 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 pub use error::ArchiveError;
-pub use output::{OutputArchive, OutputKind, PreparedEntry};
+pub use output::{OutputArchive, OutputKind};
+pub use prepared::PreparedEntry;
 
 /// The kind of container an [`Archive`] was opened from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

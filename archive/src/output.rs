@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use zip::result::ZipError;
-use zip::write::PreparedZipFile;
 use zip::write::SimpleFileOptions;
-use zip::{CompressionMethod, DateTime, ZipWriter};
+use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
+use crate::prepared::{Prepared, PreparedEntry};
 use crate::zip_input::zip_error;
 use crate::{Archive, ArchiveError, ArchiveKind, Entry, Source};
 
@@ -112,112 +112,66 @@ fn check_name(name: &str, kind: OutputKind) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// The options of a new zip entry: deflated, fixed timestamp, mode 0644.
-fn new_entry_options(len: usize) -> SimpleFileOptions {
-    SimpleFileOptions::default()
-        .compression_method(CompressionMethod::Deflated)
-        .last_modified_time(DateTime::default())
-        .unix_permissions(0o644)
-        .large_file(len as u64 >= u64::from(u32::MAX))
+/// What a zip entry written by major carries besides its name and data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EntryMeta {
+    /// Deflated, or stored as it is.
+    pub(crate) deflated: bool,
+    /// Modification time.
+    pub(crate) time: DateTime,
+    /// Unix permission bits.
+    pub(crate) mode: u32,
 }
 
-/// The options of a zip entry replacing entry `index` of `from`: those of
-/// [`new_entry_options`], with the timestamp, the Unix mode and the
-/// stored/deflated choice of the original when `from` is a zip or jmod.
-fn options_like(
-    from: &Archive,
-    index: usize,
-    len: usize,
-) -> Result<SimpleFileOptions, ArchiveError> {
-    let mut options = new_entry_options(len);
-    if let Source::Zip(input) = &from.source {
-        let entry = from.entry(index)?;
-        let name = output_name(from, entry);
-        let zip = input.archive();
-        let original = zip
-            .by_index_data(index)
-            .map_err(|e| zip_error(from.path(), Some(name), e, "cannot read the entry"))?;
-        if original.compression() == CompressionMethod::Stored {
-            options = options.compression_method(CompressionMethod::Stored);
-        }
-        if let Some(time) = original.last_modified() {
-            options = options.last_modified_time(time);
-        }
-        if let Some(mode) = original.unix_mode() {
-            options = options.unix_permissions(mode & 0o7777);
+impl EntryMeta {
+    /// A new entry: deflated, dated 1980-01-01 00:00, mode 0644.
+    pub(crate) fn new() -> EntryMeta {
+        EntryMeta {
+            deflated: true,
+            time: DateTime::default(),
+            mode: 0o644,
         }
     }
-    Ok(options)
-}
 
-/// An entry made ready for an output of one kind, on any thread: for a zip
-/// output it is compressed here, so that compression runs in parallel while
-/// [`OutputArchive::write_prepared`] keeps the output's order and only copies
-/// bytes. Errors of the compression are reported by `write_prepared`.
-pub struct PreparedEntry {
-    name: String,
-    kind: OutputKind,
-    body: Prepared,
-}
-
-enum Prepared {
-    /// Compressed, for a zip output (or why it could not be).
-    Zip(Result<PreparedZipFile, ZipError>),
-    /// The data, for a directory output.
-    Plain(Vec<u8>),
-}
-
-impl std::fmt::Debug for PreparedEntry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PreparedEntry")
-            .field("name", &self.name)
-            .field("kind", &self.kind)
-            .finish()
-    }
-}
-
-impl PreparedEntry {
-    /// Prepares what [`OutputArchive::write`] would write.
-    pub fn new(kind: OutputKind, name: &str, data: &[u8]) -> PreparedEntry {
-        Self::with_options(kind, name.to_owned(), data, new_entry_options(data.len()))
+    /// An entry replacing entry `index` of `from`: the timestamp, the Unix mode
+    /// and the stored/deflated choice of the original when `from` is a zip or
+    /// jmod, else as [`EntryMeta::new`].
+    pub(crate) fn like(from: &Archive, index: usize) -> Result<EntryMeta, ArchiveError> {
+        let mut meta = EntryMeta::new();
+        if let Source::Zip(input) = &from.source {
+            let entry = from.entry(index)?;
+            let name = output_name(from, entry);
+            let zip = input.archive();
+            let original = zip
+                .by_index_data(index)
+                .map_err(|e| zip_error(from.path(), Some(name), e, "cannot read the entry"))?;
+            meta.deflated = original.compression() != CompressionMethod::Stored;
+            if let Some(time) = original.last_modified() {
+                meta.time = time;
+            }
+            if let Some(mode) = original.unix_mode() {
+                meta.mode = mode & 0o7777;
+            }
+        }
+        Ok(meta)
     }
 
-    /// Prepares what [`OutputArchive::write_like`] would write.
-    pub fn like(
-        kind: OutputKind,
-        from: &Archive,
-        index: usize,
-        data: &[u8],
-    ) -> Result<PreparedEntry, ArchiveError> {
-        let name = output_name(from, from.entry(index)?).to_owned();
-        let options = match kind {
-            OutputKind::Zip => options_like(from, index, data.len())?,
-            OutputKind::Directory => new_entry_options(data.len()),
-        };
-        Ok(Self::with_options(kind, name, data, options))
-    }
-
-    fn with_options(
-        kind: OutputKind,
-        name: String,
-        data: &[u8],
-        options: SimpleFileOptions,
-    ) -> PreparedEntry {
-        let body = match kind {
-            OutputKind::Directory => Prepared::Plain(data.to_vec()),
-            OutputKind::Zip => Prepared::Zip(PreparedZipFile::from_data(&name, options, data)),
-        };
-        PreparedEntry { name, kind, body }
-    }
-
-    /// The entry's name in the output.
-    pub fn name(&self) -> &str {
-        &self.name
+    /// The options of the `zip` crate for this entry with `len` bytes.
+    pub(crate) fn options(self, len: usize) -> SimpleFileOptions {
+        SimpleFileOptions::default()
+            .compression_method(if self.deflated {
+                CompressionMethod::Deflated
+            } else {
+                CompressionMethod::Stored
+            })
+            .last_modified_time(self.time)
+            .unix_permissions(self.mode)
+            .large_file(len as u64 >= u64::from(u32::MAX))
     }
 }
 
 /// The name an entry of `from` gets in an output.
-fn output_name<'e>(from: &Archive, entry: &'e Entry) -> &'e str {
+pub(crate) fn output_name<'e>(from: &Archive, entry: &'e Entry) -> &'e str {
     match from.kind() {
         ArchiveKind::JImage => entry.name.strip_prefix('/').unwrap_or(&entry.name),
         ArchiveKind::Zip | ArchiveKind::Jmod | ArchiveKind::Directory => &entry.name,
@@ -323,7 +277,7 @@ impl OutputArchive {
     /// directory (`data` is then ignored). In a zip the entry is deflated,
     /// dated 1980-01-01 00:00 with mode 0644.
     pub fn write(&mut self, name: &str, data: &[u8]) -> Result<(), ArchiveError> {
-        self.write_with(name, data, new_entry_options(data.len()))
+        self.write_with(name, data, EntryMeta::new().options(data.len()))
     }
 
     /// Writes `data` as the new contents of entry `index` of `from`, under
@@ -339,12 +293,12 @@ impl OutputArchive {
     ) -> Result<(), ArchiveError> {
         let entry = from.entry(index)?;
         let name = output_name(from, entry);
-        let options = if self.zip.is_some() {
-            options_like(from, index, data.len())?
+        let meta = if self.zip.is_some() {
+            EntryMeta::like(from, index)?
         } else {
-            new_entry_options(data.len())
+            EntryMeta::new()
         };
-        self.write_with(name, data, options)
+        self.write_with(name, data, meta.options(data.len()))
     }
 
     /// Writes an entry prepared by [`PreparedEntry::new`] or
@@ -360,13 +314,17 @@ impl OutputArchive {
             "entry prepared for another output kind"
         );
         match (entry.body, &mut self.zip) {
-            (Prepared::Zip(file), Some(writer)) => {
+            (Prepared::Zip(one), Some(writer)) => {
                 claim(&mut self.names, &self.target, &entry.name, self.kind)?;
-                file.and_then(|f| writer.add_prepared_file(f))
-                    .map_err(|e| write_error(&self.target, &self.target, &entry.name, e))
+                let copy = || -> Result<(), ZipError> {
+                    let mut zip = ZipArchive::new(io::Cursor::new(one?))?;
+                    let file = zip.by_index_raw(0)?;
+                    writer.raw_copy_file(file)
+                };
+                copy().map_err(|e| write_error(&self.target, &self.target, &entry.name, e))
             }
             (Prepared::Plain(data), _) => {
-                self.write_with(&entry.name, &data, new_entry_options(data.len()))
+                self.write_with(&entry.name, &data, EntryMeta::new().options(data.len()))
             }
             (Prepared::Zip(_), None) => unreachable!("kinds checked above"),
         }

@@ -7,7 +7,7 @@
 //! verifier checks dead code too. The result: `max_stack`, `max_locals`, and a
 //! compressed `StackMapTable` for class files of version 50 and later.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::code::{Code, Handler, Insn, Label};
@@ -274,7 +274,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
         let n = code.insns.len();
         let label_pos = label_positions(code);
         let mut interner = Interner::default();
-        let mut new_class = HashMap::new();
+        let mut new_class = HashMap::default();
         let mut last_label = None;
         for insn in code.insns.iter() {
             match insn {
@@ -344,7 +344,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             pool,
             hierarchy,
             interner,
-            lub_cache: HashMap::new(),
+            lub_cache: HashMap::default(),
             blocks,
             block_at,
             label_pos,

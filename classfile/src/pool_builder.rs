@@ -1,8 +1,8 @@
 //! An append-only constant pool: starts as the class's original pool (copied as one
 //! byte range when written) and adds entries only when no equal entry exists.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use crate::constant_pool::{
     decode_modified_utf8, encode_modified_utf8, tag, Constant, ConstantPool, MemberRef,
@@ -96,7 +96,7 @@ impl<'a> PoolBuilder<'a> {
     fn index(&mut self) -> &mut HashMap<Key, u16> {
         let original = self.original;
         self.index.get_or_insert_with(|| {
-            let mut m = HashMap::with_capacity(original.len() * 2);
+            let mut m = HashMap::with_capacity_and_hasher(original.len() * 2, Default::default());
             for (i, c) in original.entries().iter().enumerate() {
                 if let Some(k) = key_of(c) {
                     m.entry(k).or_insert(i as u16);

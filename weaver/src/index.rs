@@ -10,7 +10,7 @@
 //! [`ClassIndex::add_archive`] reads every header at once instead, in parallel,
 //! and reports the classes that do not parse (for `major check`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
 use major_archive::Archive;
