@@ -8,7 +8,7 @@
 //! header     magic u32 (0xCAFEDADA), version u32 (major << 16 | minor),
 //!            flags u32, resource_count u32, table_length u32,
 //!            locations_size u32, strings_size u32
-//! redirect   table_length × i32    (the hash table for lookups, unused here)
+//! redirect   table_length × i32    (the perfect-hash table for lookups)
 //! offsets    table_length × u32    (offsets of locations in the blob below)
 //! locations  locations_size bytes  (attribute streams)
 //! strings    strings_size bytes    (NUL-terminated modified UTF-8)
@@ -20,10 +20,26 @@
 //! Resources compressed by jlink (`--compress`) start with a header of magic
 //! 0xCAFEFAFA naming the decompressor; only the `zip` one (zlib) is
 //! supported.
+//!
+//! A resource is found by name without enumerating anything through the
+//! redirect table, a perfect hash: slot `hash(name) % table_length` of
+//! `redirect` holds either `-index - 1` (the location is `offsets[index]`)
+//! or a seed `s > 0` (the location is `offsets[hash_s(name) % table_length]`)
+//! or 0 (no such resource). Any name lands on some location, so the location
+//! found must still be checked to bear the name. The resource
+//! `/packages/<package.with.dots>` lists the modules holding a package, as
+//! pairs of u32 `(is_empty, module name string offset)`.
+//!
+//! [`JImage`] (behind [`Archive`](crate::Archive)) lists every resource at
+//! open time; [`RuntimeImage`] only looks classes up by name.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
 use std::io::Read;
-use std::path::Path;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use memmap2::Mmap;
 
@@ -44,6 +60,8 @@ const MAX_STAGES: usize = 8;
 /// No single resource decompresses to more than this (JDK classes are far
 /// smaller); a header claiming more is damage.
 const MAX_RESOURCE_SIZE: u64 = 1 << 31;
+/// The multiplier of the image's string hash, also its default seed.
+const HASH_MULTIPLIER: i32 = 0x0100_0193;
 
 /// Location attribute kinds.
 const ATTR_END: u8 = 0;
@@ -55,6 +73,9 @@ const ATTR_OFFSET: usize = 5;
 const ATTR_COMPRESSED: usize = 6;
 const ATTR_UNCOMPRESSED: usize = 7;
 const ATTR_COUNT: usize = 8;
+
+/// The decoded attributes of a location, indexed by kind.
+type Attributes = [u64; ATTR_COUNT];
 
 /// Whether `data` starts with the jimage magic in either byte order.
 pub(crate) fn has_magic(data: &[u8]) -> bool {
@@ -114,20 +135,28 @@ struct Resource {
     compressed: bool,
 }
 
-/// An opened jimage.
-pub(crate) struct JImage {
+/// The mapped file of an image, its byte order and where its tables lie:
+/// everything [`JImage`] and [`RuntimeImage`] share. Opening checks the
+/// header and that the tables lie within the file, and decodes nothing
+/// else.
+struct ImageTables {
     map: Mmap,
     order: ByteOrder,
+    /// Slots of the redirect and offsets tables.
+    table_length: usize,
+    /// Where the redirect table starts in `map`.
+    redirect_start: usize,
+    /// Where the offsets table starts in `map`.
+    offsets_start: usize,
+    /// The locations blob, as a range of `map`.
+    locations: Range<usize>,
     /// The strings blob, as a range of `map`.
-    strings: std::ops::Range<usize>,
-    /// One per entry, in the same (name) order.
-    resources: Vec<Resource>,
+    strings: Range<usize>,
 }
 
-impl JImage {
-    /// Parses and checks the index of the image in `map`, listing its
-    /// resources sorted by name.
-    pub(crate) fn open(path: &Path, map: Mmap) -> Result<(JImage, Vec<Entry>), ArchiveError> {
+impl ImageTables {
+    /// Checks the magic, version and table bounds of the image in `map`.
+    fn open(path: &Path, map: Mmap) -> Result<ImageTables, ArchiveError> {
         let corrupt = |detail: String| ArchiveError::corrupt(path, None, detail);
         let data: &[u8] = &map;
         let order = ByteOrder::detect(data)
@@ -163,116 +192,150 @@ impl JImage {
             )));
         }
         // All of these are at most data.len(), so they fit in usize.
-        let offsets_start = offsets_start as usize;
-        let locations = &data[locations_start as usize..strings_start as usize];
-        let strings_range = strings_start as usize..index_size as usize;
-        let strings = &data[strings_range.clone()];
-        let index_size = index_size as usize;
-
-        // Every slot of the offsets table points at a location; visit each
-        // location once.
-        let mut offsets: Vec<u32> = (0..table_length as usize)
-            .map(|i| order.u32_at(data, offsets_start + i * 4).unwrap_or(0))
-            .collect();
-        offsets.sort_unstable();
-        offsets.dedup();
-
-        let mut found = Vec::with_capacity(offsets.len());
-        for offset in offsets {
-            let attributes = decode_location(locations, offset)
-                .map_err(|detail| corrupt(format!("location at offset {offset}: {detail}")))?;
-            if attributes == [0; ATTR_COUNT] {
-                continue;
-            }
-            let string = |kind: usize| {
-                string_at(strings, attributes[kind])
-                    .map_err(|detail| corrupt(format!("location at offset {offset}: {detail}")))
-            };
-            let module = string(ATTR_MODULE)?;
-            let parent = string(ATTR_PARENT)?;
-            let base = string(ATTR_BASE)?;
-            let extension = string(ATTR_EXTENSION)?;
-            let name = full_name(&module, &parent, &base, &extension);
-            if name.is_empty() {
-                continue;
-            }
-
-            let compressed = attributes[ATTR_COMPRESSED];
-            let uncompressed = attributes[ATTR_UNCOMPRESSED];
-            let stored = if compressed != 0 {
-                compressed
-            } else {
-                uncompressed
-            };
-            let start = (index_size as u64).checked_add(attributes[ATTR_OFFSET]);
-            let end = start.and_then(|start| start.checked_add(stored));
-            let (start, stored) = match (start, end) {
-                (Some(start), Some(end)) if end <= data.len() as u64 => {
-                    (start as usize, stored as usize)
-                }
-                _ => {
-                    return Err(ArchiveError::corrupt(
-                        path,
-                        Some(&name),
-                        format!(
-                            "contents ({stored} bytes at offset {} after the index) extend \
-                             past the end of the file ({} bytes)",
-                            attributes[ATTR_OFFSET],
-                            data.len()
-                        ),
-                    ));
-                }
-            };
-            let is_dir = name == "/modules" || name == "/packages" || is_index_module(&module);
-            let resource = Resource {
-                start,
-                stored,
-                compressed: compressed != 0,
-            };
-            found.push((name, is_dir, uncompressed, resource));
-        }
-
-        found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        if let Some(pair) = found.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-            let name = &pair[0].0;
-            return Err(ArchiveError::corrupt(
-                path,
-                Some(name),
-                format!("the image lists `{name}` more than once"),
-            ));
-        }
-        let mut entries = Vec::with_capacity(found.len());
-        let mut resources = Vec::with_capacity(found.len());
-        for (name, is_dir, size, resource) in found {
-            entries.push(Entry::new(name, is_dir, size, ArchiveKind::JImage));
-            resources.push(resource);
-        }
-        let image = JImage {
-            map,
+        Ok(ImageTables {
             order,
-            strings: strings_range,
-            resources,
-        };
-        Ok((image, entries))
+            table_length: table_length as usize,
+            redirect_start: HEADER_SIZE as usize,
+            offsets_start: offsets_start as usize,
+            locations: locations_start as usize..strings_start as usize,
+            strings: strings_start as usize..index_size as usize,
+            map,
+        })
     }
 
-    /// The contents of entry `index`: borrowed if stored uncompressed.
-    pub(crate) fn read<'a>(
-        &'a self,
+    fn locations(&self) -> &[u8] {
+        &self.map[self.locations.clone()]
+    }
+
+    fn strings(&self) -> &[u8] {
+        &self.map[self.strings.clone()]
+    }
+
+    /// The size of the index; resource offsets are relative to its end.
+    fn index_size(&self) -> usize {
+        self.strings.end
+    }
+
+    /// Slot `slot` of the offsets table.
+    fn offset(&self, slot: usize) -> Option<u32> {
+        if slot >= self.table_length {
+            return None;
+        }
+        self.order.u32_at(&self.map, self.offsets_start + slot * 4)
+    }
+
+    /// Slot `slot` of the redirect table.
+    fn redirect(&self, slot: usize) -> Option<i32> {
+        if slot >= self.table_length {
+            return None;
+        }
+        let v = self
+            .order
+            .u32_at(&self.map, self.redirect_start + slot * 4)?;
+        Some(v as i32)
+    }
+
+    /// The attributes of the location at `offset` of the locations blob.
+    fn location(&self, offset: u32) -> Result<Attributes, String> {
+        decode_location(self.locations(), offset)
+            .map_err(|detail| format!("location at offset {offset}: {detail}"))
+    }
+
+    /// The raw (modified UTF-8) bytes of the string at `offset`.
+    fn string_bytes(&self, offset: u64) -> Result<&[u8], String> {
+        string_bytes_at(self.strings(), offset)
+    }
+
+    /// Where the contents of the location with `attributes` lie, or why they
+    /// cannot be in the file.
+    fn resource(&self, attributes: &Attributes) -> Result<Resource, String> {
+        let len = self.map.len() as u64;
+        let compressed = attributes[ATTR_COMPRESSED];
+        let stored = if compressed != 0 {
+            compressed
+        } else {
+            attributes[ATTR_UNCOMPRESSED]
+        };
+        let start = (self.index_size() as u64).checked_add(attributes[ATTR_OFFSET]);
+        let end = start.and_then(|start| start.checked_add(stored));
+        match (start, end) {
+            (Some(start), Some(end)) if end <= len => Ok(Resource {
+                start: start as usize,
+                stored: stored as usize,
+                compressed: compressed != 0,
+            }),
+            _ => Err(format!(
+                "contents ({stored} bytes at offset {} after the index) extend \
+                 past the end of the file ({len} bytes)",
+                attributes[ATTR_OFFSET]
+            )),
+        }
+    }
+
+    /// The location named `name` (a full name, `/module/parent/base.ext`),
+    /// found through the perfect-hash table and checked to bear that name.
+    /// An error means that the tables are damaged.
+    fn find(&self, name: &str) -> Result<Option<Attributes>, String> {
+        let count = self.table_length;
+        if count == 0 {
+            return Ok(None);
+        }
+        let bytes = modified_utf8(name);
+        let slot = hash(&bytes, HASH_MULTIPLIER) as usize % count;
+        let redirect = self
+            .redirect(slot)
+            .ok_or_else(|| format!("redirect slot {slot} is past the end of the file"))?;
+        let index = match redirect {
+            0 => return Ok(None),
+            r if r < 0 => (-i64::from(r) - 1) as usize,
+            seed => hash(&bytes, seed) as usize % count,
+        };
+        let offset = self.offset(index).ok_or_else(|| {
+            format!("redirect slot {slot} ({redirect}) points outside the table of {count} slots")
+        })?;
+        let attributes = self.location(offset)?;
+        if self.bears_name(&attributes, &bytes)? {
+            Ok(Some(attributes))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Whether the location with `attributes` is named `name` (modified
+    /// UTF-8), that is whether `name` is `/module/parent/base.extension` as
+    /// [`full_name`] builds it.
+    fn bears_name(&self, attributes: &Attributes, name: &[u8]) -> Result<bool, String> {
+        let module = self.string_bytes(attributes[ATTR_MODULE])?;
+        let parent = self.string_bytes(attributes[ATTR_PARENT])?;
+        let base = self.string_bytes(attributes[ATTR_BASE])?;
+        let extension = self.string_bytes(attributes[ATTR_EXTENSION])?;
+        let mut rest = name;
+        // Strips `part` off the front of `rest` if it is there.
+        let mut eat = |part: &[u8]| match rest.strip_prefix(part) {
+            Some(tail) => {
+                rest = tail;
+                true
+            }
+            None => false,
+        };
+        let matches = (module.is_empty() || (eat(b"/") && eat(module) && eat(b"/")))
+            && (parent.is_empty() || (eat(parent) && eat(b"/")))
+            && eat(base)
+            && (extension.is_empty() || (eat(b".") && eat(extension)));
+        Ok(matches && rest.is_empty())
+    }
+
+    /// The contents of `resource`, which decompress to `size` bytes: borrowed
+    /// if stored uncompressed. `name` is for messages.
+    fn read(
+        &self,
         path: &Path,
-        index: usize,
-        entry: &Entry,
-    ) -> Result<Cow<'a, [u8]>, ArchiveError> {
-        let name = Some(entry.name.as_str());
-        let resource = self
-            .resources
-            .get(index)
-            .ok_or_else(|| ArchiveError::NoSuchEntry {
-                path: path.to_path_buf(),
-                index,
-                count: self.resources.len(),
-            })?;
-        // Checked at open time; `get` keeps this panic-free regardless.
+        name: Option<&str>,
+        resource: Resource,
+        size: u64,
+    ) -> Result<Cow<'_, [u8]>, ArchiveError> {
+        // Checked when the resource was made; `get` keeps this panic-free
+        // regardless.
         let stored = self
             .map
             .get(resource.start..resource.start.saturating_add(resource.stored))
@@ -281,14 +344,13 @@ impl JImage {
             return Ok(Cow::Borrowed(stored));
         }
         let data = self.decompress(path, name, stored)?;
-        if data.len() as u64 != entry.size {
+        if data.len() as u64 != size {
             return Err(ArchiveError::corrupt(
                 path,
                 name,
                 format!(
-                    "decompresses to {} bytes, but the location says {}",
+                    "decompresses to {} bytes, but the location says {size}",
                     data.len(),
-                    entry.size
                 ),
             ));
         }
@@ -303,7 +365,7 @@ impl JImage {
         stored: &[u8],
     ) -> Result<Vec<u8>, ArchiveError> {
         let corrupt = |detail: String| ArchiveError::corrupt(path, name, detail);
-        let strings = &self.map[self.strings.clone()];
+        let strings = self.strings();
         let mut current = Cow::Borrowed(stored);
         let mut stages = 0;
         while let Some(header) = CompressedHeader::parse(&current, self.order) {
@@ -343,6 +405,271 @@ impl JImage {
     }
 }
 
+/// An opened jimage, every resource listed.
+pub(crate) struct JImage {
+    tables: ImageTables,
+    /// One per entry, in the same (name) order.
+    resources: Vec<Resource>,
+}
+
+impl JImage {
+    /// Parses and checks the index of the image in `map`, listing its
+    /// resources sorted by name.
+    pub(crate) fn open(path: &Path, map: Mmap) -> Result<(JImage, Vec<Entry>), ArchiveError> {
+        let corrupt = |detail: String| ArchiveError::corrupt(path, None, detail);
+        let tables = ImageTables::open(path, map)?;
+        let strings = tables.strings();
+
+        // Every slot of the offsets table points at a location; visit each
+        // location once.
+        let mut offsets: Vec<u32> = (0..tables.table_length)
+            .map(|slot| tables.offset(slot).unwrap_or(0))
+            .collect();
+        offsets.sort_unstable();
+        offsets.dedup();
+
+        let mut found = Vec::with_capacity(offsets.len());
+        for offset in offsets {
+            let attributes = tables.location(offset).map_err(corrupt)?;
+            if attributes == [0; ATTR_COUNT] {
+                continue;
+            }
+            let string = |kind: usize| {
+                string_at(strings, attributes[kind])
+                    .map_err(|detail| corrupt(format!("location at offset {offset}: {detail}")))
+            };
+            let module = string(ATTR_MODULE)?;
+            let parent = string(ATTR_PARENT)?;
+            let base = string(ATTR_BASE)?;
+            let extension = string(ATTR_EXTENSION)?;
+            let name = full_name(&module, &parent, &base, &extension);
+            if name.is_empty() {
+                continue;
+            }
+            let resource = tables
+                .resource(&attributes)
+                .map_err(|detail| ArchiveError::corrupt(path, Some(&name), detail))?;
+            let is_dir = name == "/modules" || name == "/packages" || is_index_module(&module);
+            found.push((name, is_dir, attributes[ATTR_UNCOMPRESSED], resource));
+        }
+
+        found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        if let Some(pair) = found.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            let name = &pair[0].0;
+            return Err(ArchiveError::corrupt(
+                path,
+                Some(name),
+                format!("the image lists `{name}` more than once"),
+            ));
+        }
+        let mut entries = Vec::with_capacity(found.len());
+        let mut resources = Vec::with_capacity(found.len());
+        for (name, is_dir, size, resource) in found {
+            entries.push(Entry::new(name, is_dir, size, ArchiveKind::JImage));
+            resources.push(resource);
+        }
+        Ok((JImage { tables, resources }, entries))
+    }
+
+    /// The contents of entry `index`: borrowed if stored uncompressed.
+    pub(crate) fn read<'a>(
+        &'a self,
+        path: &Path,
+        index: usize,
+        entry: &Entry,
+    ) -> Result<Cow<'a, [u8]>, ArchiveError> {
+        let resource = self
+            .resources
+            .get(index)
+            .ok_or_else(|| ArchiveError::NoSuchEntry {
+                path: path.to_path_buf(),
+                index,
+                count: self.resources.len(),
+            })?;
+        self.tables
+            .read(path, Some(entry.name.as_str()), *resource, entry.size)
+    }
+}
+
+/// A JDK run-time image (`lib/modules`) opened for lookups by name; nothing
+/// is enumerated.
+///
+/// Opening checks the header and the bounds of the tables, like
+/// [`Archive::open`](crate::Archive::open) does, but decodes no location:
+/// it costs a memory mapping and a few reads. Each
+/// [`read_class`](RuntimeImage::read_class) then finds the module of the
+/// class's package (cached) and the class itself through the image's own
+/// perfect-hash table, as the JVM does. Damage outside what a lookup reads
+/// goes unnoticed.
+///
+/// `RuntimeImage` is `Send + Sync`; lookups take `&self`. As with
+/// [`Archive`](crate::Archive), the file must not be modified while it is
+/// mapped.
+pub struct RuntimeImage {
+    path: PathBuf,
+    tables: ImageTables,
+    /// Package (internal form, `java/lang`) → the module holding its
+    /// classes, `None` if the image has no such package.
+    packages: RwLock<HashMap<Box<str>, Option<Arc<str>>>>,
+}
+
+impl fmt::Debug for RuntimeImage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RuntimeImage")
+            .field("path", &self.path)
+            .field("table_length", &self.tables.table_length)
+            .finish()
+    }
+}
+
+impl RuntimeImage {
+    /// Maps `path` and checks that it is a jimage (magic, version 1.0)
+    /// whose tables lie within the file; damage there is
+    /// [`ArchiveError::Corrupt`].
+    pub fn open(path: &Path) -> Result<RuntimeImage, ArchiveError> {
+        let file = std::fs::File::open(path).map_err(|e| ArchiveError::io(path, None, e))?;
+        // SAFETY: as in `Archive::open`: the mapping is read-only, the
+        // file must not change while mapped (documented at the crate level),
+        // and every read of the mapping is bounds-checked.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| ArchiveError::io(path, None, e))?;
+        drop(file);
+        let tables = ImageTables::open(path, map)?;
+        Ok(RuntimeImage {
+            path: path.to_path_buf(),
+            tables,
+            packages: RwLock::new(HashMap::new()),
+        })
+    }
+
+    /// The path the image was opened from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The class file of class `internal_name` (`java/lang/Object`): the
+    /// contents of `/<module>/java/lang/Object.class`, where the module is
+    /// the one that `/packages/java.lang` names, decompressed if jlink
+    /// compressed it. Borrowed from the mapping when stored uncompressed.
+    ///
+    /// `Ok(None)` when the image has no such class, including for names in
+    /// no package (`module-info`, which every module has, among them).
+    /// Errors are for damaged tables or contents
+    /// ([`ArchiveError::Corrupt`]) and for compression this crate cannot
+    /// undo ([`ArchiveError::Unsupported`]).
+    pub fn read_class(&self, internal_name: &str) -> Result<Option<Cow<'_, [u8]>>, ArchiveError> {
+        let Some((package, simple)) = internal_name.rsplit_once('/') else {
+            return Ok(None);
+        };
+        if package.is_empty() || simple.is_empty() {
+            return Ok(None);
+        }
+        let Some(module) = self.module_of(package)? else {
+            return Ok(None);
+        };
+        let name = format!("/{module}/{internal_name}.class");
+        let corrupt = |detail: String| ArchiveError::corrupt(&self.path, Some(&name), detail);
+        let Some(attributes) = self.tables.find(&name).map_err(corrupt)? else {
+            return Ok(None);
+        };
+        let resource = self.tables.resource(&attributes).map_err(corrupt)?;
+        self.tables
+            .read(
+                &self.path,
+                Some(&name),
+                resource,
+                attributes[ATTR_UNCOMPRESSED],
+            )
+            .map(Some)
+    }
+
+    /// The module whose classes are in `package` (`java/lang`): the first
+    /// module that `/packages/java.lang` lists as non-empty. Cached.
+    fn module_of(&self, package: &str) -> Result<Option<Arc<str>>, ArchiveError> {
+        if let Some(module) = self
+            .packages
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(package)
+        {
+            return Ok(module.clone());
+        }
+        let name = format!("/packages/{}", package.replace('/', "."));
+        let corrupt = |detail: String| ArchiveError::corrupt(&self.path, Some(&name), detail);
+        let mut module = None;
+        if let Some(attributes) = self.tables.find(&name).map_err(corrupt)? {
+            let resource = self.tables.resource(&attributes).map_err(corrupt)?;
+            let contents = self.tables.read(
+                &self.path,
+                Some(&name),
+                resource,
+                attributes[ATTR_UNCOMPRESSED],
+            )?;
+            if contents.len() % 8 != 0 {
+                return Err(corrupt(format!(
+                    "{} bytes, not a list of (u32, u32) pairs",
+                    contents.len()
+                )));
+            }
+            let order = self.tables.order;
+            for pair in contents.chunks_exact(8) {
+                let is_empty = order.u32_at(pair, 0).unwrap_or(1);
+                let offset = order.u32_at(pair, 4).unwrap_or(0);
+                if is_empty != 0 {
+                    continue;
+                }
+                let m = string_at(self.tables.strings(), u64::from(offset))
+                    .map_err(|detail| corrupt(format!("module name: {detail}")))?;
+                // A class lives in a real module, never in the pseudo-modules
+                // of the directory tree.
+                if !m.is_empty() && !is_index_module(&m) {
+                    module = Some(Arc::from(m));
+                }
+                break;
+            }
+        }
+        self.packages
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(package.into(), module.clone());
+        Ok(module)
+    }
+}
+
+/// The image's string hash: each byte of `name` (modified UTF-8) folded
+/// into `seed` as `seed * HASH_MULTIPLIER ^ byte` in 32-bit arithmetic, then
+/// made non-negative.
+fn hash(name: &[u8], seed: i32) -> i32 {
+    let h = name
+        .iter()
+        .fold(seed, |h, &b| h.wrapping_mul(HASH_MULTIPLIER) ^ i32::from(b));
+    h & 0x7FFF_FFFF
+}
+
+/// `s` in modified UTF-8, the encoding of the image's strings: NUL as two
+/// bytes and supplementary characters as two three-byte surrogates; other
+/// characters as in UTF-8, so most names are borrowed unchanged.
+fn modified_utf8(s: &str) -> Cow<'_, [u8]> {
+    if !s.bytes().any(|b| b == 0 || b >= 0xF0) {
+        return Cow::Borrowed(s.as_bytes());
+    }
+    let mut out = Vec::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c == '\0' {
+            out.extend_from_slice(&[0xC0, 0x80]);
+        } else if u32::from(c) > 0xFFFF {
+            let mut units = [0u16; 2];
+            for &unit in c.encode_utf16(&mut units).iter() {
+                out.push(0xE0 | (unit >> 12) as u8);
+                out.push(0x80 | ((unit >> 6) & 0x3F) as u8);
+                out.push(0x80 | (unit & 0x3F) as u8);
+            }
+        } else {
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// The header of a compressed resource.
 struct CompressedHeader {
     uncompressed: u64,
@@ -380,7 +707,7 @@ fn inflate(payload: &[u8], size: u64) -> Result<Vec<u8>, String> {
 }
 
 /// Decodes the attribute stream at `offset` in the locations blob.
-fn decode_location(locations: &[u8], offset: u32) -> Result<[u64; ATTR_COUNT], String> {
+fn decode_location(locations: &[u8], offset: u32) -> Result<Attributes, String> {
     let mut pos = offset as usize;
     if pos >= locations.len() {
         return Err(format!(
@@ -409,8 +736,9 @@ fn decode_location(locations: &[u8], offset: u32) -> Result<[u64; ATTR_COUNT], S
     }
 }
 
-/// The NUL-terminated string at `offset` of the strings blob.
-fn string_at(strings: &[u8], offset: u64) -> Result<String, String> {
+/// The raw bytes of the NUL-terminated string at `offset` of the strings
+/// blob.
+fn string_bytes_at(strings: &[u8], offset: u64) -> Result<&[u8], String> {
     let start = usize::try_from(offset)
         .ok()
         .filter(|&start| start < strings.len())
@@ -424,7 +752,12 @@ fn string_at(strings: &[u8], offset: u64) -> Result<String, String> {
         .iter()
         .position(|&b| b == 0)
         .ok_or_else(|| format!("unterminated string at offset {offset}"))?;
-    decode_modified_utf8(&strings[start..start + len])
+    Ok(&strings[start..start + len])
+}
+
+/// The NUL-terminated string at `offset` of the strings blob.
+fn string_at(strings: &[u8], offset: u64) -> Result<String, String> {
+    decode_modified_utf8(string_bytes_at(strings, offset)?)
         .ok_or_else(|| format!("invalid modified UTF-8 in the string at offset {offset}"))
 }
 
@@ -540,6 +873,17 @@ mod tests {
             self.add_stored(module, parent, base, ext, content, Store::Plain);
         }
 
+        /// Adds `/packages/<package>`, listing `(module, is_empty)`.
+        fn add_package(&mut self, package: &str, modules: &[(&str, bool)]) {
+            let mut content = Vec::new();
+            for &(module, is_empty) in modules {
+                let at = self.intern(module);
+                content.extend_from_slice(&self.u32(u32::from(is_empty)));
+                content.extend_from_slice(&self.u32(at));
+            }
+            self.add("packages", "", package, "", &content);
+        }
+
         fn add_stored(
             &mut self,
             module: &str,
@@ -649,10 +993,19 @@ mod tests {
             ] {
                 out.extend_from_slice(&self.u32(v));
             }
-            for _ in &offsets {
-                out.extend_from_slice(&self.u32(0));
+            let names: Vec<Vec<u8>> = resources
+                .iter()
+                .map(|(m, p, b, e, ..)| super::modified_utf8(&full_name(m, p, b, e)).into_owned())
+                .collect();
+            let (redirect, slots) = perfect_hash(&names);
+            let mut table = vec![0; offsets.len()];
+            for (i, &slot) in slots.iter().enumerate() {
+                table[slot] = offsets[i];
             }
-            for &offset in &offsets {
+            for r in redirect {
+                out.extend_from_slice(&self.u32(r as u32));
+            }
+            for offset in table {
                 out.extend_from_slice(&self.u32(offset));
             }
             out.extend_from_slice(&locations);
@@ -660,6 +1013,54 @@ mod tests {
             out.extend_from_slice(&contents);
             out
         }
+    }
+
+    /// A perfect-hash table for `names` (modified UTF-8), built as the
+    /// JDK's builder does: names are put in buckets by their hash with the
+    /// default seed; each bucket of several names gets the first seed
+    /// that sends them all to free distinct slots, then each bucket of one
+    /// name gets the next free slot directly (`-slot - 1`). Answers the
+    /// redirect table and the slot of each name.
+    fn perfect_hash(names: &[Vec<u8>]) -> (Vec<i32>, Vec<usize>) {
+        let count = names.len();
+        let mut buckets = vec![Vec::new(); count];
+        for (i, name) in names.iter().enumerate() {
+            buckets[hash(name, HASH_MULTIPLIER) as usize % count].push(i);
+        }
+        let mut order: Vec<usize> = (0..count).collect();
+        order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
+        let mut redirect = vec![0i32; count];
+        let mut used = vec![false; count];
+        let mut slots = vec![usize::MAX; count];
+        for &b in order.iter().filter(|&&b| buckets[b].len() > 1) {
+            let seed = (1..1_000_000)
+                .find(|&seed| {
+                    let mut taken: Vec<usize> = buckets[b]
+                        .iter()
+                        .map(|&i| hash(&names[i], seed) as usize % count)
+                        .collect();
+                    taken.sort_unstable();
+                    taken.dedup();
+                    taken.len() == buckets[b].len() && taken.iter().all(|&s| !used[s])
+                })
+                .expect("no seed separates the bucket: duplicate names?");
+            redirect[b] = seed;
+            for &i in &buckets[b] {
+                let slot = hash(&names[i], seed) as usize % count;
+                used[slot] = true;
+                slots[i] = slot;
+            }
+        }
+        let mut free = (0..count)
+            .filter(|&s| !used[s])
+            .collect::<Vec<_>>()
+            .into_iter();
+        for &b in order.iter().filter(|&&b| buckets[b].len() == 1) {
+            let slot = free.next().unwrap();
+            redirect[b] = -(slot as i32) - 1;
+            slots[buckets[b][0]] = slot;
+        }
+        (redirect, slots)
     }
 
     const OBJECT: &[u8] = b"\xCA\xFE\xBA\xBE\x00\x00\x00\x3DObject";
@@ -677,7 +1078,12 @@ mod tests {
         b.add("java.base", "java/lang", "uniName", "dat", &[7; 300]);
         b.add("", "", "/modules", "", &[0, 0, 0, 0]);
         b.add("modules", "", "java.base/java/lang", "", &[1, 2, 3, 4]);
-        b.add("packages", "", "java.lang", "", &[0; 8]);
+        b.add_package(
+            "java.lang",
+            &[("java.instrument", true), ("java.base", false)],
+        );
+        b.add_package("java.util", &[("java.base", false)]);
+        b.add_package("x", &[("jdk.x", false)]);
         let long: Vec<u8> = (0..5000u32).flat_map(|i| (i % 7).to_be_bytes()).collect();
         b.add_stored(
             "java.base",
@@ -721,6 +1127,8 @@ mod tests {
                 "/modules",
                 "/modules/java.base/java/lang",
                 "/packages/java.lang",
+                "/packages/java.util",
+                "/packages/x",
             ]
         );
         let classes: Vec<_> = archive.entries().iter().map(Entry::class_name).collect();
@@ -734,11 +1142,16 @@ mod tests {
                 Some("x/Shared"),
                 None,
                 None,
+                None,
+                None,
                 None
             ]
         );
         let dirs: Vec<_> = archive.entries().iter().map(|e| e.is_dir).collect();
-        assert_eq!(dirs, [false, false, false, false, false, true, true, true]);
+        assert_eq!(
+            dirs,
+            [false, false, false, false, false, true, true, true, true, true]
+        );
 
         let object = archive.read(0).unwrap();
         assert!(matches!(object, Cow::Borrowed(_)));
@@ -817,7 +1230,7 @@ mod tests {
     #[test]
     fn bad_locations_are_corrupt() {
         let good = sample(false);
-        let count = 8;
+        let count = u32::from_le_bytes(good[16..20].try_into().unwrap()) as usize;
         let offsets_at = 28 + count * 4;
         let locations_size = u32::from_le_bytes(good[20..24].try_into().unwrap()) as usize;
         let strings_size = u32::from_le_bytes(good[24..28].try_into().unwrap());
@@ -842,10 +1255,12 @@ mod tests {
         );
         set_u32(&mut bad, 20, locations_size as u32 + 3);
         // The other locations moved by 3 bytes.
-        for i in 1..count {
+        for i in 0..count {
             let at = offsets_at + i * 4;
             let v = u32::from_le_bytes(bad[at..at + 4].try_into().unwrap());
-            set_u32(&mut bad, at, v + 3);
+            if v != 0 {
+                set_u32(&mut bad, at, v + 3);
+            }
         }
         expect_corrupt(&bad, "string offset");
 
@@ -903,6 +1318,299 @@ mod tests {
         assert_eq!(decode_modified_utf8(b"\xED\xA0\xBD"), None);
         assert_eq!(decode_modified_utf8(b"\xC3"), None);
         assert_eq!(decode_modified_utf8(b"\xFF"), None);
+    }
+
+    fn open_runtime(bytes: &[u8]) -> (tempfile::TempDir, RuntimeImage) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_image(&dir, bytes);
+        let image = RuntimeImage::open(&path).unwrap();
+        (dir, image)
+    }
+
+    /// Names that no image of these tests holds as a class.
+    const MISSING: &[&str] = &[
+        "java/lang/NoSuchClass",
+        "nope/X",
+        "java/lang",
+        "java",
+        "module-info",
+        "java/lang/",
+        "/java/lang/Object",
+        "java//lang/Object",
+        "",
+        "/",
+        "java/lang/uniName",
+        "java/lang/Object.class",
+        "java/lang/Object\0",
+        "java/lang/Obj\u{1F600}ect",
+    ];
+
+    fn check_runtime_sample(big_endian: bool) {
+        let (_dir, image) = open_runtime(&sample(big_endian));
+        let object = image.read_class("java/lang/Object").unwrap().unwrap();
+        assert!(matches!(object, Cow::Borrowed(_)));
+        assert_eq!(&*object, OBJECT);
+        let list = image.read_class("java/util/List").unwrap().unwrap();
+        assert!(matches!(list, Cow::Owned(_)));
+        assert_eq!(list.len(), 20_000);
+        assert_eq!(&list[..8], &[0, 0, 0, 0, 0, 0, 0, 1]);
+        let err = image.read_class("x/Shared").unwrap_err();
+        match &err {
+            ArchiveError::Unsupported { entry, what, .. } => {
+                assert_eq!(entry.as_deref(), Some("/jdk.x/x/Shared.class"));
+                assert!(what.contains("compact-cp"), "{what}");
+            }
+            other => panic!("expected Unsupported, got {other:?}"),
+        }
+        for name in MISSING {
+            assert!(image.read_class(name).unwrap().is_none(), "{name:?}");
+        }
+        // The empty `java.instrument` is skipped, `java.base` is cached.
+        assert_eq!(
+            image.module_of("java/lang").unwrap().as_deref(),
+            Some("java.base")
+        );
+        assert_eq!(image.module_of("nope").unwrap(), None);
+        let cached = image.packages.read().unwrap();
+        assert_eq!(cached.get("java/lang"), Some(&Some(Arc::from("java.base"))));
+        assert_eq!(cached.get("nope"), Some(&None));
+        drop(cached);
+        // Every resource is found by its full name, and nothing else is.
+        let archive = Archive::open(image.path()).unwrap();
+        for entry in archive.entries() {
+            let found = image.tables.find(&entry.name).unwrap();
+            assert!(found.is_some(), "{}", entry.name);
+            assert!(image
+                .tables
+                .find(&format!("{}x", entry.name))
+                .unwrap()
+                .is_none());
+        }
+        assert_eq!(image.path(), archive.path());
+    }
+
+    #[test]
+    fn runtime_image_little_endian() {
+        check_runtime_sample(false);
+    }
+
+    #[test]
+    fn runtime_image_big_endian() {
+        check_runtime_sample(true);
+    }
+
+    /// A larger image, so that the hash table has buckets of several names
+    /// (found with a seed) as well as single ones.
+    #[test]
+    fn runtime_image_many_classes() {
+        for big_endian in [false, true] {
+            let mut b = Builder::new(big_endian);
+            let class = |i: usize| format!("p{}/q/C{i}", i % 13);
+            for k in 0..13 {
+                b.add_package(&format!("p{k}.q"), &[(&format!("m{}", k % 3), false)]);
+            }
+            for i in 0..2000 {
+                let name = class(i);
+                let (parent, base) = name.rsplit_once('/').unwrap();
+                let module = format!("m{}", i % 13 % 3);
+                let content = format!("class {i}").into_bytes();
+                let store = if i % 5 == 0 {
+                    Store::Compressed("zip")
+                } else {
+                    Store::Plain
+                };
+                b.add_stored(&module, parent, base, "class", &content, store);
+            }
+            let bytes = b.build();
+            let (_dir, image) = open_runtime(&bytes);
+            let count = image.tables.table_length;
+            let redirect: Vec<i32> = (0..count)
+                .map(|slot| image.tables.redirect(slot).unwrap())
+                .collect();
+            assert!(redirect.iter().any(|&r| r > 0), "no seeded bucket");
+            assert!(redirect.iter().any(|&r| r < 0), "no direct bucket");
+            assert!(redirect.contains(&0), "no empty bucket");
+            std::thread::scope(|scope| {
+                for t in 0..4 {
+                    let image = &image;
+                    scope.spawn(move || {
+                        for i in (t..2000).step_by(4) {
+                            let got = image.read_class(&class(i)).unwrap().unwrap();
+                            assert_eq!(&*got, format!("class {i}").as_bytes());
+                            let missing = format!("p{}/q/D{i}", i % 13);
+                            assert!(image.read_class(&missing).unwrap().is_none());
+                        }
+                    });
+                }
+            });
+            // A class in a package of another module is not found.
+            assert!(image.read_class("p1/q/C0").unwrap().is_none());
+        }
+    }
+
+    #[test]
+    fn runtime_image_bad_headers_are_corrupt() {
+        let good = sample(false);
+        let dir = tempfile::tempdir().unwrap();
+        let expect = |bytes: &[u8], what: &str| {
+            let path = write_image(&dir, bytes);
+            match RuntimeImage::open(&path) {
+                Err(ArchiveError::Corrupt { detail, .. }) => {
+                    assert!(detail.contains(what), "{detail:?} should mention {what:?}")
+                }
+                other => panic!("expected Corrupt ({what}), got {other:?}"),
+            }
+        };
+        let mut bad = good.clone();
+        bad[0] = 0xDB;
+        expect(&bad, "magic");
+        let mut bad = good.clone();
+        set_u32(&mut bad, 4, 2 << 16);
+        expect(&bad, "version");
+        for field in [16, 20, 24] {
+            let mut bad = good.clone();
+            set_u32(&mut bad, field, u32::MAX - 3);
+            expect(&bad, "past the end of the file");
+        }
+        expect(&good[..27], "too short");
+        expect(&good[..3], "magic");
+        expect(&[], "magic");
+        let err = RuntimeImage::open(&dir.path().join("missing")).unwrap_err();
+        assert!(matches!(err, ArchiveError::Io { .. }), "{err}");
+
+        // An empty redirect table finds nothing.
+        let count = u32::from_le_bytes(good[16..20].try_into().unwrap()) as usize;
+        let mut bad = good.clone();
+        bad[28..28 + count * 4].fill(0);
+        let (_dir, image) = open_runtime(&bad);
+        assert!(image.read_class("java/lang/Object").unwrap().is_none());
+        // A redirect past the table is damage.
+        let mut bad = good.clone();
+        for slot in 0..count {
+            set_u32(&mut bad, 28 + slot * 4, (-(count as i32) - 1) as u32);
+        }
+        let (_dir, image) = open_runtime(&bad);
+        let err = image.read_class("java/lang/Object").unwrap_err();
+        assert!(matches!(err, ArchiveError::Corrupt { .. }), "{err}");
+    }
+
+    /// Damage every byte of the index (the redirect and offsets tables
+    /// first of all) in turn: lookups must answer an error, `None` or data,
+    /// never panic.
+    #[test]
+    fn runtime_image_no_panic_on_damaged_index() {
+        let good = sample(false);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("modules");
+        let field = |i: usize| u32::from_le_bytes(good[i * 4..i * 4 + 4].try_into().unwrap());
+        let index_len = 28 + field(4) as usize * 8 + field(5) as usize + field(6) as usize;
+        let names = ["java/lang/Object", "java/util/List", "x/Shared"];
+        let mut outcomes = [0usize; 3];
+        for at in 0..index_len {
+            for flip in [0xFF, 0x80, 0x01, 0x7F] {
+                let mut bad = good.clone();
+                bad[at] ^= flip;
+                std::fs::write(&path, &bad).unwrap();
+                let Ok(image) = RuntimeImage::open(&path) else {
+                    continue;
+                };
+                for name in names.iter().chain(MISSING) {
+                    match image.read_class(name) {
+                        Ok(Some(_)) => outcomes[0] += 1,
+                        Ok(None) => outcomes[1] += 1,
+                        Err(_) => outcomes[2] += 1,
+                    }
+                }
+            }
+        }
+        assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+        for cut in 0..good.len() {
+            std::fs::write(&path, &good[..cut]).unwrap();
+            if let Ok(image) = RuntimeImage::open(&path) {
+                for name in names.iter().chain(MISSING) {
+                    let _ = image.read_class(name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hash_and_modified_utf8() {
+        assert!(matches!(super::modified_utf8("a/\u{e9}"), Cow::Borrowed(_)));
+        assert_eq!(&*super::modified_utf8("a\0b"), b"a\xC0\x80b");
+        let smiley = super::modified_utf8("\u{1F600}");
+        assert_eq!(&*smiley, b"\xED\xA0\xBD\xED\xB8\x80");
+        assert_eq!(decode_modified_utf8(&smiley).as_deref(), Some("\u{1F600}"));
+        // Worked by hand: ((0x01000193 * 0x01000193) ^ 0x61) & 0x7FFFFFFF.
+        let expected = (HASH_MULTIPLIER.wrapping_mul(HASH_MULTIPLIER) ^ 0x61) & 0x7FFF_FFFF;
+        assert_eq!(hash(b"a", HASH_MULTIPLIER), expected);
+        assert_eq!(hash(b"", 5), 5);
+        assert!(hash(b"\xFF\xFF\xFF\xFF", i32::MIN) >= 0);
+    }
+
+    /// For every class that [`Archive`] lists, [`RuntimeImage::read_class`]
+    /// answers the same bytes.
+    fn check_jdk_runtime_image(path: &str) {
+        let path = Path::new(path);
+        if !path.exists() {
+            eprintln!("SKIP: {} does not exist", path.display());
+            return;
+        }
+        let t0 = std::time::Instant::now();
+        let archive = Archive::open(path).unwrap();
+        let t1 = std::time::Instant::now();
+        let image = RuntimeImage::open(path).unwrap();
+        let t2 = std::time::Instant::now();
+        let mut classes = 0;
+        for (i, entry) in archive.entries().iter().enumerate() {
+            assert!(
+                image.tables.find(&entry.name).unwrap().is_some(),
+                "{}",
+                entry.name
+            );
+            let Some(class) = entry.class_name() else {
+                continue;
+            };
+            if class == "module-info" {
+                // In every module: not a class one can look up by name.
+                assert!(image.read_class(class).unwrap().is_none());
+                continue;
+            }
+            classes += 1;
+            let expected = archive.read(i).unwrap();
+            let got = image.read_class(class).unwrap();
+            assert_eq!(got.as_deref(), Some(&*expected), "{}", entry.name);
+        }
+        let t3 = std::time::Instant::now();
+        assert!(classes > 20_000, "only {classes} classes");
+        for name in MISSING {
+            assert!(image.read_class(name).unwrap().is_none(), "{name:?}");
+        }
+        for name in [
+            "java/lang/Object",
+            "java/util/ArrayList",
+            "javax/lang/model/SourceVersion",
+        ] {
+            let bytes = image.read_class(name).unwrap().unwrap();
+            assert_eq!(&bytes[..4], b"\xCA\xFE\xBA\xBE", "{name}");
+        }
+        eprintln!(
+            "{}: Archive::open {:?}, RuntimeImage::open {:?}, {classes} classes compared in {:?}",
+            path.display(),
+            t1 - t0,
+            t2 - t1,
+            t3 - t2
+        );
+    }
+
+    #[test]
+    fn jdk17_runtime_image() {
+        check_jdk_runtime_image("/usr/lib/jvm/java-17-openjdk-amd64/lib/modules");
+    }
+
+    #[test]
+    fn jdk25_runtime_image() {
+        check_jdk_runtime_image("/usr/lib/jvm/temurin-25-jdk-amd64/lib/modules");
     }
 
     fn check_jdk_image(path: &str) {

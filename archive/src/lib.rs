@@ -15,6 +15,11 @@
 //! index ([`Archive::read`]), from any number of threads at once. Uncompressed
 //! contents are returned borrowed from the memory mapping.
 //!
+//! A JDK run-time image can also be opened as a [`RuntimeImage`], which lists
+//! nothing and reads classes by name ([`RuntimeImage::read_class`]) through
+//! the image's own hash table: much cheaper than listing its ~30,000
+//! resources when only some classes are wanted.
+//!
 //! Outputs ([`OutputArchive`]) are a zip/jar or a directory, written beside
 //! the target under a temporary name and moved into place only by
 //! [`OutputArchive::finish`]: a failed or abandoned run leaves no half-written
@@ -24,8 +29,9 @@
 //! # Memory mapping
 //!
 //! Zip, jmod and jimage inputs are memory-mapped. As with any mapping, the
-//! file must not be modified or truncated while the [`Archive`] is alive;
-//! doing so may crash the process (SIGBUS) or yield inconsistent contents.
+//! file must not be modified or truncated while the [`Archive`] (or
+//! [`RuntimeImage`]) is alive; doing so may crash the process (SIGBUS) or
+//! yield inconsistent contents.
 
 #![warn(missing_docs)]
 
@@ -45,6 +51,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 pub use error::ArchiveError;
+pub use jimage::RuntimeImage;
 pub use output::{OutputArchive, OutputKind};
 pub use prepared::PreparedEntry;
 
@@ -340,6 +347,7 @@ mod tests {
     fn archive_is_send_sync() {
         fn check<T: Send + Sync>() {}
         check::<Archive>();
+        check::<RuntimeImage>();
         check::<Entry>();
         check::<OutputArchive>();
     }

@@ -161,8 +161,8 @@ pub enum Value {
     Object(String),
 }
 
-/// The operand stack before every instruction of `code` (`None` for labels and
-/// unreachable instructions). Labels may be added to `code` first (before block
+/// The operand stack before every instruction of `code` that `wanted` selects
+/// (`None` for the others, labels and unreachable instructions). Labels may be added to `code` first (before block
 /// leaders and `new` instructions), so indices refer to `code` as it is after
 /// the call.
 pub fn stack_states(
@@ -170,6 +170,7 @@ pub fn stack_states(
     ctx: &MethodContext<'_>,
     pool: &PoolBuilder<'_>,
     hierarchy: &dyn ClassHierarchy,
+    wanted: &dyn Fn(&Insn) -> bool,
 ) -> Result<Vec<Option<Vec<Value>>>> {
     let mut a = Analysis::new(code, ctx, pool, hierarchy).map_err(|e| {
         e.in_method(ctx.name, ctx.descriptor)
@@ -190,7 +191,9 @@ pub fn stack_states(
             if insn.opcode().is_none() {
                 continue;
             }
-            *slot = Some(f.stack.iter().map(|v| a.value(*v)).collect());
+            if wanted(&insn) {
+                *slot = Some(f.stack.iter().map(|v| a.value(*v)).collect());
+            }
             a.execute(&insn, i, &mut f)?;
         }
     }

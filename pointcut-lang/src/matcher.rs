@@ -479,6 +479,10 @@ pub struct CompiledSignature {
     decl: Option<Tp>,
     name: NameMatcher,
     params: Vec<Param>,
+    /// `Some(true)` when the last parameter pattern is `T...` (only varargs
+    /// methods match), `Some(false)` when it is an array `T[]` (varargs methods
+    /// do not match, as in AspectJ).
+    varargs: Option<bool>,
     throws: Vec<(bool, Tp)>,
 }
 
@@ -493,6 +497,17 @@ impl CompiledSignature {
             decl: s.declaring_type.as_ref().map(|t| compile_tp(t, world)),
             name: NameMatcher::compile(&s.name.text),
             params: compile_params(&s.params, world),
+            varargs: match s.params.last() {
+                Some(ArgPattern::Type(TypePattern {
+                    kind: TypePatternKind::Named(n),
+                    ..
+                })) if n.varargs => Some(true),
+                Some(ArgPattern::Type(TypePattern {
+                    kind: TypePatternKind::Named(n),
+                    ..
+                })) if n.dims > 0 => Some(false),
+                _ => None,
+            },
             throws: s
                 .throws
                 .iter()
@@ -518,6 +533,12 @@ impl CompiledSignature {
             _ => {}
         }
         if !self.modifiers.matches(member.access) {
+            return false;
+        }
+        if self
+            .varargs
+            .is_some_and(|v| v != (member.access & ACC_VARARGS != 0))
+        {
             return false;
         }
         let Some((params, ret)) = descriptor::method_types(member.descriptor) else {
@@ -1015,16 +1036,44 @@ fn value_test(tp: Option<&Tp>, t: TypeRef<'_>, world: &dyn TypeWorld) -> Fuzzy {
     if match_tp(&subtypes_of(tp), t, Annots::Ask, world) {
         return Fuzzy::Yes;
     }
-    let pattern_primitive = matches!(tp, Tp::Exact { name, dims: 0, .. } if is_primitive(name));
-    if t.is_primitive() || pattern_primitive {
-        // Boxing: an `int` argument is an `Integer` (or `Object`, `Number`) at run
-        // time, which only a runtime test can see; two different primitives never match.
-        if t.is_primitive() && pattern_primitive {
-            return Fuzzy::No;
-        }
-        return Fuzzy::Maybe;
+    // Boxing, as ajc 1.9.5 decides it statically: a primitive argument matches
+    // a reference pattern its box type matches (`args(Object)`, `args(Integer)`
+    // on an `int`); a primitive pattern matches an argument of its box type
+    // (`args(int)` on an `Integer`), not of a supertype of it (`Object`).
+    let pattern_primitive = match tp {
+        Tp::Exact { name, dims: 0, .. } if is_primitive(name) => Some(name.as_str()),
+        _ => None,
+    };
+    if t.is_primitive() {
+        return match (pattern_primitive, box_of(t.name)) {
+            (None, Some(boxed)) => Fuzzy::of(match_tp(
+                &subtypes_of(tp),
+                TypeRef::class(boxed),
+                Annots::Ask,
+                world,
+            )),
+            _ => Fuzzy::No,
+        };
+    }
+    if let Some(p) = pattern_primitive {
+        return Fuzzy::of(t.dims == 0 && box_of(p) == Some(t.name));
     }
     Fuzzy::Maybe
+}
+
+/// The wrapper class of a primitive type (internal name).
+pub fn box_of(primitive: &str) -> Option<&'static str> {
+    Some(match primitive {
+        "boolean" => "java/lang/Boolean",
+        "byte" => "java/lang/Byte",
+        "char" => "java/lang/Character",
+        "short" => "java/lang/Short",
+        "int" => "java/lang/Integer",
+        "long" => "java/lang/Long",
+        "float" => "java/lang/Float",
+        "double" => "java/lang/Double",
+        _ => return None,
+    })
 }
 
 /// A type test matches subtypes: `this(Foo)` holds for any object that is a `Foo`.
@@ -1109,7 +1158,11 @@ pub fn compile_advice_part(
 ) -> CompiledPointcut {
     let formal_type = |slot: usize| -> Option<TypePattern> {
         let f = advice.formals.get(slot)?;
-        let tp = crate::parse::parse_type_pattern(&f.ty.name).ok()?;
+        let mut tp = crate::parse::parse_type_pattern(&f.ty.name).ok()?;
+        // `int[] a`, `String... rest`: the dimensions are not part of the name.
+        if let TypePatternKind::Named(n) = &mut tp.kind {
+            n.dims += f.ty.dims + u8::from(f.ty.varargs);
+        }
         Some(scope.resolve_type_pattern(&tp))
     };
     CompiledPointcut::compile(part, &formal_type, world)

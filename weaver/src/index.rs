@@ -9,11 +9,16 @@
 //! classes, so most of `lib/modules` is never read (nor paged in).
 //! [`ClassIndex::add_archive`] reads every header at once instead, in parallel,
 //! and reports the classes that do not parse (for `major check`).
+//!
+//! JDK run-time images added with [`ClassIndex::add_image`] are not even
+//! listed: a class that no archive or added class defines is looked up by
+//! name in the images when first asked about, through the image's own hash
+//! table, and the answer (found or not) cached.
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
-use major_archive::Archive;
+use major_archive::{Archive, RuntimeImage};
 use major_classfile::annotations::{annotation_types, exception_types};
 use major_classfile::class_reader::ACC_INTERFACE;
 use major_classfile::hierarchy::common_super_class_uncached;
@@ -32,6 +37,8 @@ enum Source {
     None,
     /// Entry `1` of shared archive `0`.
     Archive(u32, u32),
+    /// The class of that name in run-time image `0`.
+    Image(u32),
     /// Bytes added directly.
     Bytes(Arc<[u8]>),
 }
@@ -48,6 +55,40 @@ impl Entry {
         Entry {
             info: OnceLock::from(Some(info)),
             source,
+        }
+    }
+}
+
+/// A class found in a run-time image.
+struct ImageClass {
+    name: Arc<str>,
+    entry: Entry,
+}
+
+/// Classes looked up in the run-time images: name → the class, or `None` if
+/// no image has it.
+type ImageCache = RwLock<HashMap<Arc<str>, Option<Arc<ImageClass>>>>;
+
+/// An indexed class, wherever it was found.
+enum EntryRef<'a> {
+    /// In [`ClassIndex::classes`]: name and entry.
+    Eager(&'a Arc<str>, &'a Entry),
+    /// In a run-time image.
+    Image(Arc<ImageClass>),
+}
+
+impl EntryRef<'_> {
+    fn name(&self) -> &Arc<str> {
+        match self {
+            EntryRef::Eager(name, _) => name,
+            EntryRef::Image(c) => &c.name,
+        }
+    }
+
+    fn entry(&self) -> &Entry {
+        match self {
+            EntryRef::Eager(_, entry) => entry,
+            EntryRef::Image(c) => &c.entry,
         }
     }
 }
@@ -137,11 +178,16 @@ impl ClassDetails {
     }
 }
 
-/// The index. The first definition of a name wins (class-path order).
+/// The index. The first definition of a name wins (class-path order); classes
+/// of run-time images ([`ClassIndex::add_image`]) come after all others.
 #[derive(Default)]
 pub struct ClassIndex {
     archives: Vec<Arc<Archive>>,
+    images: Vec<Arc<RuntimeImage>>,
+    /// Classes indexed when added.
     classes: HashMap<Arc<str>, Entry>,
+    /// Classes of `images`, looked up on demand.
+    image_classes: ImageCache,
     details: RwLock<HashMap<Arc<str>, Option<Arc<ClassDetails>>>>,
     cache: SuperCache,
 }
@@ -152,19 +198,27 @@ impl ClassIndex {
         Self::default()
     }
 
-    /// Number of classes indexed.
+    /// Number of classes indexed when added: those of [`add_class`],
+    /// [`add_archive`] and [`add_shared`]. Classes of run-time images
+    /// ([`add_image`]) are not counted: they are looked up on demand.
+    ///
+    /// [`add_class`]: ClassIndex::add_class
+    /// [`add_archive`]: ClassIndex::add_archive
+    /// [`add_shared`]: ClassIndex::add_shared
+    /// [`add_image`]: ClassIndex::add_image
     pub fn len(&self) -> usize {
         self.classes.len()
     }
 
-    /// True when nothing is indexed.
+    /// True when no class is indexed as [`len`](ClassIndex::len) counts them
+    /// (run-time images are not looked at).
     pub fn is_empty(&self) -> bool {
         self.classes.is_empty()
     }
 
-    /// Whether a class of this name is indexed.
+    /// Whether a class of this name is indexed (or in a run-time image).
     pub fn contains(&self, name: &str) -> bool {
-        self.classes.contains_key(name)
+        self.entry(name).is_some()
     }
 
     /// Adds one class file (kept, so its details can be asked for); returns its
@@ -231,20 +285,81 @@ impl ClassIndex {
         self.archives.push(archive);
     }
 
-    /// The bytes of an indexed class, if it was kept.
-    fn bytes<'a>(&'a self, entry: &'a Entry) -> Option<std::borrow::Cow<'a, [u8]>> {
+    /// Keeps a JDK run-time image: classes that no archive or class added
+    /// (before or after) defines are looked up in it by name when first asked
+    /// about, images in the order added, and the answer is cached. Nothing is
+    /// listed or read now. `module-info` and `META-INF/..` names are never
+    /// looked up.
+    ///
+    /// A class whose lookup fails on a damaged image counts as present but
+    /// unreadable (no header, no details), as an unreadable entry of
+    /// [`add_shared`](ClassIndex::add_shared) does.
+    pub fn add_image(&mut self, image: Arc<RuntimeImage>) {
+        self.images.push(image);
+    }
+
+    /// The class `name`: indexed, or else from the run-time images.
+    fn entry(&self, name: &str) -> Option<EntryRef<'_>> {
+        if let Some((key, entry)) = self.classes.get_key_value(name) {
+            return Some(EntryRef::Eager(key, entry));
+        }
+        if self.images.is_empty() {
+            return None;
+        }
+        if let Some(found) = self
+            .image_classes
+            .read()
+            .expect("image classes lock")
+            .get(name)
+        {
+            return found.clone().map(EntryRef::Image);
+        }
+        let found = self.find_in_images(name).map(Arc::new);
+        let mut cache = self.image_classes.write().expect("image classes lock");
+        // Another thread may have looked it up meanwhile: keep its answer.
+        let found = match found {
+            Some(class) => cache.entry(class.name.clone()).or_insert(Some(class)),
+            None => cache.entry(Arc::from(name)).or_insert(None),
+        };
+        found.clone().map(EntryRef::Image)
+    }
+
+    /// Looks `name` up in the run-time images, reading its header.
+    fn find_in_images(&self, name: &str) -> Option<ImageClass> {
+        if !is_indexed(name) || name.starts_with("META-INF/") {
+            return None;
+        }
+        self.images.iter().enumerate().find_map(|(id, image)| {
+            let info = match image.read_class(name) {
+                Ok(None) => return None,
+                Ok(Some(bytes)) => header(&bytes).ok().map(|(_, info)| info),
+                Err(_) => None,
+            };
+            Some(ImageClass {
+                name: Arc::from(name),
+                entry: Entry {
+                    info: OnceLock::from(info),
+                    source: Source::Image(id as u32),
+                },
+            })
+        })
+    }
+
+    /// The bytes of class `name`, if they were kept.
+    fn bytes<'a>(&'a self, name: &str, entry: &'a Entry) -> Option<std::borrow::Cow<'a, [u8]>> {
         match &entry.source {
             Source::None => None,
             Source::Bytes(b) => Some(std::borrow::Cow::Borrowed(b)),
             Source::Archive(a, i) => self.archives[*a as usize].read(*i as usize).ok(),
+            Source::Image(id) => self.images[*id as usize].read_class(name).ok().flatten(),
         }
     }
 
-    /// The header of an indexed class, read on first demand.
-    fn info<'a>(&'a self, entry: &'a Entry) -> Option<&'a ClassInfo> {
+    /// The header of class `name`, read on first demand.
+    fn info<'a>(&'a self, name: &str, entry: &'a Entry) -> Option<&'a ClassInfo> {
         entry
             .info
-            .get_or_init(|| header(&self.bytes(entry)?).ok().map(|(_, info)| info))
+            .get_or_init(|| header(&self.bytes(name, entry)?).ok().map(|(_, info)| info))
             .as_ref()
     }
 
@@ -254,15 +369,15 @@ impl ClassIndex {
         if let Some(d) = self.details.read().expect("details lock").get(name) {
             return d.clone();
         }
-        let (key, entry) = self.classes.get_key_value(name)?;
+        let found = self.entry(name)?;
         let d = self
-            .bytes(entry)
+            .bytes(name, found.entry())
             .and_then(|b| ClassDetails::read(&b).ok())
             .map(Arc::new);
         self.details
             .write()
             .expect("details lock")
-            .insert(key.clone(), d.clone());
+            .insert(found.name().clone(), d.clone());
         d
     }
 
@@ -313,7 +428,8 @@ fn header(bytes: &[u8]) -> Result<(Arc<str>, ClassInfo), major_classfile::Error>
 
 impl ClassHierarchy for ClassIndex {
     fn class_info(&self, name: &str) -> Option<ClassInfo> {
-        self.classes.get(name).and_then(|e| self.info(e)).cloned()
+        let found = self.entry(name)?;
+        self.info(name, found.entry()).cloned()
     }
 
     fn common_super_class(&self, a: &str, b: &str) -> major_classfile::Result<Arc<str>> {
@@ -345,8 +461,16 @@ mod tests {
             eprintln!("SKIP: no JDK 17 run-time image");
             return;
         }
-        let mut index = ClassIndex::new();
-        index.add_shared(Arc::new(Archive::open(modules).unwrap()));
+        let mut shared = ClassIndex::new();
+        shared.add_shared(Arc::new(Archive::open(modules).unwrap()));
+        let mut image = ClassIndex::new();
+        image.add_image(Arc::new(RuntimeImage::open(modules).unwrap()));
+        for index in [&shared, &image] {
+            check_jdk_details(index);
+        }
+    }
+
+    fn check_jdk_details(index: &ClassIndex) {
         let d = index.details("java/util/ArrayList").unwrap();
         assert_eq!(d.super_name.as_deref(), Some("java/util/AbstractList"));
         assert!(d.interfaces.iter().any(|i| i == "java/util/List"));
@@ -376,5 +500,87 @@ mod tests {
             .annotations
             .iter()
             .any(|a| a == "java/lang/annotation/Retention"));
+    }
+
+    /// An index over the run-time image answers as one over the listed
+    /// image does, for every class of the image and for unknown names.
+    #[test]
+    fn image_classes_on_demand() {
+        let modules = std::path::Path::new("/usr/lib/jvm/java-17-openjdk-amd64/lib/modules");
+        if !modules.exists() {
+            eprintln!("SKIP: no JDK 17 run-time image");
+            return;
+        }
+        let archive = Arc::new(Archive::open(modules).unwrap());
+        let mut shared = ClassIndex::new();
+        shared.add_shared(archive.clone());
+        let mut image = ClassIndex::new();
+        image.add_image(Arc::new(RuntimeImage::open(modules).unwrap()));
+        assert_eq!(image.len(), 0);
+        let mut names: Vec<&str> = archive
+            .entries()
+            .iter()
+            .filter_map(|e| e.class_name())
+            .collect();
+        names.extend([
+            "module-info",
+            "java/lang/NoSuchClass",
+            "nope/X",
+            "java/lang",
+            "",
+            "META-INF/versions/11/java/lang/Object",
+        ]);
+        names.par_iter().for_each(|name| {
+            assert_eq!(shared.contains(name), image.contains(name), "{name}");
+            let (a, b) = (shared.class_info(name), image.class_info(name));
+            assert_eq!(
+                a.as_ref().map(|i| (&i.super_name, i.is_interface)),
+                b.as_ref().map(|i| (&i.super_name, i.is_interface)),
+                "{name}"
+            );
+        });
+        for name in names.iter().step_by(97).chain(&["java/util/HashMap"]) {
+            assert_eq!(shared.details(name), image.details(name), "{name}");
+            assert_eq!(shared.super_types(name), image.super_types(name), "{name}");
+        }
+        assert!(!image.contains("module-info"));
+        assert!(image.contains("java/lang/Object"));
+        // Negative answers are cached too.
+        let cache = image.image_classes.read().unwrap();
+        assert!(matches!(cache.get("nope/X"), Some(None)));
+        assert!(matches!(cache.get("java/lang/Object"), Some(Some(_))));
+    }
+
+    /// Classes added otherwise, even after an image, hide those of the image.
+    #[test]
+    fn added_classes_come_before_images() {
+        let modules = std::path::Path::new("/usr/lib/jvm/java-17-openjdk-amd64/lib/modules");
+        if !modules.exists() {
+            eprintln!("SKIP: no JDK 17 run-time image");
+            return;
+        }
+        let mut index = ClassIndex::new();
+        index.add_image(Arc::new(RuntimeImage::open(modules).unwrap()));
+        // A class file `java/lang/Thread`: a public interface extending
+        // java/lang/Object, with nothing else.
+        let mut bytes = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0, 5];
+        for (i, name) in ["java/lang/Thread", "java/lang/Object"].iter().enumerate() {
+            bytes.push(1); // Utf8
+            bytes.extend_from_slice(&(name.len() as u16).to_be_bytes());
+            bytes.extend_from_slice(name.as_bytes());
+            bytes.push(7); // Class
+            bytes.extend_from_slice(&(2 * i as u16 + 1).to_be_bytes());
+        }
+        bytes.extend_from_slice(&[0x06, 0x01, 0, 2, 0, 4]); // flags, this, super
+        bytes.extend_from_slice(&[0; 8]); // no interfaces, fields, methods, attributes
+        assert_eq!(&*index.add_class(&bytes).unwrap(), "java/lang/Thread");
+        assert!(index.class_info("java/lang/Thread").unwrap().is_interface);
+        assert!(index
+            .details("java/lang/Thread")
+            .unwrap()
+            .methods
+            .is_empty());
+        assert!(index.class_info("java/lang/Runnable").unwrap().is_interface);
+        assert!(!index.class_info("java/lang/Object").unwrap().is_interface);
     }
 }

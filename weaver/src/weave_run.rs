@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use major_archive::{Archive, ArchiveKind, OutputArchive, PreparedEntry};
+use major_archive::{Archive, ArchiveKind, OutputArchive, PreparedEntry, RuntimeImage};
 use major_pointcut_lang::SourceFile;
 use rayon::prelude::*;
 
@@ -145,7 +145,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             .add_class(bytes)
             .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
     }
-    index.add_shared(Arc::new(Archive::open(&opts.jdk.modules())?));
+    index.add_image(Arc::new(RuntimeImage::open(&opts.jdk.modules())?));
     clock.lap("index classes");
 
     // 3. Weave every class of every input, in parallel.

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use major_archive::Archive;
+use major_archive::{Archive, RuntimeImage};
 use major_classfile::class_reader::ACC_STATIC;
 use major_classfile::frames::{self, MethodContext};
 use major_classfile::opcodes::op;
@@ -388,8 +388,8 @@ impl<'a> AspectHierarchy<'a> {
                 .ok()
                 .and_then(|j| Some(j.parent()?.parent()?.to_path_buf()));
             let jdk = home.and_then(|h| Jdk::at(&h)).or_else(Jdk::find);
-            if let Some(a) = jdk.and_then(|j| Archive::open(&j.modules()).ok()) {
-                index.add_shared(Arc::new(a));
+            if let Some(a) = jdk.and_then(|j| RuntimeImage::open(&j.modules()).ok()) {
+                index.add_image(Arc::new(a));
             }
             index
         })

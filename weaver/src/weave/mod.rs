@@ -779,8 +779,21 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 )
             });
         if needs_states {
-            let states =
-                frames::stack_states(self.code, mctx, self.pool, self.weaver.world.index())?;
+            let states = frames::stack_states(
+                self.code,
+                mctx,
+                self.pool,
+                self.weaver.world.index(),
+                &|i| {
+                    matches!(
+                        i,
+                        Insn::Cp {
+                            op: op::INVOKESPECIAL,
+                            ..
+                        }
+                    )
+                },
+            )?;
             for (i, insn) in self.code.insns.iter().enumerate() {
                 let Insn::Cp {
                     op: op::INVOKESPECIAL,
@@ -1133,7 +1146,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         field: bool,
     ) -> (String, MemberData) {
         let index = self.weaver.world.index();
-        let mut todo = vec![owner.to_string()];
+        // An array type's members are Object's (clone() keeps Object's
+        // `protected native` modifiers, as ajc reports them).
+        let start = if owner.starts_with('[') {
+            "java/lang/Object"
+        } else {
+            owner
+        };
+        let mut todo = vec![start.to_string()];
         let mut seen = HashSet::new();
         while let Some(c) = todo.pop() {
             if !seen.insert(c.clone()) {

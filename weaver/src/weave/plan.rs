@@ -3,7 +3,9 @@
 //! order in which advice at one join point nest.
 
 use major_pointcut_lang::ast::AdviceKind;
-use major_pointcut_lang::matcher::{CompiledPointcut, Fuzzy, Shadow, TypeWorld};
+use major_pointcut_lang::matcher::{
+    CompiledPointcut, CompiledTypePattern, Fuzzy, Shadow, TypeWorld,
+};
 use major_pointcut_lang::patterns::{TypePattern, TypePatternKind};
 use major_pointcut_lang::resolve::{ArgCtx, Ctx, Pc, PcKind};
 use major_pointcut_lang::{Program, ResolvedAdvice};
@@ -187,19 +189,33 @@ pub fn unsupported(advice: &ResolvedAdvice) -> Option<&'static str> {
 /// aspects (else program order), and within one aspect AspectJ's lexical rule
 /// (after advice: later declared has precedence; otherwise earlier has).
 pub fn order(advice: &mut [PlannedAdvice<'_>], program: &Program, world: &dyn TypeWorld) {
-    let aspect_rank = |class: &str| -> usize {
-        for a in &program.aspects {
-            for list in &a.precedence {
-                for (i, tp) in list.iter().enumerate() {
-                    if exact_names(tp).iter().any(|n| n == class) || pattern_is_any(tp) {
-                        return i;
-                    }
-                }
-            }
-        }
-        usize::MAX
+    // Every `declare precedence` list, compiled. In a list, `*` stands for the
+    // aspects no other pattern of the list matches.
+    let lists: Vec<Vec<CompiledTypePattern>> = program
+        .aspects
+        .iter()
+        .flat_map(|a| &a.precedence)
+        .map(|l| {
+            l.iter()
+                .map(|tp| CompiledTypePattern::compile(tp, world))
+                .collect()
+        })
+        .collect();
+    let rank_in = |list: &[CompiledTypePattern], class: &str| -> Option<usize> {
+        let d = format!("L{class};");
+        list.iter()
+            .position(|p| !p.is_any() && p.matches_descriptor(&d, world))
+            .or_else(|| list.iter().position(|p| p.is_any()))
     };
-    let _ = world;
+    // Some(true) when a list puts aspect `a` before aspect `b`.
+    let declared = |a: &str, b: &str| -> Option<bool> {
+        lists
+            .iter()
+            .find_map(|l| match (rank_in(l, a), rank_in(l, b)) {
+                (Some(ra), Some(rb)) if ra != rb => Some(ra < rb),
+                _ => None,
+            })
+    };
     let prog_pos = |class: &str| {
         program
             .aspects
@@ -212,11 +228,30 @@ pub fn order(advice: &mut [PlannedAdvice<'_>], program: &Program, world: &dyn Ty
     let mut idx: Vec<usize> = (0..n).collect();
     let higher = |a: &PlannedAdvice<'_>, b: &PlannedAdvice<'_>| -> bool {
         if a.aspect_class != b.aspect_class {
-            let (ra, rb) = (aspect_rank(&a.aspect_class), aspect_rank(&b.aspect_class));
-            if ra != rb {
-                return ra < rb;
+            if let Some(first) = declared(&a.aspect_class, &b.aspect_class) {
+                return first;
             }
             return prog_pos(&a.aspect_class) < prog_pos(&b.aspect_class);
+        }
+        // In one aspect hierarchy, advice of a sub-aspect has precedence over
+        // advice inherited from its super-aspects (the effective advice list
+        // has the most derived aspect first).
+        if a.resolved.declared_in != b.resolved.declared_in {
+            let depth = |declared_in: &str| {
+                program
+                    .aspects
+                    .iter()
+                    .find(|x| x.internal_name == a.aspect_class)
+                    .and_then(|x| x.advice.iter().position(|r| r.declared_in == declared_in))
+                    .unwrap_or(usize::MAX)
+            };
+            let (da, db) = (
+                depth(&a.resolved.declared_in),
+                depth(&b.resolved.declared_in),
+            );
+            if da != db {
+                return da < db;
+            }
         }
         let (pa, pb) = (position(a), position(b));
         if a.is_after() || b.is_after() {
@@ -241,10 +276,6 @@ pub fn order(advice: &mut [PlannedAdvice<'_>], program: &Program, world: &dyn Ty
 /// Lexical position of an advice inside its aspect hierarchy: the declaration span.
 fn position(a: &PlannedAdvice<'_>) -> (usize, usize) {
     (a.resolved.file, a.resolved.span.start)
-}
-
-fn pattern_is_any(tp: &TypePattern) -> bool {
-    matches!(&tp.kind, TypePatternKind::Named(n) if n.name.text == "*")
 }
 
 /// The internal names an exact type pattern may denote.
