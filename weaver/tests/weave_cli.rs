@@ -688,3 +688,89 @@ fn a_bad_aspect_is_reported_at_its_line() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// Around advice never moves the body of a `@CallerSensitive` method into a
+/// proceed method (the frame `Reflection.getCallerClass()` expects would no
+/// longer be its caller's); before/after advice still apply, and the run says
+/// what it left out.
+#[test]
+fn around_leaves_caller_sensitive_methods_alone() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/app");
+    std::fs::create_dir_all(&src).unwrap();
+    let file = src.join("Sensitive.java");
+    std::fs::write(
+        &file,
+        r#"package app;
+
+public class Sensitive {
+    @jdk.internal.reflect.CallerSensitive
+    static String who() { return "sensitive"; }
+
+    static String plain() { return "plain"; }
+
+    public static void main(String[] args) {
+        System.out.println(who() + " " + plain());
+    }
+}
+"#,
+    )
+    .unwrap();
+    let classes = dir.path().join("classes");
+    // Not --release: the annotation is internal to java.base.
+    let o = Command::new(jdk.javac().unwrap())
+        .args([
+            "--add-exports",
+            "java.base/jdk.internal.reflect=ALL-UNNAMED",
+            "-nowarn",
+            "-d",
+        ])
+        .arg(&classes)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let aspect = dir.path().join("Wrap.aj");
+    std::fs::write(
+        &aspect,
+        r#"aspect Wrap {
+    String around(): execution(static String app.Sensitive.*()) {
+        return "[" + proceed() + "]";
+    }
+
+    before(): execution(static String app.Sensitive.who()) {
+        System.out.print("<before who>");
+    }
+}
+"#,
+    )
+    .unwrap();
+    let woven = dir.path().join("woven");
+    let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
+    c.args(["weave", "--no-cache", "--jdk"])
+        .arg(&jdk.home)
+        .arg("-a")
+        .arg(&aspect)
+        .arg(&classes)
+        .arg("-o")
+        .arg(&woven);
+    let stderr = ok(c);
+    assert!(
+        stderr.contains("caller-sensitive app/Sensitive.who()Ljava/lang/String;"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("caller-sensitive").count(), 1, "{stderr}");
+    let o = Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(&woven)
+        .arg("app.Sensitive")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "<before who>sensitive [plain]\n"
+    );
+}

@@ -92,6 +92,14 @@ pub struct Weaver<'p> {
     pub unsupported: Vec<(String, &'static str)>,
 }
 
+/// Whether a method is annotated `@CallerSensitive` (JDK 9+ or JDK 8): it asks
+/// for its caller's class by stack depth, so no frame may come between them.
+fn is_caller_sensitive(annotations: &[String]) -> bool {
+    annotations
+        .iter()
+        .any(|a| a == "jdk/internal/reflect/CallerSensitive" || a == "sun/reflect/CallerSensitive")
+}
+
 /// Every shadow kind.
 const ALL_KINDS: [ShadowKind; 11] = [
     ShadowKind::MethodCall,
@@ -1217,6 +1225,24 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     /// The advice matching a shadow, lowest precedence (innermost) first, with
     /// their residual tests. Also records `declare` hits.
+    /// `matched` without its around advice, each noted as "<advice>: around
+    /// advice <what>" (once per class).
+    fn without_around(
+        &mut self,
+        matched: Vec<Matched<'w, 'p>>,
+        what: &str,
+    ) -> Vec<Matched<'w, 'p>> {
+        let (around, rest): (Vec<_>, Vec<_>) =
+            matched.into_iter().partition(|m| is_around(m.advice));
+        for m in &around {
+            let note = format!("{}: around advice {what}", describe_short(m.advice));
+            if !self.outcome.notes.contains(&note) {
+                self.outcome.notes.push(note);
+            }
+        }
+        rest
+    }
+
     fn matching(
         &mut self,
         kind: ShadowKind,
@@ -1541,22 +1567,17 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // (`new; dup; args; invokespecial`), so the new object is a value (for
         // after returning, around); otherwise around advice cannot apply.
         let moves_new = f.kind == ShadowKind::ConstructorCall && f.new_at.is_some();
-        let matched: Vec<Matched<'w, 'p>> = if f.kind == ShadowKind::ConstructorCall && !moves_new {
-            let (around, rest): (Vec<_>, Vec<_>) =
-                matched.into_iter().partition(|m| is_around(m.advice));
-            for m in &around {
-                let note = format!(
-                    "{}: around advice on this constructor call is not supported (its `new` is not                      followed by `dup`) at {}:{}",
-                    describe_short(m.advice),
-                    self.cls.name,
-                    line
-                );
-                if !self.outcome.notes.contains(&note) {
-                    self.outcome.notes.push(note);
-                }
-            }
-            rest
+        let matched = if f.kind == ShadowKind::ConstructorCall && !moves_new {
+            let what = format!(
+                "on this constructor call at {}:{line} is not supported (its `new` is not \
+                 followed by `dup`)",
+                self.cls.name
+            );
+            self.without_around(matched, &what)
         } else {
+            // A call of a caller-sensitive method may move into a proceed method:
+            // its caller is then that method, of the same class, so
+            // `getCallerClass()` gives the same answer.
             matched
         };
         if matched.is_empty() {
@@ -1735,22 +1756,23 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if kind == ShadowKind::ConstructorExecution && matched.iter().any(|m| is_around(m.advice)) {
             if let Some(field) = self.final_field_set(body_marker)? {
                 // The body would move into a static method, which may not set it.
-                let (around, rest): (Vec<_>, Vec<_>) =
-                    matched.into_iter().partition(|m| is_around(m.advice));
-                for m in &around {
-                    let note = format!(
-                        "{}: around advice on the execution of {}.<init>{} is not supported: \
-                         the constructor sets the final field {field}",
-                        describe_short(m.advice),
-                        self.cls.name,
-                        self.member.descriptor,
-                    );
-                    if !self.outcome.notes.contains(&note) {
-                        self.outcome.notes.push(note);
-                    }
-                }
-                matched = rest;
+                let what = format!(
+                    "on the execution of {}.<init>{} is not supported: the constructor sets \
+                     the final field {field}",
+                    self.cls.name, self.member.descriptor,
+                );
+                matched = self.without_around(matched, &what);
             }
+        }
+        if is_caller_sensitive(&self.member.annotations) {
+            // Its body would move into a proceed method, between the method and
+            // the frame `Reflection.getCallerClass()` expects.
+            let what = format!(
+                "on the execution of caller-sensitive {}.{}{} is not supported: it would add \
+                 a stack frame between the method and its caller",
+                self.cls.name, self.member.name, self.member.descriptor,
+            );
+            matched = self.without_around(matched, &what);
         }
         if matched.is_empty() {
             return Ok(());
