@@ -96,7 +96,7 @@ struct WeaveArgs {
     /// Always compile the aspects with javac; neither read nor write the cache.
     #[arg(long, conflicts_with = "cache_dir")]
     no_cache: bool,
-    /// Print the wall time of each phase (compile, index, match, weave, write).
+    /// Print the wall time of each phase (aspects, index, match, weave and write, finish).
     #[arg(long)]
     timings: bool,
 }

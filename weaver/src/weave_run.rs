@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use major_archive::{Archive, ArchiveKind, OutputArchive, PreparedEntry, RuntimeImage};
+use major_archive::{Archive, ArchiveKind, OutputArchive, OutputKind, PreparedEntry, RuntimeImage};
 use major_pointcut_lang::SourceFile;
 use rayon::prelude::*;
 
@@ -156,73 +156,62 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     };
     clock.lap("match aspects");
     report.aspect_warnings = program.warnings.iter().map(|w| format!("{w:?}")).collect();
-    // Woven classes are compressed for the output right here, in parallel;
-    // the writer below only copies bytes, in input order.
+    // Classes the aspects became replace input classes of the same name (an
+    // `@Aspect` class compiled with the program is rewritten with aspectOf()).
+    let replaced: HashSet<&str> = aspects
+        .classes
+        .iter()
+        .map(|(n, _)| n.trim_end_matches(".class"))
+        .collect();
+    // Weaving runs on the rayon pool a chunk of entries at a time; woven classes
+    // are compressed there too. A writer thread writes each chunk in input order
+    // (untouched entries raw-copied) while the next one is woven. The output is
+    // renamed into place only at the end, if all went well.
     let out_kind = OutputArchive::kind_for(&opts.output);
-    let mut outcomes: Vec<Vec<Option<Woven>>> = Vec::new();
-    for a in &inputs {
-        let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
-        let r: Vec<Result<Option<Woven>, MajorError>> = a
-            .entries()
-            .par_iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let Some(class) = e.class_name() else {
-                    return Ok(None);
-                };
-                if e.name.starts_with("META-INF/versions/") {
-                    return Ok(None);
-                }
-                let bytes = a.read(i)?;
-                let mut outcome = weaver
-                    .weave_class(&bytes)
-                    .map_err(|err| MajorError::class(a.path(), &e.name, err))?;
-                let class = match outcome.bytes.take() {
-                    Some(b) if mirror => Some(PreparedEntry::like(out_kind, a, i, &b)?),
-                    Some(b) => Some(PreparedEntry::new(out_kind, &format!("{class}.class"), &b)),
-                    None => None,
-                };
-                let extra = outcome
-                    .extra
-                    .take()
-                    .map(|(n, x)| PreparedEntry::new(out_kind, &format!("{n}.class"), &x));
-                Ok(Some(Woven {
-                    outcome,
-                    class,
-                    extra,
-                }))
-            })
-            .collect();
-        outcomes.push(r.into_iter().collect::<Result<_, _>>()?);
-    }
+    let out = OutputArchive::create(&opts.output, out_kind)?;
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
-    for w in outcomes.iter().flatten().flatten() {
-        let o = &w.outcome;
-        report.classes += 1;
-        report.woven += usize::from(w.class.is_some());
-        for n in &o.notes {
-            if !report.notes.contains(n) {
-                report.notes.push(n.clone());
+    let mut out = std::thread::scope(|scope| -> Result<OutputArchive, MajorError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
+        let writer = scope.spawn(|| write_inputs(out, &inputs, &replaced, rx));
+        let woven = (|| -> Result<(), MajorError> {
+            for (input, a) in inputs.iter().enumerate() {
+                let n = a.entries().len();
+                for start in (0..n).step_by(CHUNK) {
+                    let end = (start + CHUNK).min(n);
+                    let results: Vec<Result<Option<Woven>, MajorError>> = (start..end)
+                        .into_par_iter()
+                        .map(|i| weave_entry(&weaver, a, i, out_kind))
+                        .collect();
+                    for (index, r) in (start..end).zip(results) {
+                        let (class, extra) = match r? {
+                            Some(w) => {
+                                tally(&mut report, &mut hits, &mut errors, &w);
+                                (w.class, w.extra)
+                            }
+                            None => (None, None),
+                        };
+                        let job = Written {
+                            input,
+                            index,
+                            class,
+                            extra,
+                        };
+                        if tx.send(job).is_err() {
+                            return Ok(()); // the writer failed: its error is reported
+                        }
+                    }
+                }
             }
-        }
-        for (k, n) in &o.advised {
-            *report.advised.entry(k).or_insert(0) += n;
-        }
-        for (h, n) in hits.iter_mut().zip(&o.advice_hits) {
-            *h += n;
-        }
-        for d in &o.declares {
-            if d.is_error {
-                errors.push(d.clone());
-            } else {
-                report.declare_warnings.push(d.clone());
-            }
-        }
-        report
-            .skipped_methods
-            .extend(o.skipped_methods.iter().map(|e| e.to_string()));
-    }
+            Ok(())
+        })();
+        drop(tx);
+        let written = writer.join().expect("the output writer panicked");
+        woven?;
+        let (out, notes) = written?;
+        report.notes.extend(notes);
+        Ok(out)
+    })?;
     if !errors.is_empty() {
         let text = errors
             .iter()
@@ -241,49 +230,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let extra_classes = weaver
         .extra_classes()
         .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
-    clock.lap("weave");
+    clock.lap("weave and write");
 
-    // 4. Write, in input order; renamed into place only at the end.
-    // Classes the aspects became replace input classes of the same name (an
-    // `@Aspect` class compiled with the program is rewritten with aspectOf()).
-    let replaced: HashSet<&str> = aspects
-        .classes
-        .iter()
-        .map(|(n, _)| n.trim_end_matches(".class"))
-        .collect();
-    let mut out = OutputArchive::create(&opts.output, out_kind)?;
-    for (a, outs) in inputs.iter().zip(outcomes) {
-        let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
-        for (i, o) in outs.into_iter().enumerate() {
-            let e = &a.entries()[i];
-            if e.class_name().is_some_and(|n| replaced.contains(n)) {
-                report.notes.push(format!(
-                    "{}!{}: replaced by the aspect class major compiled",
-                    a.path().display(),
-                    e.name
-                ));
-                continue;
-            }
-            match o {
-                Some(Woven {
-                    class: Some(class),
-                    extra,
-                    ..
-                }) => {
-                    out.write_prepared(class)?;
-                    if let Some(x) = extra {
-                        out.write_prepared(x)?;
-                    }
-                }
-                _ if mirror => out.copy_raw(a, i)?,
-                _ => {
-                    if let Some(n) = e.class_name() {
-                        out.write(&format!("{n}.class"), &a.read(i)?)?;
-                    }
-                }
-            }
-        }
-    }
+    // 4. The classes major adds, after the inputs.
     let runtime: &[(&str, &[u8])] = if opts.bundle_runtime {
         RUNTIME_CLASSES
     } else {
@@ -303,10 +252,14 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         out.write_prepared(entry)?;
     }
     out.finish()?;
-    clock.lap("write");
+    clock.lap("finish output");
     report.timings = clock.laps;
     Ok(report)
 }
+
+/// Input entries woven per parallel step; the writer copies one chunk while the
+/// next is woven.
+const CHUNK: usize = 256;
 
 /// One input class after weaving: what the weave found, and the woven class
 /// and its extra class ready for the output (`None`: copy the input entry).
@@ -314,6 +267,122 @@ struct Woven {
     outcome: ClassOutcome,
     class: Option<PreparedEntry>,
     extra: Option<PreparedEntry>,
+}
+
+/// What the writer gets for entry `index` of input `input`: the woven class and
+/// its extra class, or nothing (copy the entry).
+struct Written {
+    input: usize,
+    index: usize,
+    class: Option<PreparedEntry>,
+    extra: Option<PreparedEntry>,
+}
+
+/// Weaves entry `i` of `a` if it is a class (multi-release variants are copied
+/// as they are) and prepares the result for an output of `kind`.
+fn weave_entry(
+    weaver: &Weaver<'_>,
+    a: &Archive,
+    i: usize,
+    kind: OutputKind,
+) -> Result<Option<Woven>, MajorError> {
+    let e = &a.entries()[i];
+    let Some(class) = e.class_name() else {
+        return Ok(None);
+    };
+    if e.name.starts_with("META-INF/versions/") {
+        return Ok(None);
+    }
+    let bytes = a.read(i)?;
+    let mut outcome = weaver
+        .weave_class(&bytes)
+        .map_err(|err| MajorError::class(a.path(), &e.name, err))?;
+    let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
+    let class = match outcome.bytes.take() {
+        Some(b) if mirror => Some(PreparedEntry::like(kind, a, i, &b)?),
+        Some(b) => Some(PreparedEntry::new(kind, &format!("{class}.class"), &b)),
+        None => None,
+    };
+    let extra = outcome
+        .extra
+        .take()
+        .map(|(n, x)| PreparedEntry::new(kind, &format!("{n}.class"), &x));
+    Ok(Some(Woven {
+        outcome,
+        class,
+        extra,
+    }))
+}
+
+/// Adds what the weave of one class found to the report, the advice hit counts
+/// and the `declare error` matches.
+fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareHit>, w: &Woven) {
+    let o = &w.outcome;
+    report.classes += 1;
+    report.woven += usize::from(w.class.is_some());
+    for n in &o.notes {
+        if !report.notes.contains(n) {
+            report.notes.push(n.clone());
+        }
+    }
+    for (k, n) in &o.advised {
+        *report.advised.entry(k).or_insert(0) += n;
+    }
+    for (h, n) in hits.iter_mut().zip(&o.advice_hits) {
+        *h += n;
+    }
+    for d in &o.declares {
+        if d.is_error {
+            errors.push(d.clone());
+        } else {
+            report.declare_warnings.push(d.clone());
+        }
+    }
+    report
+        .skipped_methods
+        .extend(o.skipped_methods.iter().map(|e| e.to_string()));
+}
+
+/// The writer: every entry of the inputs, in order, as `rx` delivers them
+/// (woven classes prepared, other entries copied raw from zips and directories);
+/// entries replaced by aspect classes are left out, with a note. Returns the
+/// output, still to be finished, and the notes.
+fn write_inputs(
+    mut out: OutputArchive,
+    inputs: &[Arc<Archive>],
+    replaced: &HashSet<&str>,
+    rx: std::sync::mpsc::Receiver<Written>,
+) -> Result<(OutputArchive, Vec<String>), MajorError> {
+    let mut notes = Vec::new();
+    for w in rx {
+        let a = &inputs[w.input];
+        let i = w.index;
+        let e = &a.entries()[i];
+        if e.class_name().is_some_and(|n| replaced.contains(n)) {
+            notes.push(format!(
+                "{}!{}: replaced by the aspect class major compiled",
+                a.path().display(),
+                e.name
+            ));
+            continue;
+        }
+        let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
+        match w.class {
+            Some(class) => {
+                out.write_prepared(class)?;
+                if let Some(x) = w.extra {
+                    out.write_prepared(x)?;
+                }
+            }
+            None if mirror => out.copy_raw(a, i)?,
+            None => {
+                if let Some(n) = e.class_name() {
+                    out.write(&format!("{n}.class"), &a.read(i)?)?;
+                }
+            }
+        }
+    }
+    Ok((out, notes))
 }
 
 /// Wall-clock laps of the phases of a run.
