@@ -28,7 +28,7 @@ use major_pointcut_lang::display::type_text;
 use major_pointcut_lang::resolve::{Pc, PcKind};
 use major_pointcut_lang::{Diagnostic, Program, SourceFile};
 
-use super::cache::{AspectCache, CacheKey};
+use super::cache::{AspectCache, CacheKey, JavacArchive};
 use super::{
     annotation_style, AdviceMethod, CompiledAspect, CompiledAspects, Extra, IfTest, Param,
 };
@@ -224,7 +224,15 @@ pub fn compile(
     let classes = match cached {
         Some(classes) => classes,
         None => {
-            let classes = run_javac_on(program, &mut sources, runtime_classpath, javac, work_dir)?;
+            let cds = cache.map(|c| JavacArchive::new(c.cache.dir(), javac));
+            let classes = run_javac_on(
+                program,
+                &mut sources,
+                runtime_classpath,
+                javac,
+                work_dir,
+                cds.as_ref(),
+            )?;
             if let (Some(c), Some(k)) = (cache, key.as_deref()) {
                 // A cache that cannot be written only costs time next run.
                 let _ = c.cache.store(k, &classes);
@@ -258,6 +266,7 @@ fn run_javac_on(
     runtime_classpath: &Path,
     javac: &Path,
     work_dir: &Path,
+    cds: Option<&JavacArchive>,
 ) -> Result<Vec<(String, Vec<u8>)>, AspectCompileError> {
     let src_dir = work_dir.join("src");
     let classes_dir = work_dir.join("classes");
@@ -275,23 +284,42 @@ fn run_javac_on(
             .map_err(io_err(format!("cannot write {}", u.path.display())))?;
     }
     let files: Vec<PathBuf> = sources.iter().map(|u| u.path.clone()).collect();
-    let mut run = run_javac(
-        javac,
-        runtime_classpath,
-        &src_dir,
-        &classes_dir,
-        &files,
-        Some("8"),
-    )?;
-    if !run.ok {
-        run = run_javac(
+    let jvm = cds.map(JavacArchive::jvm_options).unwrap_or_default();
+    let javac_run = |release: Option<&str>| -> Result<JavacRun, AspectCompileError> {
+        let run = run_javac(
             javac,
+            &jvm,
             runtime_classpath,
             &src_dir,
             &classes_dir,
             &files,
-            None,
+            release,
         )?;
+        // A JVM that does not take the class-data-sharing options: without them.
+        if !run.ok
+            && !jvm.is_empty()
+            && run
+                .output
+                .contains("Could not create the Java Virtual Machine")
+        {
+            return run_javac(
+                javac,
+                &[],
+                runtime_classpath,
+                &src_dir,
+                &classes_dir,
+                &files,
+                release,
+            );
+        }
+        Ok(run)
+    };
+    let mut run = javac_run(Some("8"))?;
+    if !run.ok {
+        run = javac_run(None)?;
+    }
+    if let Some(cds) = cds {
+        cds.after_run();
     }
     if !run.ok {
         let diagnostics = map_javac_errors(program, sources, &run.output);
@@ -1361,8 +1389,10 @@ struct JavacRun {
     output: String,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_javac(
     javac: &Path,
+    jvm: &[String],
     classpath: &Path,
     src_dir: &Path,
     classes_dir: &Path,
@@ -1374,6 +1404,12 @@ fn run_javac(
     cmd.args([
         "-J-Duser.language=en",
         "-J-Duser.country=US",
+        // A short compilation: the client compiler alone and the serial
+        // collector start faster and take less memory (ignored by JVMs that
+        // do not know them).
+        "-J-XX:+IgnoreUnrecognizedVMOptions",
+        "-J-XX:TieredStopAtLevel=1",
+        "-J-XX:+UseSerialGC",
         "-g",
         "-nowarn",
         "-Xlint:-options",
@@ -1382,6 +1418,7 @@ fn run_javac(
         "-proc:none",
         "-implicit:none",
     ]);
+    cmd.args(jvm);
     if let Some(r) = release {
         cmd.args(["--release", r]);
     }
