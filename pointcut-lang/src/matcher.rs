@@ -228,6 +228,27 @@ impl NameMatcher {
 
 /// Splits an internal name into the segments a dotted pattern sees:
 /// `java/util/Map$Entry` → `java`, `util`, `Map`, `Entry`.
+/// Whether a wildcard simple name matches `internal_name` through the aspect's
+/// package and imports: its package is one of the `imported` packages (ending in
+/// `/`), or it is one of the single-type imports, and its simple name matches.
+fn by_simple_name(name: &NameMatcher, imported: &[String], internal_name: &str) -> bool {
+    if imported.is_empty() {
+        return false;
+    }
+    let (package, simple) = match internal_name.rfind('/') {
+        Some(i) => internal_name.split_at(i + 1),
+        None => return false,
+    };
+    name.matches_simple(simple)
+        && imported.iter().any(|p| {
+            if p.ends_with('/') {
+                p == package
+            } else {
+                p == internal_name
+            }
+        })
+}
+
 fn segments(internal_name: &str) -> Vec<&str> {
     internal_name.split(['/', '$']).collect()
 }
@@ -251,6 +272,8 @@ enum Tp {
         name: NameMatcher,
         dims: u8,
         subtypes: bool,
+        /// Packages (`p/`) and single-type imports a simple-name glob also sees.
+        imported: Vec<String>,
     },
     Not(Box<Tp>),
     And(Box<Tp>, Box<Tp>),
@@ -298,6 +321,7 @@ fn compile_tp(t: &TypePattern, world: &dyn TypeWorld) -> Tp {
                     name: NameMatcher::compile(&n.name.text),
                     dims,
                     subtypes: n.subtypes,
+                    imported: n.imported.clone(),
                 }
             }
         }
@@ -373,11 +397,12 @@ fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) 
             name,
             dims,
             subtypes,
+            imported,
         } => {
             if *dims != t.dims {
                 return false;
             }
-            if name.matches_segments(&segments(t.name)) {
+            if name.matches_segments(&segments(t.name)) || by_simple_name(name, imported, t.name) {
                 return true;
             }
             *subtypes

@@ -949,6 +949,7 @@ fn type_pattern(p: P<'_>) -> Result<TypePattern, Diagnostic> {
                 dims: 0,
                 varargs: false,
                 candidates: Vec::new(),
+                imported: Vec::new(),
             };
             for x in p.into_inner() {
                 match x.as_rule() {
@@ -1011,6 +1012,7 @@ fn named_pattern(text: &str, sp: Span, subtypes: bool) -> Result<TypePattern, Di
             dims: 0,
             varargs: false,
             candidates: Vec::new(),
+            imported: Vec::new(),
         }),
         span: sp,
     })

@@ -128,6 +128,12 @@ pub struct NamedTypePattern {
     /// through the aspect's package and imports, most likely first (filled by
     /// [`crate::resolve`]; empty straight after parsing).
     pub candidates: Vec<String>,
+    /// For a wildcard name without dots (`*Exception`), what besides the default
+    /// package it matches by simple name, as in AspectJ: the packages of the
+    /// aspect, of its on-demand imports and `java.lang` (internal names ending
+    /// in `/`), and its single-type imports (internal names). Filled by
+    /// [`crate::resolve`].
+    pub imported: Vec<String>,
 }
 
 /// An annotation pattern `@Foo`, `!@Foo`, `@(Foo || Bar)`.

@@ -56,6 +56,22 @@ impl Scope {
         s
     }
 
+    /// What a wildcard simple name may match besides the default package (see
+    /// [`crate::patterns::NamedTypePattern::imported`]).
+    pub fn imported(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .package
+            .iter()
+            .chain(&self.on_demand)
+            .map(|p| format!("{}/", internal(p)))
+            .collect();
+        if !out.iter().any(|p| p == "java/lang/") {
+            out.push("java/lang/".to_string());
+        }
+        out.extend(self.single.iter().map(|(_, q)| internal(q)));
+        out
+    }
+
     /// The internal names an exact (non-wildcard) type name may denote, in Java's
     /// order of precedence: single-type import, same package, on-demand imports and
     /// `java.lang`. A qualified name is also tried as written, and with nested-class
@@ -130,6 +146,8 @@ impl Scope {
                 let mut n = n.clone();
                 if n.name.is_exact() && !n.name.is_any() {
                     n.candidates = self.candidates(&n.name.text);
+                } else if !n.name.is_any() && !n.name.text.contains('.') {
+                    n.imported = self.imported();
                 }
                 n.type_args = n
                     .type_args
@@ -951,6 +969,7 @@ fn any_type(span: Span) -> TypePattern {
             dims: 0,
             varargs: false,
             candidates: Vec::new(),
+            imported: Vec::new(),
         }),
         span,
     }

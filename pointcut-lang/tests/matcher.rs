@@ -300,7 +300,12 @@ fn table() {
             &handle,
             Yes,
         ),
-        ("execution(void *Service.handle(..))", &handle, No),
+        // A simple-name wildcard sees the aspect's package (com.acme) and its
+        // imports, as in AspectJ; not other packages.
+        ("execution(void *Service.handle(..))", &handle, Yes),
+        ("execution(boolean *List.add(..))", &add, Yes),
+        ("execution(void *Service.handle(..))", &add, No),
+        ("execution(* *List.add(..)) && within(*Map)", &add, No),
         ("execution(void *..*Service.handle(..))", &handle, Yes),
         ("execution(void OrderService.handle(..))", &handle, Yes),
         ("call(* OrderService.handle(..))", &handle_call, Yes),
