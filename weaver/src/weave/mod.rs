@@ -655,6 +655,9 @@ struct Context {
     sp: Option<StaticPartSpec>,
     /// The enclosing execution's static part.
     esp: Option<StaticPartSpec>,
+    /// The subject member (declaring class, name, descriptor), for
+    /// `@annotation(a)` bindings.
+    subject: Option<(String, String, String)>,
 }
 
 struct Types<'a> {
@@ -678,7 +681,7 @@ impl Context {
             }
             Source::Returning => self.ret.clone().map(|(l, d)| (Some(l), d)),
             Source::Throwing => self.exc.clone().map(|(l, d)| (Some(l), d)),
-            Source::Cflow { .. } => None,
+            Source::Cflow { .. } | Source::Annotation => None,
         }
     }
 }
@@ -1539,6 +1542,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 line,
             }),
             esp: Some(esp.clone()),
+            subject: Some((
+                decl.clone(),
+                subject.name.clone(),
+                subject.descriptor.clone(),
+            )),
             ..Default::default()
         };
         // Provisional context (locals assigned below) for matching.
@@ -1727,6 +1735,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             args,
             sp: Some(esp.clone()),
             esp: Some(esp.clone()),
+            subject: Some((
+                self.cls.name.clone(),
+                self.member.name.clone(),
+                self.member.descriptor.clone(),
+            )),
             ..Default::default()
         };
         if kind == ShadowKind::StaticInitialization {
@@ -2459,6 +2472,18 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 index: m,
             });
             return emit::convert("Ljava/lang/Object;", want, true, self.pool, out);
+        }
+        if let (Some(Source::Annotation), Some((owner, name, desc))) = (src, &ctx.subject) {
+            let annotation = plan::internal_of(want);
+            self.statics
+                .annotation(owner, name, desc, &annotation, self.pool, out)?;
+            return emit::convert(
+                "Ljava/lang/annotation/Annotation;",
+                want,
+                true,
+                self.pool,
+                out,
+            );
         }
         let value = src.and_then(|s| ctx.value(s));
         match value {

@@ -29,6 +29,10 @@ pub enum Source {
     /// Value `index` of the innermost entry of the `cflow(..)` whose per-thread
     /// state is [`CflowField`] number `field`.
     Cflow { field: usize, index: usize },
+    /// The annotation `@annotation(a)` names (the formal's type) on the subject
+    /// of the join point: the executing or called method or constructor, the
+    /// accessed field.
+    Annotation,
 }
 
 /// A runtime test left after static matching.
@@ -373,6 +377,7 @@ pub fn pc_bindings(pc: &Pc, n: usize, cflows: &[usize]) -> Vec<Option<Source>> {
             }
             PcKind::This(c) => bind(c, Source::This),
             PcKind::Target(c) => bind(c, Source::Target),
+            PcKind::AtAnnotation(c) => bind(c, Source::Annotation),
             PcKind::Args(list) => {
                 let dots = list.iter().position(|a| matches!(a, ArgCtx::Ellipsis));
                 for (i, a) in list.iter().enumerate() {

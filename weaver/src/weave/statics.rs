@@ -78,7 +78,20 @@ pub struct Statics {
     source_file: String,
     parts: Vec<StaticPartSpec>,
     index: HashMap<StaticPartSpec, usize>,
+    /// `@annotation(a)` values: declaring class, member name, descriptor,
+    /// annotation type (internal names), one field `an<i>` each.
+    annotations: Vec<AnnotationSpec>,
 }
+
+/// The annotation of one type on one member (declaring class, name, descriptor,
+/// annotation type).
+type AnnotationSpec = (String, String, String, String);
+
+/// The runtime method that finds a member's annotation.
+const ANNOTATION_LOOKUP: &str =
+    "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/annotation/Annotation;";
+/// The type of the annotation fields.
+const ANNOTATION: &str = "Ljava/lang/annotation/Annotation;";
 
 impl Statics {
     /// For woven class `woven` compiled from `source_file`.
@@ -89,25 +102,62 @@ impl Statics {
             source_file: source_file.to_string(),
             parts: Vec::new(),
             index: HashMap::new(),
+            annotations: Vec::new(),
         }
     }
 
-    /// True when no static part was asked for.
+    /// True when no static part or annotation was asked for.
     pub fn is_empty(&self) -> bool {
-        self.parts.is_empty()
+        self.parts.is_empty() && self.annotations.is_empty()
     }
 
-    /// How many static parts there are: pass to [`Statics::rollback`] to drop
-    /// the ones asked for later (by a method then left unwoven).
-    pub fn mark(&self) -> usize {
-        self.parts.len()
+    /// How many static parts and annotations there are: pass to
+    /// [`Statics::rollback`] to drop the ones asked for later (by a method then
+    /// left unwoven).
+    pub fn mark(&self) -> (usize, usize) {
+        (self.parts.len(), self.annotations.len())
     }
 
-    /// Forgets the static parts created since `mark`.
-    pub fn rollback(&mut self, mark: usize) {
-        for p in self.parts.drain(mark.min(self.parts.len())..) {
+    /// Forgets the static parts and annotations created since `mark`.
+    pub fn rollback(&mut self, mark: (usize, usize)) {
+        for p in self.parts.drain(mark.0.min(self.parts.len())..) {
             self.index.remove(&p);
         }
+        self.annotations
+            .truncate(mark.1.min(self.annotations.len()));
+    }
+
+    /// Emits `getstatic` of the annotation `annotation` of member `name`
+    /// `descriptor` of `owner` (looked up once, when the class initializes;
+    /// `null` if absent).
+    pub fn annotation(
+        &mut self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+        annotation: &str,
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let spec = (
+            owner.to_string(),
+            name.to_string(),
+            descriptor.to_string(),
+            annotation.to_string(),
+        );
+        let i = match self.annotations.iter().position(|a| *a == spec) {
+            Some(i) => i,
+            None => {
+                self.annotations.push(spec);
+                self.annotations.len() - 1
+            }
+        };
+        let f = pool.field_ref(&self.class_name, &format!("an{i}"), ANNOTATION)?;
+        out.push(Insn::Cp {
+            op: op::GETSTATIC,
+            index: f,
+        });
+        Ok(())
     }
 
     /// Emits `getstatic` of the static part `spec` (created on first use).
@@ -138,6 +188,9 @@ impl Statics {
         let mut b = ClassBuilder::new(52, 0x1031, &self.class_name, "java/lang/Object")?; // public final synthetic super
         for i in 0..self.parts.len() {
             b.add_field(0x1019, &format!("sp{i}"), STATIC_PART)?; // public static final synthetic
+        }
+        for i in 0..self.annotations.len() {
+            b.add_field(0x1019, &format!("an{i}"), ANNOTATION)?;
         }
         let chunks: Vec<&[StaticPartSpec]> = self.parts.chunks(PARTS_PER_METHOD).collect();
         let mut code = Code::empty();
@@ -183,6 +236,14 @@ impl Statics {
                     index: m,
                 });
             }
+            for c in 0..self.annotations.len().div_ceil(PARTS_PER_METHOD) {
+                let m =
+                    pool.method_ref(&self.class_name, &format!("annotations{c}"), "()V", false)?;
+                out.push(Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                });
+            }
             out.push(Insn::Simple(op::RETURN));
         }
         b.add_method(0x0008, "<clinit>", "()V", Some(&mut code), hierarchy)?;
@@ -198,6 +259,39 @@ impl Statics {
                 Some(&mut code),
                 hierarchy,
             )?;
+        }
+        for (c, chunk) in self.annotations.chunks(PARTS_PER_METHOD).enumerate() {
+            let mut code = Code::empty();
+            let pool = b.pool();
+            for (i, (owner, name, desc, annotation)) in (c * PARTS_PER_METHOD..).zip(chunk) {
+                let out = &mut code.insns;
+                let k = pool.class(owner)?;
+                out.push(Insn::Ldc {
+                    index: k,
+                    wide: k > 255,
+                });
+                push_string(name, pool, out)?;
+                push_string(desc, pool, out)?;
+                let k = pool.class(annotation)?;
+                out.push(Insn::Ldc {
+                    index: k,
+                    wide: k > 255,
+                });
+                let m = pool.method_ref(FACTORY, "annotation", ANNOTATION_LOOKUP, false)?;
+                out.push(Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                });
+                let f = pool.field_ref(&self.class_name, &format!("an{i}"), ANNOTATION)?;
+                out.push(Insn::Cp {
+                    op: op::PUTSTATIC,
+                    index: f,
+                });
+            }
+            code.insns.push(Insn::Simple(op::RETURN));
+            // private static synthetic
+            let name = format!("annotations{c}");
+            b.add_method(0x100a, &name, "()V", Some(&mut code), hierarchy)?;
         }
         Ok(b.finish())
     }

@@ -236,4 +236,86 @@ public final class Factory {
         }
         return ((StaticPartImpl) sp).asEnclosing();
     }
+
+    /**
+     * The annotation of type {@code type} on a member of {@code declaring}: the
+     * method or constructor ({@code <init>}) {@code name} with the JVM
+     * {@code descriptor}, or the field {@code name} when the descriptor is a field
+     * descriptor. What {@code @annotation(a)} binds; the woven code asks once per
+     * join point shadow and keeps the answer.
+     *
+     * @param declaring the class declaring the member
+     * @param name its name
+     * @param descriptor its JVM descriptor
+     * @param type the annotation type
+     * @return the annotation, or {@code null} if the member or annotation is not there
+     */
+    public static java.lang.annotation.Annotation annotation(Class<?> declaring, String name,
+            String descriptor, Class<? extends java.lang.annotation.Annotation> type) {
+        try {
+            if (!descriptor.startsWith("(")) {
+                return declaring.getDeclaredField(name).getAnnotation(type);
+            }
+            if (name.equals("<init>")) {
+                for (java.lang.reflect.Constructor<?> c : declaring.getDeclaredConstructors()) {
+                    if (descriptor.equals(descriptor(c.getParameterTypes(), void.class))) {
+                        return c.getAnnotation(type);
+                    }
+                }
+                return null;
+            }
+            for (java.lang.reflect.Method m : declaring.getDeclaredMethods()) {
+                if (m.getName().equals(name)
+                        && descriptor.equals(descriptor(m.getParameterTypes(), m.getReturnType()))) {
+                    return m.getAnnotation(type);
+                }
+            }
+        } catch (NoSuchFieldException e) {
+            return null;
+        } catch (RuntimeException e) {
+            return null;
+        } catch (LinkageError e) {
+            return null;
+        }
+        return null;
+    }
+
+    private static String descriptor(Class<?>[] parameters, Class<?> result) {
+        StringBuilder b = new StringBuilder("(");
+        for (Class<?> p : parameters) {
+            b.append(descriptor(p));
+        }
+        return b.append(')').append(descriptor(result)).toString();
+    }
+
+    private static String descriptor(Class<?> c) {
+        if (c.isArray()) {
+            return c.getName().replace('.', '/');
+        }
+        if (!c.isPrimitive()) {
+            return "L" + c.getName().replace('.', '/') + ";";
+        }
+        if (c == void.class) {
+            return "V";
+        }
+        if (c == boolean.class) {
+            return "Z";
+        }
+        if (c == byte.class) {
+            return "B";
+        }
+        if (c == char.class) {
+            return "C";
+        }
+        if (c == short.class) {
+            return "S";
+        }
+        if (c == int.class) {
+            return "I";
+        }
+        if (c == long.class) {
+            return "J";
+        }
+        return c == float.class ? "F" : "D";
+    }
 }
