@@ -3,7 +3,7 @@
 //! [`Code::decode`] turns a `Code` attribute into a list of [`Insn`]s in which every
 //! branch target, exception range, line number, local-variable range and
 //! type-annotation offset is a [`Label`]; inserting or removing instructions never
-//! means fixing offsets by hand. [`Code::encode`] assigns offsets again (widening
+//! means fixing offsets by hand. [`Code::layout`] assigns offsets again (widening
 //! branches that outgrow 16 bits) and writes the `Code` attribute back. Decoding
 //! and then encoding unchanged code gives back the same bytes.
 

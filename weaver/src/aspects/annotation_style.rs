@@ -5,8 +5,8 @@
 //!
 //! * its advice are described from the class file: each advice is the user's
 //!   annotated method, whose parameters (in the user's order) are formals or
-//!   join-point values ([`describe_advice`]); an empty `if()` in a `@Pointcut`
-//!   method's string is a test by that method ([`if_tests`]);
+//!   join-point values (`describe_advice`); an empty `if()` in a `@Pointcut`
+//!   method's string is a test by that method (`if_tests`);
 //! * the class is rewritten, as ajc does when it weaves an `@Aspect` class, to
 //!   hold its single instance: a private static field, `public static A
 //!   aspectOf()` (throwing `org.aspectj.lang.NoAspectBoundException` when there is
