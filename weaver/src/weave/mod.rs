@@ -92,6 +92,9 @@ pub struct Weaver<'p> {
     pub unsupported: Vec<(String, &'static str)>,
 }
 
+/// The type of the shadow's join point local.
+const JOIN_POINT: &str = "Lorg/aspectj/lang/JoinPoint;";
+
 /// Whether a method is annotated `@CallerSensitive` (JDK 9+ or JDK 8): it asks
 /// for its caller's class by stack depth, so no frame may come between them.
 fn is_caller_sensitive(annotations: &[String]) -> bool {
@@ -658,6 +661,10 @@ struct Context {
     /// The subject member (declaring class, name, descriptor), for
     /// `@annotation(a)` bindings.
     subject: Option<(String, String, String)>,
+    /// The local holding the shadow's one `JoinPoint` (made before the
+    /// outermost advice, handed to proceed methods in their state), when some
+    /// advice asks for `thisJoinPoint`.
+    jp: Option<u16>,
 }
 
 struct Types<'a> {
@@ -1654,8 +1661,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             })
             .copied()
             .collect();
-        let layered = self.layer(&matched, &ctx, core, false)?;
         let mut replacement = pre_store;
+        self.shared_join_point(&matched, &mut ctx, &mut replacement)?;
+        let layered = self.layer(&matched, &ctx, core, false)?;
         replacement.extend(layered.body);
         if let (Some((l, d)), true) = (&ctx.ret, needs_ret) {
             if d != "V" {
@@ -1846,8 +1854,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if returns {
             core.push(Insn::Label(exit));
         }
+        let mut new_body = Vec::new();
+        self.shared_join_point(&matched, &mut ctx, &mut new_body)?;
         let layered = self.layer(&matched, &ctx, core, end_marker.is_none())?;
-        let mut new_body = layered.body;
+        new_body.extend(layered.body);
         if returns {
             match &ctx.ret {
                 Some((l, d)) if d != "V" => {
@@ -2122,6 +2132,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             }
         }
         v.extend(ctx.args.iter().cloned());
+        if let Some(l) = ctx.jp {
+            v.push((l, JOIN_POINT.to_string()));
+        }
         v
     }
 
@@ -2563,6 +2576,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     /// `Factory.makeJP(sp, this, target, new Object[] { args })`.
     fn join_point(&mut self, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
+        if let Some(l) = ctx.jp {
+            out.push(emit::load(JOIN_POINT, l));
+            return Ok(());
+        }
         self.push_join_point_values(ctx, out)?;
         let m = self.pool.method_ref(
             statics::FACTORY,
@@ -2574,6 +2591,34 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             op: op::INVOKESTATIC,
             index: m,
         });
+        Ok(())
+    }
+
+    /// When some of `matched` asks for `thisJoinPoint`: makes the shadow's one
+    /// join point into a new local (code appended to `out`) and records it in
+    /// `ctx`, so that every advice there, inside proceed methods too, sees the
+    /// same object with the values the join point started with (as in AspectJ).
+    fn shared_join_point(
+        &mut self,
+        matched: &[Matched<'_, '_>],
+        ctx: &mut Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let wants = |e: &Extra| *e == Extra::JoinPoint;
+        let needed = matched.iter().any(|m| {
+            m.advice.method.extras().any(|e| wants(&e))
+                || m.advice
+                    .method
+                    .if_tests
+                    .iter()
+                    .any(|t| t.extras.iter().any(wants))
+        });
+        if needed {
+            self.join_point(ctx, out)?;
+            let l = self.temp(JOIN_POINT);
+            out.push(emit::store(JOIN_POINT, l));
+            ctx.jp = Some(l);
+        }
         Ok(())
     }
 
@@ -2651,7 +2696,8 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .target
             .as_ref()
             .is_some_and(|(l, _)| ctx.this.is_none() || *l != 0);
-        let layout = i32::from(has_this) | (i32::from(has_target) << 1);
+        let layout =
+            i32::from(has_this) | (i32::from(has_target) << 1) | (i32::from(ctx.jp.is_some()) << 2);
         emit::push_int(layout, self.pool, out)?;
         let init = self.pool.method_ref(
             CLOSURE,
@@ -2663,12 +2709,18 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             op: op::INVOKESPECIAL,
             index: init,
         });
-        let make = self.pool.method_ref(
-            statics::FACTORY,
-            "makePJP",
-            "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;Lmajor/runtime/AroundClosure;)Lorg/aspectj/lang/ProceedingJoinPoint;",
-            false,
-        )?;
+        // With the shadow's join point: shown by this one, and handed on to the
+        // proceed method's state.
+        let desc = match ctx.jp {
+            Some(l) => {
+                out.push(emit::load(JOIN_POINT, l));
+                "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;Lmajor/runtime/JoinPointClosure;Lorg/aspectj/lang/JoinPoint;)Lorg/aspectj/lang/ProceedingJoinPoint;"
+            }
+            None => "(Lorg/aspectj/lang/JoinPoint$StaticPart;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;Lmajor/runtime/AroundClosure;)Lorg/aspectj/lang/ProceedingJoinPoint;",
+        };
+        let make = self
+            .pool
+            .method_ref(statics::FACTORY, "makePJP", desc, false)?;
         out.push(Insn::Cp {
             op: op::INVOKESTATIC,
             index: make,

@@ -222,6 +222,26 @@ public final class Factory {
     }
 
     /**
+     * A join point for around advice at a shadow whose other advice share
+     * {@code shown}: it shows {@code shown}'s this, target and arguments (the
+     * values the join point started with), proceeds from the values given here,
+     * and hands {@code shown} on to the rest of the join point.
+     *
+     * @param sp its static part
+     * @param thisObject the executing object, or {@code null}
+     * @param target the target object, or {@code null}
+     * @param args the arguments (kept, not copied; {@code null} for none)
+     * @param closure runs the rest of the join point
+     * @param shown the shadow's join point
+     * @return the join point
+     */
+    public static ProceedingJoinPoint makePJP(JoinPoint.StaticPart sp, Object thisObject, Object target,
+            Object[] args, JoinPointClosure closure, JoinPoint shown) {
+        closure.link(shown);
+        return JoinPointImpl.showing(sp, thisObject, target, args, closure, shown);
+    }
+
+    /**
      * The static part {@code sp} as an enclosing static part (what an
      * annotation-style advice's {@code JoinPoint.EnclosingStaticPart} parameter
      * gets): {@code sp} itself if it is one, else one view of it (always the same)

@@ -17,11 +17,15 @@ public final class JoinPointClosure extends AroundClosure {
     public static final int HAS_THIS = 1;
     /** The shadow's state holds a target (after {@code this}, if any). */
     public static final int HAS_TARGET = 2;
+    /** The shadow's state ends with the shadow's join point (see {@link #link}). */
+    public static final int HAS_JOIN_POINT = 4;
 
     private static final MethodType TYPE = MethodType.methodType(Object.class, Object[].class, Object[].class);
 
     private final MethodHandle proceed;
     private final int layout;
+    /** The shadow's join point, handed on to the proceed method. */
+    private Object joinPoint;
 
     /**
      * A closure over a proceed method.
@@ -41,12 +45,21 @@ public final class JoinPointClosure extends AroundClosure {
         this.layout = layout;
     }
 
+    /** Sets the shadow's join point, which the proceed method's state ends with. */
+    void link(Object shadowJoinPoint) {
+        this.joinPoint = shadowJoinPoint;
+    }
+
     @Override
     public Object run(Object[] state) throws Throwable {
         boolean hasThis = (layout & HAS_THIS) != 0;
         boolean hasTarget = (layout & HAS_TARGET) != 0;
+        boolean hasJoinPoint = (layout & HAS_JOIN_POINT) != 0;
         int n = Math.max(0, state.length - 2);
-        Object[] s = new Object[(hasThis ? 1 : 0) + (hasTarget ? 1 : 0) + n];
+        Object[] s = new Object[(hasThis ? 1 : 0) + (hasTarget ? 1 : 0) + n + (hasJoinPoint ? 1 : 0)];
+        if (hasJoinPoint) {
+            s[s.length - 1] = joinPoint;
+        }
         int i = 0;
         if (hasThis) {
             s[i++] = state[0];

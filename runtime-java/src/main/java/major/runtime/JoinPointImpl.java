@@ -98,6 +98,16 @@ final class JoinPointImpl implements ProceedingJoinPoint {
         return new JoinPointImpl(staticPart, thisObject, target, args, closure, current);
     }
 
+    /**
+     * A join point that shows {@code shown}'s this, target and arguments when it is
+     * one of ours (else its own) and proceeds from these values.
+     */
+    static JoinPointImpl showing(JoinPoint.StaticPart staticPart, Object thisObject, Object target,
+            Object[] args, AroundClosure closure, JoinPoint shown) {
+        JoinPointImpl s = shown instanceof JoinPointImpl ? (JoinPointImpl) shown : null;
+        return new JoinPointImpl(staticPart, thisObject, target, args, closure, s);
+    }
+
     /** The join point proceeding on this thread with exactly these values, or null. */
     static JoinPointImpl current(JoinPoint.StaticPart staticPart, Object thisObject, Object target,
             Object[] args) {
