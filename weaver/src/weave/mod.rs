@@ -786,16 +786,16 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let mut ctor_calls: HashMap<usize, Option<usize>> = HashMap::new();
         // Constructors need their super call found; other methods only need the
         // stack states to tell constructor calls (`new`) from other `<init>` calls.
-        let needs_states = (is_ctor || self.weaver.could_match(ShadowKind::ConstructorCall))
-            && self.code.insns.iter().any(|i| {
-                matches!(
-                    i,
-                    Insn::Cp {
-                        op: op::INVOKESPECIAL,
-                        ..
-                    }
-                )
-            });
+        // (A constructor call needs a `new` in the method.)
+        let has = |opcode: u8| {
+            self.code
+                .insns
+                .iter()
+                .any(|i| matches!(i, Insn::Cp { op, .. } if *op == opcode))
+        };
+        let needs_states = (is_ctor
+            || (self.weaver.could_match(ShadowKind::ConstructorCall) && has(op::NEW)))
+            && has(op::INVOKESPECIAL);
         if needs_states {
             let states = frames::stack_states(
                 self.code,
