@@ -402,6 +402,10 @@ impl<'p> Weaver<'p> {
                 pool: &mut edit.pool,
                 statics: &mut statics,
                 next_local: parsed.max_locals,
+                free_temps: Vec::new(),
+                taken_temps: None,
+                label_at: Default::default(),
+                replacements: Vec::new(),
                 outcome: &mut outcome,
                 changed: false,
                 added: &mut added,
@@ -475,6 +479,10 @@ impl<'p> Weaver<'p> {
                 pool: &mut edit.pool,
                 statics: &mut statics,
                 next_local,
+                free_temps: Vec::new(),
+                taken_temps: None,
+                label_at: Default::default(),
+                replacements: Vec::new(),
                 outcome: &mut outcome,
                 changed: false,
                 added: &mut added,
@@ -524,6 +532,10 @@ impl<'p> Weaver<'p> {
                 pool: &mut edit.pool,
                 statics: &mut statics,
                 next_local: 0,
+                free_temps: Vec::new(),
+                taken_temps: None,
+                label_at: Default::default(),
+                replacements: Vec::new(),
                 outcome: &mut outcome,
                 changed: false,
                 added: &mut added,
@@ -736,6 +748,17 @@ struct MethodWeave<'w, 'p, 'c> {
     pool: &'c mut PoolBuilder<'p>,
     statics: &'c mut Statics,
     next_local: u16,
+    /// Temps of finished point shadows, free for the next one (a point shadow's
+    /// woven code ends before the next begins): local and kind (`L`, `I`, `J`,
+    /// `F`, `D`).
+    free_temps: Vec<(u16, u8)>,
+    /// While a point shadow is woven: the temps it took.
+    taken_temps: Option<Vec<(u16, u8)>>,
+    /// Where each label of the code was before the point shadows were woven.
+    label_at: std::collections::HashMap<Label, usize>,
+    /// The point shadows' woven code, put in place by
+    /// [`MethodWeave::apply_replacements`].
+    replacements: Vec<(usize, bool, Vec<Insn>)>,
     outcome: &'c mut ClassOutcome,
     changed: bool,
     /// Methods added to the class (proceed methods of around advice).
@@ -771,9 +794,34 @@ struct Matched<'a, 'p> {
 const THROWABLE: &str = "Ljava/lang/Throwable;";
 
 impl<'w, 'p> MethodWeave<'w, 'p, '_> {
+    /// A new local for a value of type `d`. Inside a point shadow, a temp a
+    /// finished point shadow used for the same kind of value is taken again:
+    /// methods with thousands of shadows keep few locals (frame computation
+    /// costs locals × instructions).
     fn temp(&mut self, d: &str) -> u16 {
-        let l = self.next_local;
-        self.next_local += emit::size(d);
+        let kind = match d.as_bytes()[0] {
+            b'L' | b'[' => b'L',
+            b'J' => b'J',
+            b'F' => b'F',
+            b'D' => b'D',
+            _ => b'I',
+        };
+        let reused = match self.taken_temps {
+            Some(_) => self
+                .free_temps
+                .iter()
+                .position(|(_, k)| *k == kind)
+                .map(|i| self.free_temps.swap_remove(i).0),
+            None => None,
+        };
+        let l = reused.unwrap_or_else(|| {
+            let l = self.next_local;
+            self.next_local += emit::size(d);
+            l
+        });
+        if let Some(t) = &mut self.taken_temps {
+            t.push((l, kind));
+        }
         l
     }
 
@@ -812,6 +860,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     )
                 },
             )?;
+            let label_at = label_positions(self.code);
             for (i, insn) in self.code.insns.iter().enumerate() {
                 let Insn::Cp {
                     op: op::INVOKESPECIAL,
@@ -835,11 +884,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                         // Only the usual `new; dup; args; invokespecial` shape.
                         let below = stack.len().checked_sub(n + 2).map(|k| &stack[k]);
                         if below == Some(recv) {
-                            let new_at = self
-                                .code
-                                .insns
-                                .iter()
-                                .position(|x| *x == Insn::Label(*label))
+                            let new_at = label_at
+                                .get(label)
+                                .copied()
                                 .and_then(|p| {
                                     (p..self.code.insns.len())
                                         .find(|&k| !matches!(self.code.insns[k], Insn::Label(_)))
@@ -879,11 +926,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .zip(&self.code.insns)
             .find(|(l, i)| **l >= 0 && !matches!(i, Insn::Label(_)))
             .map_or(-1, |(l, _)| *l);
-        // Point shadows, last first, so earlier indices stay valid.
+        // Point shadows, last first; each one's woven code replaces its
+        // instruction in one pass at the end (indices stay those of `found`).
+        self.label_at = label_positions(self.code);
         for f in found.iter().rev() {
             let line = line_of.get(f.at).copied().unwrap_or(-1);
             self.weave_point(f, line, &esp)?;
         }
+        self.apply_replacements();
         // The execution shadow last: it wraps everything. Bridge methods have none.
         if self.member.access & 0x0040 != 0
             && self.member.name != "<clinit>"
@@ -1446,8 +1496,46 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         out
     }
 
-    /// Weaves a call site, field access or handler entry.
+    /// Puts the point shadows' woven code in place, in one pass over the code:
+    /// `(at, replaces, code)` inserts `code` at instruction `at`, replacing it
+    /// when `replaces`.
+    fn apply_replacements(&mut self) {
+        if self.replacements.is_empty() {
+            return;
+        }
+        // Woven last first: reversed, equal indices keep code order (a
+        // handler's entry before a call that is its first instruction).
+        let mut reps = std::mem::take(&mut self.replacements);
+        reps.reverse();
+        reps.sort_by_key(|r| r.0);
+        let extra: usize = reps.iter().map(|r| r.2.len()).sum();
+        let old = std::mem::take(&mut self.code.insns);
+        let mut out = Vec::with_capacity(old.len() + extra);
+        let mut reps = reps.into_iter().peekable();
+        for (i, insn) in old.into_iter().enumerate() {
+            let mut replaced = false;
+            while let Some((_, replaces, code)) = reps.next_if(|r| r.0 == i) {
+                out.extend(code);
+                replaced |= replaces;
+            }
+            if !replaced {
+                out.push(insn);
+            }
+        }
+        self.code.insns = out;
+    }
+
+    /// Weaves a call site, field access or handler entry; its temps are free for
+    /// the next point shadow afterwards.
     fn weave_point(&mut self, f: &Found, line: i32, esp: &StaticPartSpec) -> Result<()> {
+        self.taken_temps = Some(Vec::new());
+        let r = self.weave_point_with_temps(f, line, esp);
+        let taken = self.taken_temps.take().unwrap_or_default();
+        self.free_temps.extend(taken);
+        r
+    }
+
+    fn weave_point_with_temps(&mut self, f: &Found, line: i32, esp: &StaticPartSpec) -> Result<()> {
         let (decl, subject) = match f.kind {
             ShadowKind::ExceptionHandler => (
                 self.cls.name.clone(),
@@ -1650,7 +1738,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         // The method's own handlers around this instruction also protect the
         // advice handler code at the end of the method (its rethrow, its advice).
-        let pos = label_positions(self.code);
+        // (Handlers added by shadows woven before, which come later in the code,
+        // have labels in their replacements or tails: they never cover `f.at`.)
+        let pos = &self.label_at;
         let covering: Vec<Handler> = self
             .code
             .handlers
@@ -1670,12 +1760,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 replacement.push(emit::load(d, *l));
             }
         }
-        let at = f.at;
-        if f.kind == ShadowKind::ExceptionHandler {
-            self.code.insns.splice(at..at, replacement);
-        } else {
-            self.code.insns.splice(at..=at, replacement);
-        }
+        // A handler's code goes before its first instruction; anything else
+        // replaces the instruction.
+        self.replacements
+            .push((f.at, f.kind != ShadowKind::ExceptionHandler, replacement));
         if let (true, Some(n)) = (moves_new, f.new_at) {
             // The `new; dup` moved into the core; labels keep the indices.
             let (a, b) = (self.code.new_label(), self.code.new_label());
