@@ -3,14 +3,14 @@
 //! [`OutputArchive::write_prepared`](crate::OutputArchive::write_prepared)
 //! keeps the output's order and only copies bytes.
 //!
-//! Each thread keeps one deflate compressor and resets it per entry: creating
-//! a compressor costs more than compressing a typical class file. The
+//! Each thread keeps one libdeflate compressor (level 1: about twice zlib's
+//! speed, output within about 3% of zlib's default level). The
 //! compressed entry is held as a one-entry zip in memory, which the writer
 //! copies raw (the `zip` crate builds the output's headers from it).
 
 use std::cell::RefCell;
 
-use flate2::{Compress, Compression, FlushCompress, Status};
+use libdeflater::{CompressionLvl, Compressor};
 use zip::result::ZipError;
 
 use crate::output::{output_name, EntryMeta};
@@ -79,29 +79,27 @@ impl PreparedEntry {
     }
 }
 
+/// The libdeflate level of entries major writes: its fastest, whose output is
+/// within about 3% of zlib's default level (and half the time of zlib's).
+const LEVEL: i32 = 1;
+
 thread_local! {
-    /// This thread's raw-deflate compressor (default level, as the `zip`
-    /// crate uses).
-    static DEFLATER: RefCell<Compress> = RefCell::new(Compress::new(Compression::default(), false));
+    /// This thread's compressor, reused for every entry.
+    static DEFLATER: RefCell<Compressor> = RefCell::new(Compressor::new(
+        CompressionLvl::new(LEVEL).expect("a valid libdeflate level"),
+    ));
 }
 
 /// Raw deflate of `data`.
 fn deflate(data: &[u8]) -> Result<Vec<u8>, ZipError> {
     DEFLATER.with(|c| {
         let mut c = c.borrow_mut();
-        c.reset();
-        let mut out = Vec::with_capacity(data.len() / 2 + 64);
-        loop {
-            let consumed = usize::try_from(c.total_in()).unwrap_or(usize::MAX);
-            let input = data.get(consumed..).unwrap_or_default();
-            let status = c
-                .compress_vec(input, &mut out, FlushCompress::Finish)
-                .map_err(|e| ZipError::Io(std::io::Error::other(e)))?;
-            match status {
-                Status::StreamEnd => return Ok(out),
-                _ => out.reserve(out.capacity().max(4096)),
-            }
-        }
+        let mut out = vec![0; c.deflate_compress_bound(data.len())];
+        let n = c
+            .deflate_compress(data, &mut out)
+            .map_err(|e| ZipError::Io(std::io::Error::other(format!("{e:?}"))))?;
+        out.truncate(n);
+        Ok(out)
     })
 }
 
@@ -197,7 +195,7 @@ mod tests {
     }
 
     /// The same entries written directly and prepared (on other threads) give
-    /// byte-identical outputs, for zips and directories.
+    /// the same outputs: names, order, metadata and contents.
     #[test]
     fn prepared_entries_write_what_direct_writes_would() {
         let dir = tempfile::tempdir().unwrap();
@@ -247,21 +245,34 @@ mod tests {
             }
             out.finish().unwrap();
 
-            if kind == OutputKind::Zip {
-                assert_eq!(
-                    std::fs::read(&direct).unwrap(),
-                    std::fs::read(&prepared).unwrap()
-                );
-            }
+            // (Compressed bytes differ: prepared entries use libdeflate.)
             let (a, b) = (
                 Archive::open(&direct).unwrap(),
                 Archive::open(&prepared).unwrap(),
             );
             assert_eq!(a.entries(), b.entries());
+            if kind == OutputKind::Zip {
+                let (mut za, mut zb) = (zip_of(&direct), zip_of(&prepared));
+                for i in 0..za.len() {
+                    let x = za.by_index_raw(i).unwrap();
+                    let (method, time, mode, crc) =
+                        (x.compression(), x.last_modified(), x.unix_mode(), x.crc32());
+                    drop(x);
+                    let y = zb.by_index_raw(i).unwrap();
+                    assert_eq!(method, y.compression(), "{}", a.entries()[i].name);
+                    assert_eq!(time, y.last_modified());
+                    assert_eq!(mode, y.unix_mode());
+                    assert_eq!(crc, y.crc32());
+                }
+            }
             for i in 0..a.entries().len() {
                 assert_eq!(a.read(i).unwrap(), b.read(i).unwrap());
             }
         }
+    }
+
+    fn zip_of(path: &std::path::Path) -> zip::ZipArchive<std::fs::File> {
+        zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap()
     }
 
     #[test]

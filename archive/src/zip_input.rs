@@ -221,50 +221,40 @@ impl ZipInput {
 }
 
 thread_local! {
-    /// One raw-deflate decompressor per thread, reset for each entry: a new one
-    /// per entry costs more than inflating a typical class file.
-    static INFLATER: std::cell::RefCell<flate2::Decompress> =
-        std::cell::RefCell::new(flate2::Decompress::new(false));
+    /// One libdeflate decompressor per thread, reused for every entry.
+    static INFLATER: std::cell::RefCell<libdeflater::Decompressor> =
+        std::cell::RefCell::new(libdeflater::Decompressor::new());
 }
 
 /// Inflates the raw deflate stream `data`, which must decompress to exactly
 /// `size` bytes; the error says what is wrong.
 fn inflate(data: &[u8], size: u64) -> Result<Vec<u8>, String> {
-    use flate2::{FlushDecompress, Status};
+    use libdeflater::DecompressionError;
+    // The declared size is only trusted up to what deflate can give: a hostile
+    // header must not make us reserve gigabytes for a few bytes of data.
+    let limit = (data.len() as u64).saturating_mul(1032).saturating_add(64);
+    if size > limit {
+        return Err(format!(
+            "the entry cannot decompress to its declared size of {size} bytes \
+             ({} bytes of deflate data)",
+            data.len()
+        ));
+    }
+    let len = usize::try_from(size).map_err(|_| format!("declared size {size} is too large"))?;
     INFLATER.with(|d| {
-        let mut d = d.borrow_mut();
-        d.reset(false);
-        // The declared size is only a hint for the allocation: a hostile
-        // header must not make us reserve gigabytes up front.
-        let mut out = Vec::with_capacity(usize::try_from(size.min(64 << 20)).unwrap_or(0) + 1);
-        loop {
-            let before = (d.total_in(), d.total_out());
-            let consumed = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
-            let input = data.get(consumed..).unwrap_or_default();
-            let status = d
-                .decompress_vec(input, &mut out, FlushDecompress::Finish)
-                .map_err(|e| format!("cannot decompress the entry: {e}"))?;
-            if out.len() as u64 > size {
-                return Err(format!(
-                    "the entry decompresses to more than its declared size of {size} bytes"
-                ));
-            }
-            match status {
-                Status::StreamEnd => break,
-                _ if out.len() == out.capacity() => out.reserve(out.capacity().max(4096)),
-                _ if (d.total_in(), d.total_out()) == before => {
-                    return Err("cannot decompress the entry: the data ends early".to_string())
-                }
-                _ => {}
+        let mut out = vec![0u8; len];
+        match d.borrow_mut().deflate_decompress(data, &mut out) {
+            Ok(n) if n == len => Ok(out),
+            Ok(n) => Err(format!(
+                "the entry decompresses to {n} bytes, but its declared size is {size}"
+            )),
+            Err(DecompressionError::InsufficientSpace) => Err(format!(
+                "the entry decompresses to more than its declared size of {size} bytes"
+            )),
+            Err(DecompressionError::BadData) => {
+                Err("cannot decompress the entry: invalid deflate data".to_string())
             }
         }
-        if out.len() as u64 != size {
-            return Err(format!(
-                "the entry decompresses to {} bytes, but its declared size is {size}",
-                out.len()
-            ));
-        }
-        Ok(out)
     })
 }
 
