@@ -30,6 +30,16 @@ struct Cli {
 enum Command {
     /// Weave aspects into classes: `major weave --aspect Tracer.aj app.jar -o woven.jar`.
     Weave(WeaveArgs),
+    /// The built-in example: compile a small program, weave it with the ObjectTracker
+    /// aspect and a tracer, and run it under `java -Xverify:all`.
+    Demo {
+        /// Keep the program, aspects, classes and woven classes in DIR.
+        #[arg(long, value_name = "DIR")]
+        keep: Option<PathBuf>,
+        /// The JDK for javac, the class library and running the program.
+        #[arg(long)]
+        jdk: Option<PathBuf>,
+    },
     /// Disassemble a class (a .class file, or a class inside a jar, directory, jmod or lib/modules).
     Dump {
         /// A .class file or an archive.
@@ -105,6 +115,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Weave(args) => weave(args),
+        Command::Demo { keep, jdk } => demo(keep, jdk),
         Command::Dump {
             input,
             class,
@@ -136,14 +147,33 @@ fn main() -> ExitCode {
     }
 }
 
-fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
-    let jdk = match args.jdk {
+/// The JDK at `path`, or the one `JAVA_HOME`/`PATH` names.
+fn jdk_or_default(path: Option<PathBuf>) -> Result<Jdk, MajorError> {
+    match path {
         Some(p) => Jdk::at(&p).ok_or_else(|| {
             MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
-        })?,
+        }),
         None => Jdk::find()
-            .ok_or_else(|| MajorError::Usage("no JDK found: set JAVA_HOME or pass --jdk".into()))?,
-    };
+            .ok_or_else(|| MajorError::Usage("no JDK found: set JAVA_HOME or pass --jdk".into())),
+    }
+}
+
+fn demo(keep: Option<PathBuf>, jdk: Option<PathBuf>) -> Result<ExitCode, MajorError> {
+    let jdk = jdk_or_default(jdk)?;
+    let ok = major_weaver::demo::run(
+        &jdk,
+        keep.as_deref(),
+        major_weaver::aspects::cache::default_dir(),
+    )?;
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
+    let jdk = jdk_or_default(args.jdk)?;
     let cache = if args.no_cache {
         None
     } else {

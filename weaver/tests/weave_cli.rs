@@ -783,3 +783,32 @@ public class Sensitive {
         "<before who>sensitive [plain]\n"
     );
 }
+
+/// The README's main job: `major demo` compiles, weaves and runs its example.
+#[test]
+fn the_demo_weaves_and_runs_its_example() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_major"))
+        .args(["demo", "--jdk"])
+        .arg(&jdk.home)
+        .arg("--keep")
+        .arg(dir.path())
+        .env("MAJOR_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("total area of 6 shapes: 58"), "{t}");
+    assert!(t.contains("ObjectTracker: 4 allocations"), "{t}");
+    assert_eq!(
+        t.matches("[trace] Main.Shape.area() at line 26").count(),
+        6,
+        "{t}"
+    );
+    assert!(
+        t.contains("[trace] execution(Main.total(..)) over 6 shapes"),
+        "{t}"
+    );
+    assert!(dir.path().join("woven/Main.class").is_file());
+}
