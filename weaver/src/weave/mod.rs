@@ -2871,16 +2871,6 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     target,
                 });
             }
-            Residue::Boxed(s, p) => {
-                let c = emit::box_class(*p)
-                    .unwrap_or("java/lang/Object")
-                    .to_string();
-                self.push_instanceof(*s, &c, ctx, out)?;
-                out.push(Insn::Jump {
-                    op: if value { 154 } else { 153 },
-                    target,
-                });
-            }
             Residue::Cflow(f) => {
                 let f = &self.weaver.cflow_fields[*f];
                 cflow::call(f, "isValid", "()Z", self.pool, out)?;

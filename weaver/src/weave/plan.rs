@@ -50,8 +50,6 @@ pub enum Residue {
     Not(Box<Residue>),
     /// The value is an instance of the class or array type (internal name or descriptor).
     InstanceOf(Source, String),
-    /// The value is a boxed primitive of this descriptor (args(int) on an Object arg).
-    Boxed(Source, char),
     /// Call `if` test number `n` of the advice.
     If(usize),
     /// The current thread is in the control flow of the entries of [`CflowField`] `n`.
@@ -596,16 +594,20 @@ fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
     }
     let have_ref = have.starts_with('L') || have.starts_with('[');
     let want_ref = want.starts_with('L') || want.starts_with('[');
+    let boxed = |primitive: &str| {
+        primitive
+            .chars()
+            .next()
+            .and_then(crate::weave::emit::box_class)
+            .map(|b| format!("L{b};"))
+    };
+    // Boxing as the static matcher decides it (ajc's rules): a primitive value
+    // matches a type its box is assignable to; a primitive type matches a value
+    // of exactly its box type.
     match (have_ref, want_ref) {
         (true, true) => Residue::InstanceOf(s, internal_of(want)),
-        // args(int) against an Object argument: a boxed Integer at run time.
-        (true, false)
-            if have == "Ljava/lang/Object;"
-                || have == "Ljava/lang/Number;"
-                || have == "Ljava/io/Serializable;" =>
-        {
-            Residue::Boxed(s, want.chars().next().unwrap_or('V'))
-        }
+        (true, false) if boxed(want).as_deref() == Some(have.as_str()) => Residue::True,
+        (false, true) if boxed(&have).is_some_and(|b| types.assignable(&b, want)) => Residue::True,
         _ => Residue::False,
     }
 }
