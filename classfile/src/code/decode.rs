@@ -11,6 +11,23 @@ use crate::opcodes::{op, Shape, OPCODES};
 
 const NO_LABEL: u32 = u32::MAX;
 
+/// Whether the bytecode `code` holds an instruction whose opcode `wanted`
+/// selects, found by walking instruction boundaries without decoding (operand
+/// bytes are never mistaken for opcodes). Malformed code is an error, as
+/// [`Code::decode`] would report it.
+pub fn any_opcode(code: &[u8], wanted: impl Fn(u8) -> bool) -> Result<bool> {
+    let mut pc = 0;
+    let mut targets = Vec::new();
+    while pc < code.len() {
+        if wanted(code[pc]) {
+            return Ok(true);
+        }
+        targets.clear();
+        pc += scan_insn(code, pc, &mut targets)?;
+    }
+    Ok(false)
+}
+
 /// Length of the instruction at `pc` and the branch targets it names.
 fn scan_insn(code: &[u8], pc: usize, targets: &mut Vec<i64>) -> Result<usize> {
     let opcode = code[pc];
@@ -528,5 +545,24 @@ fn decode_insn(code: &[u8], pc: usize, lab: &dyn Fn(usize) -> Label) -> (Insn, u
             )
         }
         Shape::Invalid => unreachable!("rejected by scan_insn"),
+    }
+}
+
+#[cfg(test)]
+mod any_opcode_tests {
+    use super::*;
+
+    #[test]
+    fn operand_bytes_are_not_opcodes() {
+        // sipush 0xBBBB; pop; return: 0xBB (new) only as operand bytes.
+        let code = [0x11 /* sipush */, 0xBB, 0xBB, 0x57, op::RETURN];
+        assert!(!any_opcode(&code, |o| o == op::NEW).unwrap());
+        assert!(any_opcode(&code, |o| o == op::RETURN).unwrap());
+        // new #1; dup; return
+        let code = [op::NEW, 0, 1, 0x59, op::RETURN];
+        assert!(any_opcode(&code, |o| o == op::NEW).unwrap());
+        // Truncated and invalid code are errors, as for decoding.
+        assert!(any_opcode(&[0x11 /* sipush */, 0], |o| o == op::NEW).is_err());
+        assert!(any_opcode(&[0xCB], |o| o == op::NEW).is_err());
     }
 }

@@ -11,6 +11,7 @@ mod decode;
 mod encode;
 mod type_annotations;
 
+pub use decode::any_opcode;
 pub use encode::{Layout, MAX_CODE_LEN};
 pub(crate) use type_annotations::skip_annotation;
 pub use type_annotations::{TypeAnnotation, TypeAnnotationTarget};

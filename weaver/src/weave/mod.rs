@@ -271,6 +271,41 @@ impl<'p> Weaver<'p> {
         }
     }
 
+    /// Whether a method body could hold a shadow some advice could match: always
+    /// when an execution-like join point could match; otherwise only if its
+    /// bytecode has a call, `new`, field access or catch clause of a kind that
+    /// could match. Methods without one are not even decoded.
+    fn may_have_shadows(&self, code: &major_classfile::CodeAttribute<'_>) -> Result<bool> {
+        use ShadowKind as K;
+        let whole = [
+            K::MethodExecution,
+            K::ConstructorExecution,
+            K::StaticInitialization,
+            K::Initialization,
+            K::PreInitialization,
+            K::AdviceExecution,
+        ];
+        if whole.iter().any(|&k| self.could_match(k)) {
+            return Ok(true);
+        }
+        if self.could_match(K::ExceptionHandler)
+            && code.exception_table.iter().any(|e| e.catch_type != 0)
+        {
+            return Ok(true);
+        }
+        let calls = self.could_match(K::MethodCall);
+        let news = self.could_match(K::ConstructorCall);
+        let fields = self.could_match(K::FieldGet) || self.could_match(K::FieldSet);
+        if !(calls || news || fields) {
+            return Ok(false);
+        }
+        major_classfile::code::any_opcode(code.code, |o| {
+            (calls && (op::INVOKEVIRTUAL..=op::INVOKEINTERFACE).contains(&o))
+                || (news && o == op::NEW)
+                || (fields && (op::GETSTATIC..=op::PUTFIELD).contains(&o))
+        })
+    }
+
     /// Whether some advice (or declare) could match a shadow of `kind`.
     pub fn could_match(&self, kind: ShadowKind) -> bool {
         self.kinds.contains(&kind)
@@ -364,6 +399,12 @@ impl<'p> Weaver<'p> {
                 e.in_method(&member.name, &member.descriptor)
                     .in_class(name.as_str())
             })?;
+            if !self.may_have_shadows(&parsed).map_err(|e| {
+                e.in_method(&member.name, &member.descriptor)
+                    .in_class(name.as_str())
+            })? {
+                continue;
+            }
             let mut code = Code::decode(&parsed, &class.pool).map_err(|e| {
                 e.in_method(&member.name, &member.descriptor)
                     .in_class(name.as_str())
