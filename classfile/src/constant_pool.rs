@@ -402,8 +402,12 @@ pub fn decode_modified_utf8(b: &[u8]) -> Result<Cow<'_, str>> {
     Ok(Cow::Owned(String::from_utf16_lossy(&units)))
 }
 
-/// Encodes a string as modified UTF-8.
-pub fn encode_modified_utf8(s: &str) -> Vec<u8> {
+/// Encodes a string as modified UTF-8 (borrowed when `s` is plain ASCII
+/// without NUL, whose encodings agree).
+pub fn encode_modified_utf8(s: &str) -> Cow<'_, [u8]> {
+    if s.bytes().all(|b| (1..0x80).contains(&b)) {
+        return Cow::Borrowed(s.as_bytes());
+    }
     let mut out = Vec::with_capacity(s.len());
     for u in s.encode_utf16() {
         match u {
@@ -419,7 +423,7 @@ pub fn encode_modified_utf8(s: &str) -> Vec<u8> {
             }
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -9,35 +9,45 @@ use crate::constant_pool::{
 };
 use crate::error::{Error, ErrorKind, Result};
 
-/// Owned key for deduplication.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Key {
-    Utf8(Vec<u8>),
-    Int(u8, u64),
-    Ref(u8, u16, u16),
+/// An appended entry, kept to answer [`PoolBuilder::constant`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Appended {
+    Utf8(Box<[u8]>),
+    /// Tag and packed value: the bits of a number, or `a << 16 | b` for a reference.
+    Other(u8, u64),
 }
 
-fn key_of(c: &Constant<'_>) -> Option<Key> {
+/// The dedup key of a non-Utf8 entry: its tag and packed value.
+fn other_key(c: &Constant<'_>) -> Option<(u8, u64)> {
+    let r = |a: u16, b: u16| (a as u64) << 16 | b as u64;
     Some(match *c {
-        Constant::Unusable => return None,
-        Constant::Utf8(b) => Key::Utf8(b.to_vec()),
-        Constant::Integer(v) => Key::Int(tag::INTEGER, v as u32 as u64),
-        Constant::Float(v) => Key::Int(tag::FLOAT, v as u64),
-        Constant::Long(v) => Key::Int(tag::LONG, v as u64),
-        Constant::Double(v) => Key::Int(tag::DOUBLE, v),
+        Constant::Unusable | Constant::Utf8(_) => return None,
+        Constant::Integer(v) => (tag::INTEGER, v as u32 as u64),
+        Constant::Float(v) => (tag::FLOAT, v as u64),
+        Constant::Long(v) => (tag::LONG, v as u64),
+        Constant::Double(v) => (tag::DOUBLE, v),
         Constant::Class(a)
         | Constant::String(a)
         | Constant::MethodType(a)
         | Constant::Module(a)
-        | Constant::Package(a) => Key::Ref(c.tag(), a, 0),
+        | Constant::Package(a) => (c.tag(), r(a, 0)),
         Constant::Fieldref(a, b)
         | Constant::Methodref(a, b)
         | Constant::InterfaceMethodref(a, b)
         | Constant::NameAndType(a, b)
         | Constant::Dynamic(a, b)
-        | Constant::InvokeDynamic(a, b) => Key::Ref(c.tag(), a, b),
-        Constant::MethodHandle(k, r) => Key::Ref(c.tag(), k as u16, r),
+        | Constant::InvokeDynamic(a, b) => (c.tag(), r(a, b)),
+        Constant::MethodHandle(k, b) => (c.tag(), r(k as u16, b)),
     })
+}
+
+/// Lookup tables over the original and appended entries, built on first use.
+/// Original Utf8 entries are keyed by their bytes in the class file (no copies).
+#[derive(Debug, Default)]
+struct Index<'a> {
+    utf8: HashMap<&'a [u8], u16>,
+    appended_utf8: HashMap<Box<[u8]>, u16>,
+    other: HashMap<(u8, u64), u16>,
 }
 
 /// The constant pool of a class being written.
@@ -47,9 +57,9 @@ pub struct PoolBuilder<'a> {
     original_bytes: &'a [u8],
     appended: Vec<u8>,
     count: usize,
-    index: Option<HashMap<Key, u16>>,
+    index: Option<Index<'a>>,
     /// Appended entries by slot (`None` for the second slot of a long/double).
-    appended_keys: Vec<Option<Key>>,
+    appended_entries: Vec<Option<Appended>>,
 }
 
 impl<'a> PoolBuilder<'a> {
@@ -62,7 +72,7 @@ impl<'a> PoolBuilder<'a> {
             appended: Vec::new(),
             count: pool.len(),
             index: None,
-            appended_keys: Vec::new(),
+            appended_entries: Vec::new(),
         }
     }
 
@@ -76,7 +86,7 @@ impl<'a> PoolBuilder<'a> {
             appended: Vec::new(),
             count: 1,
             index: None,
-            appended_keys: Vec::new(),
+            appended_entries: Vec::new(),
         }
     }
 
@@ -93,28 +103,33 @@ impl<'a> PoolBuilder<'a> {
         self.count
     }
 
-    fn index(&mut self) -> &mut HashMap<Key, u16> {
+    fn index(&mut self) -> &mut Index<'a> {
         let original = self.original;
         self.index.get_or_insert_with(|| {
-            let mut m = HashMap::with_capacity_and_hasher(original.len() * 2, Default::default());
-            for (i, c) in original.entries().iter().enumerate() {
-                if let Some(k) = key_of(c) {
-                    m.entry(k).or_insert(i as u16);
+            let mut ix = Index::default();
+            let (mut utf8, mut other) = (0, 0);
+            for c in original.entries() {
+                match c {
+                    Constant::Utf8(_) => utf8 += 1,
+                    Constant::Unusable => {}
+                    _ => other += 1,
                 }
             }
-            m
+            ix.utf8.reserve(utf8);
+            ix.other.reserve(other);
+            for (i, c) in original.entries().iter().enumerate() {
+                if let Constant::Utf8(b) = *c {
+                    ix.utf8.entry(b).or_insert(i as u16);
+                } else if let Some(k) = other_key(c) {
+                    ix.other.entry(k).or_insert(i as u16);
+                }
+            }
+            ix
         })
     }
 
-    fn intern(&mut self, key: Key, bytes: impl FnOnce(&mut Vec<u8>)) -> Result<u16> {
-        if let Some(&i) = self.index().get(&key) {
-            return Ok(i);
-        }
-        let slots = if matches!(key, Key::Int(tag::LONG | tag::DOUBLE, _)) {
-            2
-        } else {
-            1
-        };
+    /// Reserves the next `slots` slots, failing when the pool would overflow.
+    fn next_slot(&mut self, slots: usize) -> Result<u16> {
         if self.count + slots > 0xFFFF {
             return Err(Error::new(
                 ErrorKind::Unsupported,
@@ -123,13 +138,38 @@ impl<'a> PoolBuilder<'a> {
             ));
         }
         let idx = self.count as u16;
-        bytes(&mut self.appended);
-        self.appended_keys.push(Some(key.clone()));
-        if slots == 2 {
-            self.appended_keys.push(None);
-        }
         self.count += slots;
-        self.index().insert(key, idx);
+        Ok(idx)
+    }
+
+    fn intern_utf8(&mut self, b: &[u8]) -> Result<u16> {
+        let ix = self.index();
+        if let Some(&i) = ix.utf8.get(b).or_else(|| ix.appended_utf8.get(b)) {
+            return Ok(i);
+        }
+        let idx = self.next_slot(1)?;
+        self.appended.push(tag::UTF8);
+        self.appended
+            .extend_from_slice(&(b.len() as u16).to_be_bytes());
+        self.appended.extend_from_slice(b);
+        self.appended_entries.push(Some(Appended::Utf8(b.into())));
+        self.index().appended_utf8.insert(b.into(), idx);
+        Ok(idx)
+    }
+
+    fn intern(&mut self, t: u8, packed: u64, bytes: impl FnOnce(&mut Vec<u8>)) -> Result<u16> {
+        if let Some(&i) = self.index().other.get(&(t, packed)) {
+            return Ok(i);
+        }
+        let wide = matches!(t, tag::LONG | tag::DOUBLE);
+        let idx = self.next_slot(if wide { 2 } else { 1 })?;
+        self.appended.push(t);
+        bytes(&mut self.appended);
+        self.appended_entries.push(Some(Appended::Other(t, packed)));
+        if wide {
+            self.appended_entries.push(None);
+        }
+        self.index().other.insert((t, packed), idx);
         Ok(idx)
     }
 
@@ -143,24 +183,17 @@ impl<'a> PoolBuilder<'a> {
                 "string constant longer than 65535 bytes",
             ));
         }
-        let enc = b.clone();
-        self.intern(Key::Utf8(b), |out| {
-            out.push(tag::UTF8);
-            out.extend_from_slice(&(enc.len() as u16).to_be_bytes());
-            out.extend_from_slice(&enc);
-        })
+        self.intern_utf8(&b)
     }
 
     fn ref1(&mut self, t: u8, a: u16) -> Result<u16> {
-        self.intern(Key::Ref(t, a, 0), |out| {
-            out.push(t);
+        self.intern(t, (a as u64) << 16, |out| {
             out.extend_from_slice(&a.to_be_bytes());
         })
     }
 
     fn ref2(&mut self, t: u8, a: u16, b: u16) -> Result<u16> {
-        self.intern(Key::Ref(t, a, b), |out| {
-            out.push(t);
+        self.intern(t, (a as u64) << 16 | b as u64, |out| {
             out.extend_from_slice(&a.to_be_bytes());
             out.extend_from_slice(&b.to_be_bytes());
         })
@@ -178,15 +211,13 @@ impl<'a> PoolBuilder<'a> {
     }
     /// A `CONSTANT_Integer`.
     pub fn integer(&mut self, v: i32) -> Result<u16> {
-        self.intern(Key::Int(tag::INTEGER, v as u32 as u64), |out| {
-            out.push(tag::INTEGER);
+        self.intern(tag::INTEGER, v as u32 as u64, |out| {
             out.extend_from_slice(&v.to_be_bytes());
         })
     }
     /// A `CONSTANT_Long`.
     pub fn long(&mut self, v: i64) -> Result<u16> {
-        self.intern(Key::Int(tag::LONG, v as u64), |out| {
-            out.push(tag::LONG);
+        self.intern(tag::LONG, v as u64, |out| {
             out.extend_from_slice(&v.to_be_bytes());
         })
     }
@@ -236,32 +267,34 @@ impl<'a> PoolBuilder<'a> {
                 format!("constant-pool index {idx} is out of range"),
             )
         };
-        let key = self
-            .appended_keys
+        let entry = self
+            .appended_entries
             .get(idx as usize - n)
             .ok_or_else(bad)?
             .as_ref()
             .ok_or_else(bad)?;
-        Ok(match key {
-            Key::Utf8(b) => Constant::Utf8(b),
-            Key::Int(tag::INTEGER, v) => Constant::Integer(*v as u32 as i32),
-            Key::Int(tag::FLOAT, v) => Constant::Float(*v as u32),
-            Key::Int(tag::LONG, v) => Constant::Long(*v as i64),
-            Key::Int(_, v) => Constant::Double(*v),
-            Key::Ref(t, a, b) => match *t {
-                tag::CLASS => Constant::Class(*a),
-                tag::STRING => Constant::String(*a),
-                tag::METHOD_TYPE => Constant::MethodType(*a),
-                tag::MODULE => Constant::Module(*a),
-                tag::PACKAGE => Constant::Package(*a),
-                tag::FIELDREF => Constant::Fieldref(*a, *b),
-                tag::METHODREF => Constant::Methodref(*a, *b),
-                tag::INTERFACE_METHODREF => Constant::InterfaceMethodref(*a, *b),
-                tag::NAME_AND_TYPE => Constant::NameAndType(*a, *b),
-                tag::DYNAMIC => Constant::Dynamic(*a, *b),
-                tag::INVOKE_DYNAMIC => Constant::InvokeDynamic(*a, *b),
-                _ => Constant::MethodHandle(*a as u8, *b),
-            },
+        let (t, v) = match entry {
+            Appended::Utf8(b) => return Ok(Constant::Utf8(b)),
+            Appended::Other(t, v) => (*t, *v),
+        };
+        let (a, b) = ((v >> 16) as u16, v as u16);
+        Ok(match t {
+            tag::INTEGER => Constant::Integer(v as u32 as i32),
+            tag::FLOAT => Constant::Float(v as u32),
+            tag::LONG => Constant::Long(v as i64),
+            tag::DOUBLE => Constant::Double(v),
+            tag::CLASS => Constant::Class(a),
+            tag::STRING => Constant::String(a),
+            tag::METHOD_TYPE => Constant::MethodType(a),
+            tag::MODULE => Constant::Module(a),
+            tag::PACKAGE => Constant::Package(a),
+            tag::FIELDREF => Constant::Fieldref(a, b),
+            tag::METHODREF => Constant::Methodref(a, b),
+            tag::INTERFACE_METHODREF => Constant::InterfaceMethodref(a, b),
+            tag::NAME_AND_TYPE => Constant::NameAndType(a, b),
+            tag::DYNAMIC => Constant::Dynamic(a, b),
+            tag::INVOKE_DYNAMIC => Constant::InvokeDynamic(a, b),
+            _ => Constant::MethodHandle(a as u8, b),
         })
     }
 
@@ -336,9 +369,9 @@ impl<'a> PoolBuilder<'a> {
     /// member reference at `reference`.
     pub fn method_handle(&mut self, kind: u8, reference: u16) -> Result<u16> {
         self.intern(
-            Key::Ref(tag::METHOD_HANDLE, kind as u16, reference),
+            tag::METHOD_HANDLE,
+            (kind as u64) << 16 | reference as u64,
             |out| {
-                out.push(tag::METHOD_HANDLE);
                 out.push(kind);
                 out.extend_from_slice(&reference.to_be_bytes());
             },
