@@ -27,6 +27,7 @@ pub mod disasm;
 pub mod error;
 pub mod frames;
 pub mod hierarchy;
+pub mod kept_frames;
 pub mod opcodes;
 pub mod pool_builder;
 pub mod rewrite;

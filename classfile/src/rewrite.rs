@@ -6,9 +6,11 @@
 use crate::class_reader::{ClassFile, CodeAttribute, ACC_STATIC};
 use crate::class_writer::{method_with_code, write_class, ClassEdit};
 use crate::code::Code;
+use crate::code::Insn;
 use crate::error::{Error, Result};
 use crate::frames::{self, MethodContext};
 use crate::hierarchy::ClassHierarchy;
+use crate::kept_frames::{self, Snapshot};
 
 /// What [`reencode_class`] does to each method body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +20,11 @@ pub enum Mode {
     /// Decode, drop the StackMapTable, recompute frames, max_stack and
     /// max_locals, encode.
     Reframe,
+    /// Decode, insert a stack-neutral run (a `long` through a new local, then
+    /// `aconst_null; pop`) before every third instruction, keep the original
+    /// frames where [`kept_frames::compute_keeping`] can (else recompute
+    /// them), encode. Exercises frame keeping on real code.
+    KeepFrames,
 }
 
 /// Statistics of one rewritten class.
@@ -27,6 +34,8 @@ pub struct Stats {
     pub methods: usize,
     /// Bytes of bytecode processed.
     pub code_bytes: usize,
+    /// Methods whose original frames were kept ([`Mode::KeepFrames`]).
+    pub kept: usize,
 }
 
 /// Decodes and re-encodes every method body of `bytes` in `mode`; returns the new
@@ -72,7 +81,7 @@ pub fn reencode_class(
                     )));
                 }
             }
-            Mode::Reframe => {
+            Mode::Reframe | Mode::KeepFrames => {
                 let ctx = MethodContext {
                     class_name: &class_name,
                     name: &name,
@@ -80,8 +89,24 @@ pub fn reencode_class(
                     is_static: m.access & ACC_STATIC != 0,
                     major_version: class.major_version,
                 };
-                code.set_stack_map(0, None);
-                frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy)?;
+                // HotSpot takes `Object.<init>` to be a bare `return` (and crashes
+                // at start-up otherwise), so it gets no inserted code.
+                if mode == Mode::KeepFrames && class_name != "java/lang/Object" {
+                    let before = Snapshot::of(&code);
+                    insert_neutral_runs(&mut code);
+                    if kept_frames::compute_keeping(
+                        &mut code,
+                        &before,
+                        &ctx,
+                        &mut edit.pool,
+                        hierarchy,
+                    )? {
+                        stats.kept += 1;
+                    }
+                } else {
+                    code.set_stack_map(0, None);
+                    frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy)?;
+                }
                 let layout = code.layout();
                 let mut out = Vec::with_capacity(attr.total_len() + 64);
                 code.write_attribute(code_name, &layout, &mut out)
@@ -91,4 +116,38 @@ pub fn reencode_class(
         }
     }
     Ok((write_class(&class, &edit), stats))
+}
+
+/// Puts `lconst_0; lstore n; lload n; pop2; aconst_null; pop` (with `n` a new
+/// local) right before every third instruction, after its labels.
+fn insert_neutral_runs(code: &mut Code) {
+    let n = code.max_locals;
+    let run = [
+        Insn::Simple(9), // lconst_0
+        Insn::Local {
+            op: 55, // lstore
+            index: n,
+            wide: n > 255,
+        },
+        Insn::Local {
+            op: 22, // lload
+            index: n,
+            wide: n > 255,
+        },
+        Insn::Simple(88), // pop2
+        Insn::Simple(1),  // aconst_null
+        Insn::Simple(87), // pop
+    ];
+    let mut out = Vec::with_capacity(code.insns.len() * 3);
+    let mut seen = 0;
+    for insn in code.insns.drain(..) {
+        if !matches!(insn, Insn::Label(_)) {
+            if seen % 3 == 0 {
+                out.extend(run.iter().cloned());
+            }
+            seen += 1;
+        }
+        out.push(insn);
+    }
+    code.insns = out;
 }

@@ -19,6 +19,7 @@ fn check_all(inputs: &[PathBuf]) -> (usize, usize) {
             CheckOptions {
                 codec: true,
                 reframe: false,
+                keep_frames: false,
             },
             &empty,
             &|_| true,

@@ -18,6 +18,10 @@ pub struct CheckOptions {
     pub codec: bool,
     /// Also re-frame every method (decode, recompute frames, encode).
     pub reframe: bool,
+    /// With `reframe`: first insert stack-neutral code throughout each method,
+    /// and keep its original frames where that is possible (see
+    /// `major_classfile::kept_frames`).
+    pub keep_frames: bool,
 }
 
 /// Which entries of an archive to check.
@@ -47,6 +51,8 @@ pub struct CheckReport {
     pub codec_identical: usize,
     /// Classes re-framed without error.
     pub reframed: usize,
+    /// Methods whose original frames were kept (with `keep_frames`).
+    pub frames_kept: usize,
     /// Method bodies processed by the codec or re-framing pass.
     pub methods: usize,
     /// Bytes of class files processed.
@@ -67,6 +73,7 @@ struct One {
     codec: bool,
     reframed: Option<Vec<u8>>,
     methods: usize,
+    kept: usize,
     bytes: u64,
     failures: Vec<MajorError>,
 }
@@ -129,6 +136,7 @@ pub fn check_archive(
                 report.round_trip_identical += one.round_trip as usize;
                 report.codec_identical += one.codec as usize;
                 report.methods += one.methods;
+                report.frames_kept += one.kept;
                 report.class_bytes += one.bytes;
                 report.failures.extend(one.failures);
                 if one.reframed.is_some() {
@@ -176,6 +184,7 @@ fn check_one(
         codec: false,
         reframed: None,
         methods: 0,
+        kept: 0,
         bytes: bytes.len() as u64,
         failures: Vec::new(),
     };
@@ -195,9 +204,15 @@ fn check_one(
         }
     }
     if opts.reframe {
-        match reencode_class(&bytes, Mode::Reframe, hierarchy) {
+        let mode = if opts.keep_frames {
+            Mode::KeepFrames
+        } else {
+            Mode::Reframe
+        };
+        match reencode_class(&bytes, mode, hierarchy) {
             Ok((b, stats)) => {
                 one.methods = stats.methods;
+                one.kept = stats.kept;
                 one.reframed = Some(b);
             }
             Err(e) => one.failures.push(err(e)),

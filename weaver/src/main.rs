@@ -62,6 +62,11 @@ enum Command {
         /// Decode every method, drop its StackMapTable, recompute frames, encode.
         #[arg(long)]
         reframe: bool,
+        /// With --reframe: first insert stack-neutral code before every third
+        /// instruction, and keep each method's original frames (moved) where the
+        /// weaver's fast path can, recomputing them elsewhere.
+        #[arg(long, requires = "reframe")]
+        keep_frames: bool,
         /// Write the re-framed classes here (a directory, or a .jar); usable with
         /// `java --patch-module`. Written atomically.
         #[arg(long, short = 'o', requires = "reframe")]
@@ -125,13 +130,18 @@ fn main() -> ExitCode {
             inputs,
             codec,
             reframe,
+            keep_frames,
             out,
             module,
             jdk,
             classpath,
         } => check(
             &inputs,
-            CheckOptions { codec, reframe },
+            CheckOptions {
+                codec,
+                reframe,
+                keep_frames,
+            },
             out.as_deref(),
             module.as_deref(),
             jdk.as_deref(),
@@ -295,12 +305,13 @@ fn check(
         let r = check_archive(a, opts, &index, &filter, output.as_mut());
         let secs = t.elapsed().as_secs_f64();
         println!(
-            "{}: {} classes, {} round-trip identical{}{}, {} methods, {:.1} MB in {:.2}s ({:.0} MB/s), {} failures",
+            "{}: {} classes, {} round-trip identical{}{}{}, {} methods, {:.1} MB in {:.2}s ({:.0} MB/s), {} failures",
             a.path().display(),
             r.classes,
             r.round_trip_identical,
             if opts.codec { format!(", {} codec identical", r.codec_identical) } else { String::new() },
             if opts.reframe { format!(", {} re-framed", r.reframed) } else { String::new() },
+            if opts.keep_frames { format!(" ({} methods kept their frames)", r.frames_kept) } else { String::new() },
             r.methods,
             r.class_bytes as f64 / 1e6,
             secs,

@@ -95,19 +95,41 @@ impl Insn {
     }
 
     /// Every label this instruction may branch to.
-    pub fn targets(&self) -> Vec<Label> {
-        match self {
-            Insn::Jump { target, .. } => vec![*target],
+    pub fn targets(&self) -> Targets<'_> {
+        let (first, table, pairs): (_, &[Label], &[(i32, Label)]) = match self {
+            Insn::Jump { target, .. } => (Some(*target), &[], &[]),
             Insn::TableSwitch {
                 default, targets, ..
-            } => std::iter::once(*default)
-                .chain(targets.iter().copied())
-                .collect(),
-            Insn::LookupSwitch { default, pairs } => std::iter::once(*default)
-                .chain(pairs.iter().map(|p| p.1))
-                .collect(),
-            _ => Vec::new(),
+            } => (Some(*default), targets, &[]),
+            Insn::LookupSwitch { default, pairs } => (Some(*default), &[], pairs),
+            _ => (None, &[], &[]),
+        };
+        Targets {
+            first,
+            table: table.iter(),
+            pairs: pairs.iter(),
         }
+    }
+}
+
+/// The labels an instruction may branch to: see [`Insn::targets`].
+#[derive(Debug, Clone)]
+pub struct Targets<'a> {
+    first: Option<Label>,
+    table: std::slice::Iter<'a, Label>,
+    pairs: std::slice::Iter<'a, (i32, Label)>,
+}
+
+impl Iterator for Targets<'_> {
+    type Item = Label;
+    fn next(&mut self) -> Option<Label> {
+        if let Some(l) = self.first.take() {
+            return Some(l);
+        }
+        self.table
+            .next()
+            .copied()
+            .or_else(|| self.pairs.next().map(|p| p.1))
     }
 }
 

@@ -26,6 +26,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use major_classfile::class_reader::ACC_STATIC;
 use major_classfile::frames::{self, MethodContext, Value};
+use major_classfile::kept_frames::{self, Snapshot};
 use major_classfile::opcodes::op;
 use major_classfile::{
     descriptor, method_with_code, write_class, ClassEdit, ClassFile, Code, CodeAttr, CodeAttribute,
@@ -409,6 +410,7 @@ impl<'p> Weaver<'p> {
                 e.in_method(&member.name, &member.descriptor)
                     .in_class(name.as_str())
             })?;
+            let before = Snapshot::of(&code);
             let mctx = MethodContext {
                 class_name: &name,
                 name: &member.name,
@@ -480,8 +482,9 @@ impl<'p> Weaver<'p> {
             if !mw.changed {
                 continue;
             }
-            code.set_stack_map(0, None);
-            if let Err(e) = frames::compute(&mut code, &mctx, &mut edit.pool, index) {
+            if let Err(e) =
+                kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
+            {
                 if matches!(e.kind(), major_classfile::ErrorKind::CodeTooLarge) {
                     skip(&mut outcome, &mut added, &mut statics, e);
                     continue;
