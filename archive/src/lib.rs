@@ -41,6 +41,7 @@ mod jimage;
 mod output;
 mod prepared;
 mod zip_input;
+mod zip_output;
 
 use std::borrow::Cow;
 use std::fmt;

@@ -3,16 +3,15 @@
 
 use std::collections::HashSet;
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use zip::result::ZipError;
-use zip::write::SimpleFileOptions;
-use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
+use zip::{CompressionMethod, DateTime};
 
 use crate::prepared::{Prepared, PreparedEntry};
-use crate::zip_input::zip_error;
+use crate::zip_input::{zip_error, RawEntry};
+use crate::zip_output::{self, Encoded, Header, ZipOutput};
 use crate::{Archive, ArchiveError, ArchiveKind, Entry, Source};
 
 /// The kind of an [`OutputArchive`].
@@ -48,7 +47,7 @@ pub struct OutputArchive {
     temp: PathBuf,
     kind: OutputKind,
     /// The writer of a zip output, until finished.
-    zip: Option<ZipWriter<BufWriter<File>>>,
+    zip: Option<ZipOutput>,
     /// The names written so far, to refuse duplicates.
     names: HashSet<String>,
     /// Set once the output is in place: nothing to clean up any more.
@@ -88,11 +87,15 @@ fn remove_any(path: &Path) -> io::Result<()> {
 
 /// Checks that `name` is a relative `/`-separated path that stays inside the
 /// output: no empty, `.` or `..` component, no NUL (and, for a directory
-/// output, no backslash). A trailing `/` marks a directory.
+/// output, no backslash; for a zip, at most 65,535 bytes). A trailing `/`
+/// marks a directory.
 fn check_name(name: &str, kind: OutputKind) -> Result<(), &'static str> {
     let body = name.strip_suffix('/').unwrap_or(name);
     if body.is_empty() {
         return Err("empty name");
+    }
+    if kind == OutputKind::Zip && name.len() > usize::from(u16::MAX) {
+        return Err("name longer than 65,535 bytes");
     }
     if body.starts_with('/') {
         return Err("absolute name");
@@ -141,9 +144,8 @@ impl EntryMeta {
         if let Source::Zip(input) = &from.source {
             let entry = from.entry(index)?;
             let name = output_name(from, entry);
-            let zip = input.archive();
-            let original = zip
-                .by_index_data(index)
+            let original = input
+                .entry_data(index)
                 .map_err(|e| zip_error(from.path(), Some(name), e, "cannot read the entry"))?;
             meta.deflated = original.compression() != CompressionMethod::Stored;
             if let Some(time) = original.last_modified() {
@@ -155,18 +157,42 @@ impl EntryMeta {
         }
         Ok(meta)
     }
+}
 
-    /// The options of the `zip` crate for this entry with `len` bytes.
-    pub(crate) fn options(self, len: usize) -> SimpleFileOptions {
-        SimpleFileOptions::default()
-            .compression_method(if self.deflated {
-                CompressionMethod::Deflated
-            } else {
-                CompressionMethod::Stored
-            })
-            .last_modified_time(self.time)
-            .unix_permissions(self.mode)
-            .large_file(len as u64 >= u64::from(u32::MAX))
+/// The headers of a raw copy of `raw` under `name`: the input's compression
+/// method, CRC-32, sizes, time and date, Unix mode (0644 for a file without
+/// one, 0755 for a directory, its type added if missing) and flags: bit 11
+/// (UTF-8, also set for any non-ASCII name since names are written as UTF-8),
+/// and bits 0 to 2 (encryption, compression options), which describe the
+/// data. Bit 3 (data descriptor) is dropped: the sizes are in the headers.
+fn raw_header<'n>(name: &'n str, is_dir: bool, raw: &RawEntry<'_>) -> Header<'n> {
+    let kind = if is_dir {
+        zip_output::S_IFDIR
+    } else {
+        zip_output::S_IFREG
+    };
+    let mode = match raw.mode {
+        Some(mode) if mode & zip_output::S_IFMT != 0 => mode,
+        Some(mode) => kind | (mode & 0o7777),
+        None if is_dir => kind | 0o755,
+        None => kind | 0o644,
+    };
+    // The version needed for deflate or stored data is the writer's to say;
+    // for other methods, the input's.
+    let version_needed = match raw.method {
+        zip_output::STORED | zip_output::DEFLATED => zip_output::VERSION_DEFAULT,
+        _ => raw.version_needed,
+    };
+    Header {
+        name,
+        flags: raw.flags & (zip_output::UTF8 | 0x0007),
+        method: raw.method,
+        version_needed,
+        time: raw.time,
+        date: raw.date,
+        crc: raw.crc,
+        size: raw.size,
+        mode,
     }
 }
 
@@ -204,7 +230,7 @@ impl OutputArchive {
                     .create_new(true)
                     .open(&temp)
                     .map_err(io_error)?;
-                Some(ZipWriter::new(BufWriter::new(file)))
+                Some(ZipOutput::new(file).map_err(io_error)?)
             }
             OutputKind::Directory => {
                 fs::create_dir(&temp).map_err(io_error)?;
@@ -246,8 +272,10 @@ impl OutputArchive {
     }
 
     /// Copies entry `index` of `from` unchanged. From a zip or jmod to a zip
-    /// output, the compressed bytes and the metadata are copied as they are
-    /// (no recompression, no CRC check); otherwise the entry is read
+    /// output, the compressed bytes are copied as they are, whatever the
+    /// compression method (no recompression, no CRC check), with the entry's
+    /// method, CRC-32, sizes, time and date, Unix mode and UTF-8 name flag
+    /// (its extra fields are not kept); otherwise the entry is read
     /// (decompressed and checked) and written as by
     /// [`write_like`](Self::write_like). A directory entry (including the
     /// `/modules/...` and `/packages/...` index entries of a jimage) becomes
@@ -257,13 +285,10 @@ impl OutputArchive {
         let name = output_name(from, entry);
         if let (Some(writer), Source::Zip(input)) = (&mut self.zip, &from.source) {
             claim(&mut self.names, &self.target, name, self.kind)?;
-            let mut zip = input.archive();
-            let file = zip
-                .by_index_raw(index)
-                .map_err(|e| zip_error(from.path(), Some(name), e, "cannot locate the entry"))?;
+            let raw = input.raw_entry(from.path(), index, name)?;
             return writer
-                .raw_copy_file(file)
-                .map_err(|e| write_error(&self.target, from.path(), name, e));
+                .add(&raw_header(name, entry.is_dir, &raw), raw.data)
+                .map_err(|e| ArchiveError::io(&self.target, Some(name), e));
         }
         if entry.is_dir {
             let name = format!("{}/", name.trim_end_matches('/'));
@@ -277,7 +302,7 @@ impl OutputArchive {
     /// directory (`data` is then ignored). In a zip the entry is deflated,
     /// dated 1980-01-01 00:00 with mode 0644.
     pub fn write(&mut self, name: &str, data: &[u8]) -> Result<(), ArchiveError> {
-        self.write_with(name, data, EntryMeta::new().options(data.len()))
+        self.write_with(name, data, EntryMeta::new())
     }
 
     /// Writes `data` as the new contents of entry `index` of `from`, under
@@ -298,12 +323,12 @@ impl OutputArchive {
         } else {
             EntryMeta::new()
         };
-        self.write_with(name, data, meta.options(data.len()))
+        self.write_with(name, data, meta)
     }
 
     /// Writes an entry prepared by [`PreparedEntry::new`] or
-    /// [`PreparedEntry::like`]: for a zip, its compressed bytes are copied as
-    /// they are. The result is the same as [`write`](Self::write) or
+    /// [`PreparedEntry::like`]: for a zip, its compressed bytes and headers
+    /// are written as they are. The result is the same as [`write`](Self::write) or
     /// [`write_like`](Self::write_like) with the same data.
     ///
     /// # Panics
@@ -314,42 +339,26 @@ impl OutputArchive {
             "entry prepared for another output kind"
         );
         match (entry.body, &mut self.zip) {
-            (Prepared::Zip(one), Some(writer)) => {
+            (Prepared::Zip(encoded), Some(writer)) => {
                 claim(&mut self.names, &self.target, &entry.name, self.kind)?;
-                let copy = || -> Result<(), ZipError> {
-                    let mut zip = ZipArchive::new(io::Cursor::new(one?))?;
-                    let file = zip.by_index_raw(0)?;
-                    writer.raw_copy_file(file)
-                };
-                copy().map_err(|e| write_error(&self.target, &self.target, &entry.name, e))
+                encoded
+                    .and_then(|e| writer.add(&e.header(&entry.name), e.bytes()))
+                    .map_err(|e| ArchiveError::io(&self.target, Some(&entry.name), e))
             }
-            (Prepared::Plain(data), _) => {
-                self.write_with(&entry.name, &data, EntryMeta::new().options(data.len()))
-            }
+            (Prepared::Plain(data), _) => self.write_with(&entry.name, &data, EntryMeta::new()),
             (Prepared::Zip(_), None) => unreachable!("kinds checked above"),
         }
     }
 
-    fn write_with(
-        &mut self,
-        name: &str,
-        data: &[u8],
-        options: SimpleFileOptions,
-    ) -> Result<(), ArchiveError> {
+    /// Writes `data` as entry `name`; `meta` is for a zip output.
+    fn write_with(&mut self, name: &str, data: &[u8], meta: EntryMeta) -> Result<(), ArchiveError> {
         claim(&mut self.names, &self.target, name, self.kind)?;
-        let is_dir = name.ends_with('/');
         match &mut self.zip {
-            Some(writer) => {
-                let result = if is_dir {
-                    writer.add_directory(name, options.unix_permissions(0o755))
-                } else {
-                    writer
-                        .start_file(name, options)
-                        .and_then(|()| writer.write_all(data).map_err(ZipError::Io))
-                };
-                result.map_err(|e| write_error(&self.target, &self.target, name, e))
-            }
+            Some(writer) => Encoded::new(name, data, meta)
+                .and_then(|e| writer.add(&e.header(name), e.bytes()))
+                .map_err(|e| ArchiveError::io(&self.target, Some(name), e)),
             None => {
+                let is_dir = name.ends_with('/');
                 let dest = self.temp.join(name);
                 let result = if is_dir {
                     fs::create_dir_all(&dest)
@@ -381,12 +390,7 @@ impl OutputArchive {
     pub fn finish(mut self) -> Result<(), ArchiveError> {
         let io_error = |e| ArchiveError::io(&self.target, None, e);
         if let Some(writer) = self.zip.take() {
-            let buffered = writer
-                .finish()
-                .map_err(|e| write_error(&self.target, &self.target, "", e))?;
-            let file = buffered
-                .into_inner()
-                .map_err(|e| io_error(e.into_error()))?;
+            let file = writer.finish().map_err(io_error)?;
             file.sync_all().map_err(io_error)?;
             drop(file);
             fs::rename(&self.temp, &self.target).map_err(io_error)?;
@@ -409,8 +413,8 @@ impl OutputArchive {
 impl Drop for OutputArchive {
     fn drop(&mut self) {
         if !self.done {
-            // Close the file before removing it. (The zip writer finalises
-            // itself when dropped; that goes to the temporary, removed next.)
+            // Close the file before removing it. (Its buffered bytes are
+            // flushed to the temporary, removed next.)
             drop(self.zip.take());
             let _ = remove_any(&self.temp);
         }
@@ -436,16 +440,6 @@ fn claim(
         });
     }
     Ok(())
-}
-
-/// Turns an error of the zip writer into ours: I/O errors are about the
-/// output, others about the data being copied from `source`.
-fn write_error(target: &Path, source: &Path, name: &str, error: ZipError) -> ArchiveError {
-    let entry = Some(name).filter(|n| !n.is_empty());
-    match error {
-        ZipError::Io(e) => ArchiveError::io(target, entry, e),
-        other => zip_error(source, entry, other, "cannot write the entry"),
-    }
 }
 
 #[cfg(test)]

@@ -1,19 +1,15 @@
 //! Entries prepared for an output on any thread: for a zip output, compressed
 //! ahead of writing, so that compression runs in parallel while
 //! [`OutputArchive::write_prepared`](crate::OutputArchive::write_prepared)
-//! keeps the output's order and only copies bytes.
+//! keeps the output's order and only writes bytes.
 //!
-//! Each thread keeps one libdeflate compressor (level 1: about twice zlib's
-//! speed, output within about 3% of zlib's default level). The
-//! compressed entry is held as a one-entry zip in memory, which the writer
-//! copies raw (the `zip` crate builds the output's headers from it).
-
-use std::cell::RefCell;
-
-use libdeflater::{CompressionLvl, Compressor};
-use zip::result::ZipError;
+//! A prepared zip entry holds its bytes as they go in the zip (deflated by
+//! the thread's libdeflate compressor at level 1, or stored) with its CRC-32,
+//! size and metadata; the writer adds its headers. The encoding is the one of
+//! direct writes ([`Encoded`]), so both give the same bytes.
 
 use crate::output::{output_name, EntryMeta};
+use crate::zip_output::Encoded;
 use crate::{Archive, ArchiveError, OutputKind};
 
 /// An entry made ready for an output of one kind (see the module
@@ -27,8 +23,8 @@ pub struct PreparedEntry {
 
 /// The prepared contents.
 pub(crate) enum Prepared {
-    /// A zip holding just this entry (or why it could not be made).
-    Zip(Result<Vec<u8>, ZipError>),
+    /// The entry encoded for a zip (or why it could not be).
+    Zip(std::io::Result<Encoded<'static>>),
     /// The data, for a directory output.
     Plain(Vec<u8>),
 }
@@ -68,7 +64,9 @@ impl PreparedEntry {
     fn with_meta(kind: OutputKind, name: String, data: &[u8], meta: EntryMeta) -> PreparedEntry {
         let body = match kind {
             OutputKind::Directory => Prepared::Plain(data.to_vec()),
-            OutputKind::Zip => Prepared::Zip(one_entry_zip(&name, data, meta)),
+            OutputKind::Zip => {
+                Prepared::Zip(Encoded::new(&name, data, meta).map(Encoded::into_owned))
+            }
         };
         PreparedEntry { name, kind, body }
     }
@@ -77,91 +75,6 @@ impl PreparedEntry {
     pub fn name(&self) -> &str {
         &self.name
     }
-}
-
-/// The libdeflate level of entries major writes: its fastest, whose output is
-/// within about 3% of zlib's default level (and half the time of zlib's).
-const LEVEL: i32 = 1;
-
-thread_local! {
-    /// This thread's compressor, reused for every entry.
-    static DEFLATER: RefCell<Compressor> = RefCell::new(Compressor::new(
-        CompressionLvl::new(LEVEL).expect("a valid libdeflate level"),
-    ));
-}
-
-/// Raw deflate of `data`.
-fn deflate(data: &[u8]) -> Result<Vec<u8>, ZipError> {
-    DEFLATER.with(|c| {
-        let mut c = c.borrow_mut();
-        let mut out = vec![0; c.deflate_compress_bound(data.len())];
-        let n = c
-            .deflate_compress(data, &mut out)
-            .map_err(|e| ZipError::Io(std::io::Error::other(format!("{e:?}"))))?;
-        out.truncate(n);
-        Ok(out)
-    })
-}
-
-/// A zip file holding one entry (no zip64: the caller's entries are class
-/// files; larger data is refused).
-fn one_entry_zip(name: &str, data: &[u8], meta: EntryMeta) -> Result<Vec<u8>, ZipError> {
-    let too_large = || ZipError::UnsupportedArchive("an entry of 4 GiB or more");
-    let size = u32::try_from(data.len()).map_err(|_| too_large())?;
-    let name_len = u16::try_from(name.len())
-        .map_err(|_| ZipError::UnsupportedArchive("an entry name over 65535 bytes"))?;
-    let crc = crc32fast::hash(data);
-    let deflated;
-    let (method, stored): (u16, &[u8]) = if meta.deflated {
-        deflated = deflate(data)?;
-        (8, &deflated)
-    } else {
-        (0, data)
-    };
-    let stored_len = u32::try_from(stored.len()).map_err(|_| too_large())?;
-    // Bit 11: the name is UTF-8.
-    let flags: u16 = if name.is_ascii() { 0 } else { 0x0800 };
-    let (time, date) = (meta.time.timepart(), meta.time.datepart());
-    let mut z = Vec::with_capacity(stored.len() + 2 * name.len() + 120);
-    let u16le = |z: &mut Vec<u8>, v: u16| z.extend_from_slice(&v.to_le_bytes());
-    let u32le = |z: &mut Vec<u8>, v: u32| z.extend_from_slice(&v.to_le_bytes());
-    // Local file header.
-    u32le(&mut z, 0x0403_4b50);
-    for v in [20, flags, method, time, date] {
-        u16le(&mut z, v);
-    }
-    for v in [crc, stored_len, size] {
-        u32le(&mut z, v);
-    }
-    u16le(&mut z, name_len);
-    u16le(&mut z, 0); // extra field length
-    z.extend_from_slice(name.as_bytes());
-    z.extend_from_slice(stored);
-    // Central directory header: made by Unix (3), zip 2.0.
-    let central = u32::try_from(z.len()).map_err(|_| too_large())?;
-    u32le(&mut z, 0x0201_4b50);
-    for v in [0x0314, 20, flags, method, time, date] {
-        u16le(&mut z, v);
-    }
-    for v in [crc, stored_len, size] {
-        u32le(&mut z, v);
-    }
-    for v in [name_len, 0, 0, 0, 0] {
-        u16le(&mut z, v); // name, extra, comment lengths, disk, internal attributes
-    }
-    u32le(&mut z, (0o100_000 | meta.mode) << 16); // regular file with its mode
-    u32le(&mut z, 0); // local header offset
-    z.extend_from_slice(name.as_bytes());
-    let central_len = u32::try_from(z.len()).map_err(|_| too_large())? - central;
-    // End of central directory.
-    u32le(&mut z, 0x0605_4b50);
-    for v in [0, 0, 1, 1] {
-        u16le(&mut z, v);
-    }
-    u32le(&mut z, central_len);
-    u32le(&mut z, central);
-    u16le(&mut z, 0);
-    Ok(z)
 }
 
 #[cfg(test)]
@@ -208,6 +121,7 @@ mod tests {
             ("p/Grö\u{df}e.class", b"non-ASCII name".to_vec()),
             ("p/Big.class", big),
             ("p/Empty.class", Vec::new()),
+            ("p/sub/", Vec::new()),
         ];
         let changed = b"\xCA\xFE\xBA\xBE woven, and longer than before".to_vec();
         for ext in ["jar", "d"] {
@@ -245,7 +159,13 @@ mod tests {
             }
             out.finish().unwrap();
 
-            // (Compressed bytes differ: prepared entries use libdeflate.)
+            if kind == OutputKind::Zip {
+                // The same compressor on every thread: the same bytes.
+                assert!(
+                    std::fs::read(&direct).unwrap() == std::fs::read(&prepared).unwrap(),
+                    "prepared and direct zip outputs differ"
+                );
+            }
             let (a, b) = (
                 Archive::open(&direct).unwrap(),
                 Archive::open(&prepared).unwrap(),
@@ -278,7 +198,7 @@ mod tests {
     #[test]
     fn deflate_round_trips_with_a_reused_compressor() {
         for data in [&b""[..], b"a", &[7u8; 100_000], b"class file bytes"] {
-            let d = deflate(data).unwrap();
+            let d = crate::zip_output::deflate(data).unwrap();
             let mut out = Vec::new();
             std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(&d[..]), &mut out)
                 .unwrap();

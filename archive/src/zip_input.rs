@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use memmap2::Mmap;
+use zip::read::ZipFileEntry;
 use zip::result::ZipError;
 use zip::{CompressionMethod, ZipArchive};
 
@@ -121,10 +122,83 @@ fn find_duplicate_name(data: &[u8], start: u64) -> Option<String> {
     }
 }
 
+/// What a raw copy takes from an input entry: its data as stored
+/// (compressed or not, borrowed from the mapping) and its header fields.
+pub(crate) struct RawEntry<'a> {
+    /// The entry's data as stored.
+    pub(crate) data: &'a [u8],
+    /// General purpose flags, from the central directory.
+    pub(crate) flags: u16,
+    /// The compression method number, whatever it is.
+    pub(crate) method: u16,
+    /// Version needed to extract (its lower byte).
+    pub(crate) version_needed: u16,
+    /// MS-DOS modification time, as stored.
+    pub(crate) time: u16,
+    /// MS-DOS modification date, as stored.
+    pub(crate) date: u16,
+    /// The declared CRC-32.
+    pub(crate) crc: u32,
+    /// The declared uncompressed size (zip64 included).
+    pub(crate) size: u64,
+    /// The Unix mode (type and permission bits), as the `zip` crate sees it:
+    /// `None` if the entry has no external attributes.
+    pub(crate) mode: Option<u32>,
+}
+
 impl ZipInput {
     /// A cheap copy of the archive with its own cursor.
     pub(crate) fn archive(&self) -> ZipArchive<MapReader> {
         self.zip.clone()
+    }
+
+    /// The central directory metadata of entry `index`.
+    pub(crate) fn entry_data(&self, index: usize) -> Result<ZipFileEntry<'_>, ZipError> {
+        self.zip.by_index_data(index)
+    }
+
+    /// Entry `index` (named `name`) for a raw copy: its data located through
+    /// its local header in the mapping, its fields read from its central
+    /// directory record (sizes as the `zip` crate decoded them, zip64
+    /// included). Nothing is decompressed or checked.
+    pub(crate) fn raw_entry(
+        &self,
+        path: &Path,
+        index: usize,
+        name: &str,
+    ) -> Result<RawEntry<'_>, ArchiveError> {
+        let corrupt = |why: &str| ArchiveError::corrupt(path, Some(name), why);
+        let file = self
+            .entry_data(index)
+            .map_err(|e| zip_error(path, Some(name), e, "cannot read the entry"))?;
+        let bytes = self.data.as_ref();
+        let header_at = |at: u64, len: usize, signature: &[u8; 4]| {
+            usize::try_from(at)
+                .ok()
+                .and_then(|at| Some((at, bytes.get(at..at.checked_add(len)?)?)))
+                .filter(|(_, h)| h[..4] == signature[..])
+        };
+        let u16_at = |h: &[u8], at: usize| u16::from_le_bytes([h[at], h[at + 1]]);
+        let (_, central) = header_at(file.central_header_start(), 46, b"PK\x01\x02")
+            .ok_or_else(|| corrupt("the entry's central directory record was not found"))?;
+        let (local_at, local) = header_at(file.header_start(), 30, b"PK\x03\x04")
+            .ok_or_else(|| corrupt("the entry's local header was not found"))?;
+        let start = local_at + 30 + usize::from(u16_at(local, 26)) + usize::from(u16_at(local, 28));
+        let data = usize::try_from(file.compressed_size())
+            .ok()
+            .and_then(|len| bytes.get(start..start.checked_add(len)?))
+            .ok_or_else(|| corrupt("the entry data extends past the end of file"))?;
+        Ok(RawEntry {
+            data,
+            version_needed: u16_at(central, 6) & 0xFF,
+            flags: u16_at(central, 8),
+            method: u16_at(central, 10),
+            time: u16_at(central, 12),
+            date: u16_at(central, 14),
+            crc: file.crc32(),
+            size: file.size(),
+            mode: file.unix_mode(),
+        })
     }
 
     /// The index of the entry named `name`, per the `zip` crate.
