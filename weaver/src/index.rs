@@ -16,7 +16,9 @@
 //! table, and the answer (found or not) cached.
 
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use major_archive::{Archive, RuntimeImage};
 use major_classfile::annotations::{annotation_types, exception_types};
@@ -48,14 +50,25 @@ struct Entry {
     /// (`None` if it does not parse).
     info: OnceLock<Option<ClassInfo>>,
     source: Source,
+    /// Bytes of an archive entry that the index decompressed and that the
+    /// weaver has not taken yet (see [`ClassIndex::input_bytes`]).
+    kept: Mutex<Option<Arc<[u8]>>>,
+    /// Set once the weaver has read the entry: nothing is kept for it any more.
+    taken: AtomicBool,
 }
 
 impl Entry {
-    fn known(info: ClassInfo, source: Source) -> Entry {
+    fn new(info: OnceLock<Option<ClassInfo>>, source: Source) -> Entry {
         Entry {
-            info: OnceLock::from(Some(info)),
+            info,
             source,
+            kept: Mutex::new(None),
+            taken: AtomicBool::new(false),
         }
+    }
+
+    fn known(info: ClassInfo, source: Source) -> Entry {
+        Entry::new(OnceLock::from(Some(info)), source)
     }
 }
 
@@ -89,6 +102,24 @@ impl EntryRef<'_> {
         match self {
             EntryRef::Eager(_, entry) => entry,
             EntryRef::Image(c) => &c.entry,
+        }
+    }
+}
+
+/// The bytes of an input class, from [`ClassIndex::input_bytes`].
+pub enum ClassBytes<'a> {
+    /// Read from the archive.
+    Read(Cow<'a, [u8]>),
+    /// Decompressed earlier by the index.
+    Shared(Arc<[u8]>),
+}
+
+impl std::ops::Deref for ClassBytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            ClassBytes::Read(b) => b,
+            ClassBytes::Shared(b) => b,
         }
     }
 }
@@ -276,10 +307,7 @@ impl ClassIndex {
             }
             self.classes.insert(
                 Arc::from(name),
-                Entry {
-                    info: OnceLock::new(),
-                    source: Source::Archive(id, i as u32),
-                },
+                Entry::new(OnceLock::new(), Source::Archive(id, i as u32)),
             );
         }
         self.archives.push(archive);
@@ -337,22 +365,61 @@ impl ClassIndex {
             };
             Some(ImageClass {
                 name: Arc::from(name),
-                entry: Entry {
-                    info: OnceLock::from(info),
-                    source: Source::Image(id as u32),
-                },
+                entry: Entry::new(OnceLock::from(info), Source::Image(id as u32)),
             })
         })
     }
 
-    /// The bytes of class `name`, if they were kept.
-    fn bytes<'a>(&'a self, name: &str, entry: &'a Entry) -> Option<std::borrow::Cow<'a, [u8]>> {
+    /// The bytes of class `name`, if they were kept. Archive entries that had
+    /// to be decompressed are kept until the weaver takes them.
+    fn bytes<'a>(&'a self, name: &str, entry: &'a Entry) -> Option<Cow<'a, [u8]>> {
         match &entry.source {
             Source::None => None,
-            Source::Bytes(b) => Some(std::borrow::Cow::Borrowed(b)),
-            Source::Archive(a, i) => self.archives[*a as usize].read(*i as usize).ok(),
+            Source::Bytes(b) => Some(Cow::Borrowed(b)),
+            Source::Archive(a, i) => {
+                let mut kept = entry.kept.lock().expect("kept bytes lock");
+                if let Some(b) = kept.as_ref() {
+                    return Some(Cow::Owned(b.to_vec()));
+                }
+                match self.archives[*a as usize].read(*i as usize).ok()? {
+                    Cow::Borrowed(b) => Some(Cow::Borrowed(b)),
+                    Cow::Owned(v) => {
+                        if !entry.taken.load(Ordering::Acquire) {
+                            let shared: Arc<[u8]> = Arc::from(v);
+                            *kept = Some(shared.clone());
+                            return Some(Cow::Owned(shared.to_vec()));
+                        }
+                        Some(Cow::Owned(v))
+                    }
+                }
+            }
             Source::Image(id) => self.images[*id as usize].read_class(name).ok().flatten(),
         }
+    }
+
+    /// Entry `i` of input `archive` (added with [`add_shared`](Self::add_shared)),
+    /// for weaving: the bytes the index already decompressed if it did (they
+    /// are handed over, not kept), else read now. The index keeps nothing of
+    /// the entry afterwards, so each input class is decompressed at most twice,
+    /// and usually once.
+    pub fn input_bytes<'a>(
+        &self,
+        archive: &'a Arc<Archive>,
+        i: usize,
+    ) -> Result<ClassBytes<'a>, major_archive::ArchiveError> {
+        let name = archive.entries()[i].class_name();
+        let entry = name.and_then(|n| self.classes.get(n)).filter(|e| {
+            matches!(e.source, Source::Archive(a, k)
+                if k as usize == i && Arc::ptr_eq(&self.archives[a as usize], archive))
+        });
+        if let Some(e) = entry {
+            let mut kept = e.kept.lock().expect("kept bytes lock");
+            e.taken.store(true, Ordering::Release);
+            if let Some(b) = kept.take() {
+                return Ok(ClassBytes::Shared(b));
+            }
+        }
+        Ok(ClassBytes::Read(archive.read(i)?))
     }
 
     /// The header of class `name`, read on first demand.
@@ -500,6 +567,61 @@ mod tests {
             .annotations
             .iter()
             .any(|a| a == "java/lang/annotation/Retention"));
+    }
+
+    /// Input classes the index decompressed are handed to the weaver once,
+    /// and nothing is kept for classes the weaver has read.
+    #[test]
+    fn input_bytes_are_shared_once() {
+        let jar = std::path::Path::new("/usr/share/java/guava.jar");
+        if !jar.exists() {
+            eprintln!("SKIP: guava.jar not installed (Debian package libguava-java)");
+            return;
+        }
+        let archive = Arc::new(Archive::open(jar).unwrap());
+        let mut index = ClassIndex::new();
+        index.add_shared(archive.clone());
+        let position = |name: &str| {
+            let entry = format!("{name}.class");
+            archive
+                .entries()
+                .iter()
+                .position(|e| e.name == entry)
+                .unwrap()
+        };
+        let kept = |name: &str| index.classes[name].kept.lock().unwrap().is_some();
+        // Read by the index first: handed over, then read again.
+        let list = "com/google/common/collect/ImmutableList";
+        assert!(index.details(list).is_some());
+        assert!(kept(list));
+        let i = position(list);
+        let original = archive.read(i).unwrap().into_owned();
+        let first = index.input_bytes(&archive, i).unwrap();
+        assert!(matches!(first, ClassBytes::Shared(_)));
+        assert_eq!(*first, *original);
+        assert!(!kept(list));
+        let again = index.input_bytes(&archive, i).unwrap();
+        assert!(matches!(again, ClassBytes::Read(_)));
+        assert_eq!(*again, *original);
+        // Read by the weaver first: the index reads it later but keeps nothing.
+        let map = "com/google/common/collect/ImmutableMap";
+        let j = position(map);
+        assert!(matches!(
+            index.input_bytes(&archive, j).unwrap(),
+            ClassBytes::Read(_)
+        ));
+        assert!(index.details(map).is_some());
+        assert!(index.class_info(map).is_some());
+        assert!(!kept(map));
+        // An entry of another archive with the same name is not confused with it.
+        let other = Arc::new(Archive::open(jar).unwrap());
+        let set = "com/google/common/collect/ImmutableSet";
+        assert!(index.details(set).is_some());
+        assert!(matches!(
+            index.input_bytes(&other, position(set)).unwrap(),
+            ClassBytes::Read(_)
+        ));
+        assert!(kept(set));
     }
 
     /// An index over the run-time image answers as one over the listed

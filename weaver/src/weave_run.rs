@@ -181,7 +181,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                     let end = (start + CHUNK).min(n);
                     let results: Vec<Result<Option<Woven>, MajorError>> = (start..end)
                         .into_par_iter()
-                        .map(|i| weave_entry(&weaver, a, i, out_kind))
+                        .map(|i| weave_entry(&weaver, &index, a, i, out_kind))
                         .collect();
                     for (index, r) in (start..end).zip(results) {
                         let (class, extra) = match r? {
@@ -282,7 +282,8 @@ struct Written {
 /// as they are) and prepares the result for an output of `kind`.
 fn weave_entry(
     weaver: &Weaver<'_>,
-    a: &Archive,
+    index: &ClassIndex,
+    a: &Arc<Archive>,
     i: usize,
     kind: OutputKind,
 ) -> Result<Option<Woven>, MajorError> {
@@ -293,7 +294,7 @@ fn weave_entry(
     if e.name.starts_with("META-INF/versions/") {
         return Ok(None);
     }
-    let bytes = a.read(i)?;
+    let bytes = index.input_bytes(a, i)?;
     let mut outcome = weaver
         .weave_class(&bytes)
         .map_err(|err| MajorError::class(a.path(), &e.name, err))?;
