@@ -1159,8 +1159,15 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .collect();
         handler_starts.sort_by_key(|h| h.0);
         handler_starts.dedup_by_key(|h| h.0);
+        // Kinds no pointcut can match are not even looked at.
+        let could = |k| self.weaver.could_match(k);
+        if !could(ShadowKind::ExceptionHandler) {
+            handler_starts.clear();
+        }
+        let calls = could(ShadowKind::MethodCall) || could(ShadowKind::ConstructorCall);
         for (i, insn) in self.code.insns.iter().enumerate() {
             match insn {
+                Insn::Label(_) if handler_starts.is_empty() => {}
                 Insn::Label(l) => {
                     if let Some(&(_, ct)) = handler_starts.iter().find(|h| h.0 == *l) {
                         // The handler's first instruction.
@@ -1190,7 +1197,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     op: op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC,
                     index,
                 }
-                | Insn::InvokeInterface { index, .. } => {
+                | Insn::InvokeInterface { index, .. }
+                    if calls =>
+                {
                     let o = insn.opcode().unwrap_or(0);
                     let r = self.pool.member_ref(*index)?;
                     let kind = if r.name == "<init>" {
@@ -1206,6 +1215,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     } else {
                         ShadowKind::MethodCall
                     };
+                    if !could(kind) {
+                        continue;
+                    }
                     out.push(Found {
                         kind,
                         at: i,
@@ -1220,12 +1232,15 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     op: o @ (op::GETSTATIC..=op::PUTFIELD),
                     index,
                 } => {
-                    let r = self.pool.member_ref(*index)?;
                     let kind = if *o == op::GETSTATIC || *o == op::GETFIELD {
                         ShadowKind::FieldGet
                     } else {
                         ShadowKind::FieldSet
                     };
+                    if !could(kind) {
+                        continue;
+                    }
+                    let r = self.pool.member_ref(*index)?;
                     // Field sets in a constructor before the super call (outer-this) are not join points.
                     if super_call.is_some_and(|s| i < s) {
                         continue;
@@ -1243,7 +1258,6 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 _ => {}
             }
         }
-        out.retain(|f| self.weaver.could_match(f.kind));
         out.sort_by_key(|f| f.at);
         Ok(out)
     }
