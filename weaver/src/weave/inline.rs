@@ -8,7 +8,7 @@
 //! is the delegated constructor as already woven (its executions and calls keep
 //! their advice), without its own initialization join points.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use major_classfile::opcodes::op;
 use major_classfile::{descriptor, Code, CodeAttr, Handler, Insn, Label, Result};
@@ -28,7 +28,7 @@ pub fn inline_constructor(
     base: u16,
     t_label: Label,
 ) -> Result<Label> {
-    let mut map: HashMap<Label, Label> = HashMap::new();
+    let mut map: HashMap<Label, Label> = HashMap::default();
     let mut label = |k: &mut Code, l: Label| *map.entry(l).or_insert_with(|| k.new_label());
     let (params, _) = descriptor::parse_method(t_desc)?;
     let mut seq = Vec::with_capacity(t.insns.len() + params.len() + 2);

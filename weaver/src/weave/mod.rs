@@ -22,7 +22,8 @@ pub mod plan;
 pub mod statics;
 pub mod world;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 
 use major_classfile::class_reader::ACC_STATIC;
 use major_classfile::frames::{self, MethodContext, Value};
@@ -371,7 +372,7 @@ impl<'p> Weaver<'p> {
         let mut edit = ClassEdit::new(&class);
         let mut statics = Statics::new(&name, &source_file);
         let mut added: Vec<Vec<u8>> = Vec::new();
-        let mut snapshots: HashMap<String, (usize, MemberData, CtorSnapshot)> = HashMap::new();
+        let mut snapshots: HashMap<String, (usize, MemberData, CtorSnapshot)> = HashMap::default();
         let index = self.world.index();
         for (mi, m) in class.methods.iter().enumerate() {
             let Some(attr) = m.attribute("Code") else {
@@ -799,7 +800,7 @@ struct MethodWeave<'w, 'p, 'c> {
     /// While a point shadow is woven: the temps it took.
     taken_temps: Option<Vec<(u16, u8)>>,
     /// Where each label of the code was before the point shadows were woven.
-    label_at: std::collections::HashMap<Label, usize>,
+    label_at: LabelPositions,
     /// The point shadows' woven code, put in place by
     /// [`MethodWeave::apply_replacements`].
     replacements: Vec<(usize, bool, Vec<Insn>)>,
@@ -875,7 +876,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let mut super_call: Option<usize> = None;
         // `invokespecial <init>` of a `new`, with the index of its `new` when the
         // shape is `new; dup; args; invokespecial` (the weaver may move the `new`).
-        let mut ctor_calls: HashMap<usize, Option<usize>> = HashMap::new();
+        let mut ctor_calls: HashMap<usize, Option<usize>> = HashMap::default();
         // Constructors need their super call found; other methods only need the
         // stack states to tell constructor calls (`new`) from other `<init>` calls.
         // (A constructor call needs a `new` in the method.)
@@ -1280,7 +1281,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             owner
         };
         let mut todo = vec![start.to_string()];
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         while let Some(c) = todo.pop() {
             if !seen.insert(c.clone()) {
                 continue;
@@ -3016,27 +3017,36 @@ fn return_op(d: &str) -> u8 {
 }
 
 /// The instruction index each placed label stands at.
-fn label_positions(code: &Code) -> std::collections::HashMap<Label, usize> {
-    code.insns
-        .iter()
-        .enumerate()
-        .filter_map(|(i, x)| {
-            if let Insn::Label(l) = x {
-                Some((*l, i))
-            } else {
-                None
-            }
-        })
-        .collect()
+fn label_positions(code: &Code) -> LabelPositions {
+    let mut at = vec![usize::MAX; code.label_count()];
+    for (i, x) in code.insns.iter().enumerate() {
+        if let Insn::Label(l) = x {
+            at[l.0 as usize] = i;
+        }
+    }
+    LabelPositions(at)
+}
+
+/// The instruction index of each label placed in a body, by label number.
+#[derive(Debug, Default)]
+struct LabelPositions(Vec<usize>);
+
+impl LabelPositions {
+    /// Where `l` is, if it is placed.
+    fn get(&self, l: &Label) -> Option<&usize> {
+        self.0.get(l.0 as usize).filter(|&&i| i != usize::MAX)
+    }
 }
 
 /// The source line of every instruction (-1 where unknown).
 fn lines(code: &Code) -> Vec<i32> {
-    let mut at: std::collections::HashMap<Label, i32> = std::collections::HashMap::new();
+    let mut at = vec![-1i32; code.label_count()];
     for a in &code.attributes {
         if let CodeAttr::LineNumbers { entries, .. } = a {
             for (l, n) in entries {
-                at.insert(*l, *n as i32);
+                if let Some(slot) = at.get_mut(l.0 as usize) {
+                    *slot = *n as i32;
+                }
             }
         }
     }
@@ -3044,8 +3054,8 @@ fn lines(code: &Code) -> Vec<i32> {
     let mut cur = -1;
     for insn in &code.insns {
         if let Insn::Label(l) = insn {
-            if let Some(n) = at.get(l) {
-                cur = *n;
+            if let Some(&n) = at.get(l.0 as usize).filter(|&&n| n >= 0) {
+                cur = n;
             }
         }
         out.push(cur);

@@ -8,7 +8,7 @@
 //! (split into methods of [`PARTS_PER_METHOD`] parts), which runs lazily on the
 //! first advice that asks for one.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use major_classfile::opcodes::op;
 use major_classfile::{ClassBuilder, ClassHierarchy, Code, Insn, PoolBuilder, Result};
@@ -101,7 +101,7 @@ impl Statics {
             woven: woven.to_string(),
             source_file: source_file.to_string(),
             parts: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             annotations: Vec::new(),
         }
     }

@@ -1,7 +1,7 @@
 //! The pointcut matcher's view of the program: a [`TypeWorld`] over the
 //! class-hierarchy index, with supertype lists cached.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, RwLock};
 
 use major_pointcut_lang::matcher::TypeWorld;
@@ -19,7 +19,7 @@ impl<'a> IndexWorld<'a> {
     pub fn new(index: &'a ClassIndex) -> Self {
         IndexWorld {
             index,
-            supers: RwLock::new(HashMap::new()),
+            supers: RwLock::new(HashMap::default()),
         }
     }
 
