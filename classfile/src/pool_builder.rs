@@ -60,6 +60,11 @@ pub struct PoolBuilder<'a> {
     index: Option<Index<'a>>,
     /// Appended entries by slot (`None` for the second slot of a long/double).
     appended_entries: Vec<Option<Appended>>,
+    /// Method references asked for before, by `owner NUL name NUL descriptor
+    /// NUL interface`: weaving asks for the same few again and again.
+    method_refs: HashMap<Box<[u8]>, u16>,
+    /// A buffer for `method_refs` keys.
+    key: Vec<u8>,
 }
 
 impl<'a> PoolBuilder<'a> {
@@ -73,6 +78,8 @@ impl<'a> PoolBuilder<'a> {
             count: pool.len(),
             index: None,
             appended_entries: Vec::new(),
+            method_refs: HashMap::default(),
+            key: Vec::new(),
         }
     }
 
@@ -87,6 +94,8 @@ impl<'a> PoolBuilder<'a> {
             count: 1,
             index: None,
             appended_entries: Vec::new(),
+            method_refs: HashMap::default(),
+            key: Vec::new(),
         }
     }
 
@@ -241,17 +250,31 @@ impl<'a> PoolBuilder<'a> {
         descriptor: &str,
         interface: bool,
     ) -> Result<u16> {
-        let c = self.class(owner)?;
-        let nt = self.name_and_type(name, descriptor)?;
-        self.ref2(
-            if interface {
-                tag::INTERFACE_METHODREF
-            } else {
-                tag::METHODREF
-            },
-            c,
-            nt,
-        )
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        for part in [owner, name, descriptor] {
+            key.extend_from_slice(part.as_bytes());
+            key.push(0);
+        }
+        key.push(u8::from(interface));
+        let found = self.method_refs.get(&key[..]).copied();
+        let r = match found {
+            Some(i) => Ok(i),
+            None => {
+                let c = self.class(owner)?;
+                let nt = self.name_and_type(name, descriptor)?;
+                let t = if interface {
+                    tag::INTERFACE_METHODREF
+                } else {
+                    tag::METHODREF
+                };
+                let i = self.ref2(t, c, nt)?;
+                self.method_refs.insert(key.as_slice().into(), i);
+                Ok(i)
+            }
+        };
+        self.key = key;
+        r
     }
 
     /// The entry at `idx`, original or appended.

@@ -236,31 +236,25 @@ impl Code {
     /// Drops table entries (line numbers, local variables, type annotations) that
     /// name labels no longer placed in the body, e.g. after code moved out.
     pub fn prune_tables(&mut self) {
-        let placed: std::collections::HashSet<Label> = self
-            .insns
-            .iter()
-            .filter_map(|i| {
-                if let Insn::Label(l) = i {
-                    Some(*l)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let mut placed = vec![false; self.origins.len()];
+        for i in &self.insns {
+            if let Insn::Label(l) = i {
+                placed[l.0 as usize] = true;
+            }
+        }
+        let placed = |l: &Label| placed.get(l.0 as usize).copied().unwrap_or(false);
         for a in &mut self.attributes {
             match a {
-                CodeAttr::LineNumbers { entries, .. } => {
-                    entries.retain(|(l, _)| placed.contains(l))
-                }
+                CodeAttr::LineNumbers { entries, .. } => entries.retain(|(l, _)| placed(l)),
                 CodeAttr::LocalVariables { entries, .. } => {
-                    entries.retain(|v| placed.contains(&v.start) && placed.contains(&v.end))
+                    entries.retain(|v| placed(&v.start) && placed(&v.end))
                 }
                 CodeAttr::TypeAnnotations { entries, .. } => entries.retain(|t| match &t.target {
-                    TypeAnnotationTarget::LocalVar(r) => r
-                        .iter()
-                        .all(|(s, e, _)| placed.contains(s) && placed.contains(e)),
+                    TypeAnnotationTarget::LocalVar(r) => {
+                        r.iter().all(|(s, e, _)| placed(s) && placed(e))
+                    }
                     TypeAnnotationTarget::Offset(l) | TypeAnnotationTarget::TypeArgument(l, _) => {
-                        placed.contains(l)
+                        placed(l)
                     }
                     TypeAnnotationTarget::Catch(_) => true,
                 }),

@@ -90,6 +90,10 @@ pub struct Weaver<'p> {
     /// The shadow kinds some advice, cflow entry or declare could match: the
     /// others are not even resolved.
     kinds: Vec<ShadowKind>,
+    /// Whether some advice or `if(..)` test takes reflective join-point
+    /// information (`thisJoinPoint`, static parts) or is around advice: only
+    /// then do static parts need parameter names.
+    reflective: bool,
     /// Advice that cannot be woven, with the reason.
     pub unsupported: Vec<(String, &'static str)>,
 }
@@ -261,6 +265,11 @@ impl<'p> Weaver<'p> {
                     || declares.iter().any(|(pc, _, _)| pc.could_match(k))
             })
             .collect();
+        let reflective = advice.iter().any(|a| {
+            is_around(a)
+                || a.method.extras().next().is_some()
+                || a.method.if_tests.iter().any(|t| !t.extras.is_empty())
+        });
         Weaver {
             world,
             advice,
@@ -269,6 +278,7 @@ impl<'p> Weaver<'p> {
             init_advice,
             cflow_fields,
             kinds,
+            reflective,
             unsupported,
         }
     }
@@ -1116,6 +1126,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     /// Parameter names of the woven member from its LocalVariableTable,
     /// comma-separated ("" when there is none).
     fn param_names(&self) -> String {
+        if !self.weaver.reflective {
+            return String::new(); // no static part is ever made
+        }
         let m = self.member;
         let Ok((params, _)) = descriptor::parse_method(&m.descriptor) else {
             return String::new();
