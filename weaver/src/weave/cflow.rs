@@ -64,6 +64,7 @@ impl<'p> Planner<'_, 'p> {
             let pushed = pushed_slots.iter().map(|&s| binds[s]).collect();
             self.entries.push(PlannedAdvice {
                 aspect_class: aspect_class.to_string(),
+                aspect_of: format!("()L{aspect_class};"),
                 resolved: advice,
                 method: method.clone(),
                 pointcut: compile_advice_part(advice, inner, scope, self.world),

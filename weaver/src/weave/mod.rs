@@ -220,6 +220,7 @@ impl<'p> Weaver<'p> {
                 .plan(a, &a.pointcut, 0, &ca.internal_name, m, &ra.scope);
                 advice.push(PlannedAdvice {
                     aspect_class: ca.internal_name.clone(),
+                    aspect_of: format!("()L{};", ca.internal_name),
                     resolved: a,
                     method: m.clone(),
                     pointcut,
@@ -2439,9 +2440,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             self.jump_if(&m.residue, false, direct, a, ctx, &mut out)?;
         }
         let aspect = a.aspect_class.as_str();
-        let aspect_of =
-            self.pool
-                .method_ref(aspect, "aspectOf", &format!("()L{aspect};"), false)?;
+        let aspect_of = self
+            .pool
+            .method_ref(aspect, "aspectOf", &a.aspect_of, false)?;
         out.push(Insn::Cp {
             op: op::INVOKESTATIC,
             index: aspect_of,
@@ -2584,9 +2585,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             self.jump_if(&m.residue, false, skip, a, ctx, out)?;
         }
         let aspect = a.aspect_class.as_str();
-        let aspect_of =
-            self.pool
-                .method_ref(aspect, "aspectOf", &format!("()L{aspect};"), false)?;
+        let aspect_of = self
+            .pool
+            .method_ref(aspect, "aspectOf", &a.aspect_of, false)?;
         out.push(Insn::Cp {
             op: op::INVOKESTATIC,
             index: aspect_of,

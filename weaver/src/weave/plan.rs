@@ -134,6 +134,8 @@ pub struct CflowEntry {
 pub struct PlannedAdvice<'p> {
     /// Internal name of the concrete aspect (`aspectOf` is called on it).
     pub aspect_class: String,
+    /// The descriptor of that aspect's `aspectOf()`: `()L<aspect_class>;`.
+    pub aspect_of: String,
     /// The checked advice.
     pub resolved: &'p ResolvedAdvice,
     /// Its method.
