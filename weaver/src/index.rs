@@ -17,7 +17,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use major_archive::{Archive, RuntimeImage};
@@ -50,11 +50,9 @@ struct Entry {
     /// (`None` if it does not parse).
     info: OnceLock<Option<ClassInfo>>,
     source: Source,
-    /// Bytes of an archive entry that the index decompressed and that the
-    /// weaver has not taken yet (see [`ClassIndex::input_bytes`]).
+    /// The decompressed bytes of an archive entry, kept for the next reader
+    /// (the index or the weaver; see [`ClassIndex::input_bytes`]).
     kept: Mutex<Option<Arc<[u8]>>>,
-    /// Set once the weaver has read the entry: nothing is kept for it any more.
-    taken: AtomicBool,
 }
 
 impl Entry {
@@ -63,7 +61,6 @@ impl Entry {
             info,
             source,
             kept: Mutex::new(None),
-            taken: AtomicBool::new(false),
         }
     }
 
@@ -106,11 +103,15 @@ impl EntryRef<'_> {
     }
 }
 
+/// How many bytes of decompressed input classes the index keeps at most for a
+/// second reader (beyond that, classes are decompressed again when read again).
+pub const KEEP_LIMIT: usize = 64 << 20;
+
 /// The bytes of an input class, from [`ClassIndex::input_bytes`].
 pub enum ClassBytes<'a> {
     /// Read from the archive.
     Read(Cow<'a, [u8]>),
-    /// Decompressed earlier by the index.
+    /// Decompressed once, shared by the index and the weaver.
     Shared(Arc<[u8]>),
 }
 
@@ -221,6 +222,8 @@ pub struct ClassIndex {
     image_classes: ImageCache,
     details: RwLock<HashMap<Arc<str>, Option<Arc<ClassDetails>>>>,
     cache: SuperCache,
+    /// Bytes kept in [`Entry::kept`], in all.
+    kept_bytes: AtomicUsize,
 }
 
 impl ClassIndex {
@@ -370,38 +373,54 @@ impl ClassIndex {
         })
     }
 
-    /// The bytes of class `name`, if they were kept. Archive entries that had
-    /// to be decompressed are kept until the weaver takes them.
-    fn bytes<'a>(&'a self, name: &str, entry: &'a Entry) -> Option<Cow<'a, [u8]>> {
+    /// The bytes of class `name`, if they were kept.
+    fn bytes<'a>(&'a self, name: &str, entry: &'a Entry) -> Option<ClassBytes<'a>> {
         match &entry.source {
             Source::None => None,
-            Source::Bytes(b) => Some(Cow::Borrowed(b)),
-            Source::Archive(a, i) => {
-                let mut kept = entry.kept.lock().expect("kept bytes lock");
-                if let Some(b) = kept.as_ref() {
-                    return Some(Cow::Owned(b.to_vec()));
-                }
-                match self.archives[*a as usize].read(*i as usize).ok()? {
-                    Cow::Borrowed(b) => Some(Cow::Borrowed(b)),
-                    Cow::Owned(v) => {
-                        if !entry.taken.load(Ordering::Acquire) {
-                            let shared: Arc<[u8]> = Arc::from(v);
-                            *kept = Some(shared.clone());
-                            return Some(Cow::Owned(shared.to_vec()));
-                        }
-                        Some(Cow::Owned(v))
-                    }
-                }
-            }
-            Source::Image(id) => self.images[*id as usize].read_class(name).ok().flatten(),
+            Source::Bytes(b) => Some(ClassBytes::Read(Cow::Borrowed(b))),
+            Source::Archive(a, i) => self
+                .archive_bytes(entry, &self.archives[*a as usize], *i as usize)
+                .ok(),
+            Source::Image(id) => self.images[*id as usize]
+                .read_class(name)
+                .ok()
+                .flatten()
+                .map(ClassBytes::Read),
         }
     }
 
+    /// Entry `i` of `archive`, indexed as `entry`: decompressed at most once
+    /// while the kept bytes stay under [`KEEP_LIMIT`].
+    fn archive_bytes<'a>(
+        &self,
+        entry: &Entry,
+        archive: &'a Archive,
+        i: usize,
+    ) -> Result<ClassBytes<'a>, major_archive::ArchiveError> {
+        let mut kept = entry.kept.lock().expect("kept bytes lock");
+        if let Some(b) = kept.as_ref() {
+            return Ok(ClassBytes::Shared(b.clone()));
+        }
+        Ok(match archive.read(i)? {
+            Cow::Borrowed(b) => ClassBytes::Read(Cow::Borrowed(b)),
+            Cow::Owned(v) => {
+                let total = self.kept_bytes.fetch_add(v.len(), Ordering::Relaxed);
+                if total + v.len() > KEEP_LIMIT {
+                    self.kept_bytes.fetch_sub(v.len(), Ordering::Relaxed);
+                    ClassBytes::Read(Cow::Owned(v))
+                } else {
+                    let shared: Arc<[u8]> = Arc::from(v);
+                    *kept = Some(shared.clone());
+                    ClassBytes::Shared(shared)
+                }
+            }
+        })
+    }
+
     /// Entry `i` of input `archive` (added with [`add_shared`](Self::add_shared)),
-    /// for weaving: the bytes the index already decompressed if it did (they
-    /// are handed over, not kept), else read now. The index keeps nothing of
-    /// the entry afterwards, so each input class is decompressed at most twice,
-    /// and usually once.
+    /// for weaving. The index and the weaver share what either of them
+    /// decompressed first, so each input class is decompressed once (while the
+    /// bytes kept stay under [`KEEP_LIMIT`]).
     pub fn input_bytes<'a>(
         &self,
         archive: &'a Arc<Archive>,
@@ -412,14 +431,10 @@ impl ClassIndex {
             matches!(e.source, Source::Archive(a, k)
                 if k as usize == i && Arc::ptr_eq(&self.archives[a as usize], archive))
         });
-        if let Some(e) = entry {
-            let mut kept = e.kept.lock().expect("kept bytes lock");
-            e.taken.store(true, Ordering::Release);
-            if let Some(b) = kept.take() {
-                return Ok(ClassBytes::Shared(b));
-            }
+        match entry {
+            Some(e) => self.archive_bytes(e, archive, i),
+            None => Ok(ClassBytes::Read(archive.read(i)?)),
         }
-        Ok(ClassBytes::Read(archive.read(i)?))
     }
 
     /// The header of class `name`, read on first demand.
@@ -569,10 +584,10 @@ mod tests {
             .any(|a| a == "java/lang/annotation/Retention"));
     }
 
-    /// Input classes the index decompressed are handed to the weaver once,
-    /// and nothing is kept for classes the weaver has read.
+    /// The index and the weaver share decompressed input classes: whichever
+    /// reads a class first decompresses it, the other gets the same bytes.
     #[test]
-    fn input_bytes_are_shared_once() {
+    fn input_bytes_are_decompressed_once() {
         let jar = std::path::Path::new("/usr/share/java/guava.jar");
         if !jar.exists() {
             eprintln!("SKIP: guava.jar not installed (Debian package libguava-java)");
@@ -589,39 +604,38 @@ mod tests {
                 .position(|e| e.name == entry)
                 .unwrap()
         };
-        let kept = |name: &str| index.classes[name].kept.lock().unwrap().is_some();
-        // Read by the index first: handed over, then read again.
+        let kept = |name: &str| index.classes[name].kept.lock().unwrap().clone();
+        // Read by the index first, then by the weaver.
         let list = "com/google/common/collect/ImmutableList";
         assert!(index.details(list).is_some());
-        assert!(kept(list));
+        let first = kept(list).expect("kept");
         let i = position(list);
         let original = archive.read(i).unwrap().into_owned();
-        let first = index.input_bytes(&archive, i).unwrap();
-        assert!(matches!(first, ClassBytes::Shared(_)));
-        assert_eq!(*first, *original);
-        assert!(!kept(list));
-        let again = index.input_bytes(&archive, i).unwrap();
-        assert!(matches!(again, ClassBytes::Read(_)));
-        assert_eq!(*again, *original);
-        // Read by the weaver first: the index reads it later but keeps nothing.
+        let woven = index.input_bytes(&archive, i).unwrap();
+        assert!(matches!(&woven, ClassBytes::Shared(b) if Arc::ptr_eq(b, &first)));
+        assert_eq!(*woven, *original);
+        // Read by the weaver first, then by the index.
         let map = "com/google/common/collect/ImmutableMap";
         let j = position(map);
-        assert!(matches!(
-            index.input_bytes(&archive, j).unwrap(),
-            ClassBytes::Read(_)
-        ));
+        assert!(kept(map).is_none());
+        let woven = index.input_bytes(&archive, j).unwrap();
+        let shared = kept(map).expect("kept");
+        assert!(matches!(&woven, ClassBytes::Shared(b) if Arc::ptr_eq(b, &shared)));
         assert!(index.details(map).is_some());
         assert!(index.class_info(map).is_some());
-        assert!(!kept(map));
+        assert!(Arc::ptr_eq(&kept(map).unwrap(), &shared));
         // An entry of another archive with the same name is not confused with it.
         let other = Arc::new(Archive::open(jar).unwrap());
         let set = "com/google/common/collect/ImmutableSet";
-        assert!(index.details(set).is_some());
         assert!(matches!(
             index.input_bytes(&other, position(set)).unwrap(),
             ClassBytes::Read(_)
         ));
-        assert!(kept(set));
+        assert!(kept(set).is_none());
+        // What is kept is counted, and bounded.
+        let total = index.kept_bytes.load(Ordering::Relaxed);
+        assert_eq!(total, first.len() + shared.len());
+        assert!(total <= KEEP_LIMIT);
     }
 
     /// An index over the run-time image answers as one over the listed
