@@ -3,6 +3,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use crate::constant_pool::{
     decode_modified_utf8, encode_modified_utf8, tag, Constant, ConstantPool, MemberRef,
@@ -65,6 +66,11 @@ pub struct PoolBuilder<'a> {
     method_refs: HashMap<Box<[u8]>, u16>,
     /// A buffer for `method_refs` keys.
     key: Vec<u8>,
+    /// Decoded member references of the original pool, by index (filled on
+    /// demand: the frame computation asks for the same ones again and again).
+    members: RefCell<Vec<Option<[&'a str; 3]>>>,
+    /// Decoded class names of the original pool, by index.
+    classes: RefCell<Vec<Option<&'a str>>>,
 }
 
 impl<'a> PoolBuilder<'a> {
@@ -80,6 +86,8 @@ impl<'a> PoolBuilder<'a> {
             appended_entries: Vec::new(),
             method_refs: HashMap::default(),
             key: Vec::new(),
+            members: RefCell::default(),
+            classes: RefCell::default(),
         }
     }
 
@@ -96,6 +104,8 @@ impl<'a> PoolBuilder<'a> {
             appended_entries: Vec::new(),
             method_refs: HashMap::default(),
             key: Vec::new(),
+            members: RefCell::default(),
+            classes: RefCell::default(),
         }
     }
 
@@ -347,6 +357,21 @@ impl<'a> PoolBuilder<'a> {
 
     /// The name of the Class entry at `idx`.
     pub fn class_name(&self, idx: u16) -> Result<Cow<'_, str>> {
+        let i = idx as usize;
+        if i < self.original.len() {
+            if let Some(Some(c)) = self.classes.borrow().get(i) {
+                return Ok(Cow::Borrowed(c));
+            }
+            let c = self.original.class_name(idx)?;
+            if let Cow::Borrowed(b) = c {
+                let mut cache = self.classes.borrow_mut();
+                if cache.is_empty() {
+                    cache.resize(self.original.len(), None);
+                }
+                cache[i] = Some(b);
+            }
+            return Ok(c);
+        }
         match self.expect(idx, &[tag::CLASS])? {
             Constant::Class(n) => self.utf8_at(n),
             _ => unreachable!("tag checked"),
@@ -362,6 +387,27 @@ impl<'a> PoolBuilder<'a> {
 
     /// Owner, name and descriptor of a field or method reference.
     pub fn member_ref(&self, idx: u16) -> Result<MemberRef<'_>> {
+        let i = idx as usize;
+        if i < self.original.len() {
+            if let Some(Some([owner, name, descriptor])) = self.members.borrow().get(i) {
+                return Ok(MemberRef {
+                    owner: Cow::Borrowed(owner),
+                    name: Cow::Borrowed(name),
+                    descriptor: Cow::Borrowed(descriptor),
+                });
+            }
+            let r = self.original.member_ref(idx)?;
+            if let (Cow::Borrowed(o), Cow::Borrowed(n), Cow::Borrowed(d)) =
+                (&r.owner, &r.name, &r.descriptor)
+            {
+                let mut cache = self.members.borrow_mut();
+                if cache.is_empty() {
+                    cache.resize(self.original.len(), None);
+                }
+                cache[i] = Some([o, n, d]);
+            }
+            return Ok(r);
+        }
         match self.expect(
             idx,
             &[tag::FIELDREF, tag::METHODREF, tag::INTERFACE_METHODREF],
