@@ -297,7 +297,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
         let leaders = leaders(code, &label_pos);
         let mut blocks = Vec::new();
         let mut block_at = vec![u32::MAX; n + 1];
-        let reals: Vec<usize> = leaders.iter().copied().collect();
+        let reals: Vec<usize> = (0..n).filter(|&i| leaders[i]).collect();
         for (k, &s) in reals.iter().enumerate() {
             let e = reals.get(k + 1).copied().unwrap_or(n);
             let label = label_before(code, s).expect("normalize labels every leader");
@@ -1044,17 +1044,17 @@ fn label_before(code: &Code, i: usize) -> Option<Label> {
     }
 }
 
-/// Instruction indices that start basic blocks.
-fn leaders(code: &Code, label_pos: &[usize]) -> std::collections::BTreeSet<usize> {
+/// Which instruction indices start basic blocks.
+fn leaders(code: &Code, label_pos: &[usize]) -> Vec<bool> {
     let n = code.insns.len();
-    let mut set = std::collections::BTreeSet::new();
+    let mut set = vec![false; n];
     let first_real = code.insns.iter().position(|x| !matches!(x, Insn::Label(_)));
     if let Some(f) = first_real {
-        set.insert(f);
+        set[f] = true;
     }
     let mut add = |p: usize| {
         if p < n {
-            set.insert(p);
+            set[p] = true;
         }
     };
     for h in &code.handlers {
@@ -1128,12 +1128,11 @@ fn normalize(code: &mut Code) -> Result<()> {
     let mut want = leaders(code, &label_pos);
     for (i, insn) in code.insns.iter().enumerate() {
         if matches!(insn, Insn::Cp { op: op::NEW, .. }) {
-            want.insert(i);
+            want[i] = true;
         }
     }
-    let missing: Vec<usize> = want
-        .into_iter()
-        .filter(|&i| i == 0 || !matches!(code.insns[i - 1], Insn::Label(_)))
+    let missing: Vec<usize> = (0..n)
+        .filter(|&i| want[i] && (i == 0 || !matches!(code.insns[i - 1], Insn::Label(_))))
         .collect();
     if missing.is_empty() {
         return Ok(());
