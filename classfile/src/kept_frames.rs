@@ -257,8 +257,9 @@ fn check_inserted(
     Ok(Some(needs))
 }
 
-/// Slots an instruction pops and pushes; `None` for what runs may not hold.
-fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<Option<(usize, usize)>> {
+/// Slots an instruction pops and pushes; `None` for what runs may not hold
+/// (branches, switches, `new` and the like are not looked at).
+pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<Option<(usize, usize)>> {
     let opc = insn.opcode().expect("not a label");
     let spec = OPCODES[opc as usize].stack;
     let size = |c: u8| if c == b'J' || c == b'D' { 2 } else { 1 };

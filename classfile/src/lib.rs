@@ -27,6 +27,7 @@ pub mod disasm;
 pub mod error;
 pub mod frames;
 pub mod hierarchy;
+pub mod init_calls;
 pub mod kept_frames;
 pub mod opcodes;
 pub mod pool_builder;

@@ -26,7 +26,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeMap;
 
 use major_classfile::class_reader::ACC_STATIC;
-use major_classfile::frames::{self, MethodContext, Value};
+use major_classfile::frames::{self, MethodContext};
+use major_classfile::init_calls;
 use major_classfile::kept_frames::{self, Snapshot};
 use major_classfile::opcodes::op;
 use major_classfile::{
@@ -901,63 +902,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             || (self.weaver.could_match(ShadowKind::ConstructorCall) && has(op::NEW)))
             && has(op::INVOKESPECIAL);
         if needs_states {
-            let states = frames::stack_states(
-                self.code,
-                mctx,
-                self.pool,
-                self.weaver.world.index(),
-                &|i| {
-                    matches!(
-                        i,
-                        Insn::Cp {
-                            op: op::INVOKESPECIAL,
-                            ..
-                        }
-                    )
-                },
-            )?;
-            let label_at = label_positions(self.code);
-            for (i, insn) in self.code.insns.iter().enumerate() {
-                let Insn::Cp {
-                    op: op::INVOKESPECIAL,
-                    index,
-                } = insn
-                else {
-                    continue;
-                };
-                let r = self.pool.member_ref(*index)?;
-                if r.name != "<init>" {
-                    continue;
-                }
-                let Some(stack) = &states[i] else { continue };
-                let n = descriptor::param_slots(&r.descriptor)?;
-                let Some(recv) = stack.len().checked_sub(n + 1).map(|k| &stack[k]) else {
-                    continue;
-                };
-                match recv {
-                    Value::UninitThis if is_ctor && super_call.is_none() => super_call = Some(i),
-                    Value::Uninit(label) => {
-                        // Only the usual `new; dup; args; invokespecial` shape.
-                        let below = stack.len().checked_sub(n + 2).map(|k| &stack[k]);
-                        if below == Some(recv) {
-                            let new_at = label_at
-                                .get(label)
-                                .copied()
-                                .and_then(|p| {
-                                    (p..self.code.insns.len())
-                                        .find(|&k| !matches!(self.code.insns[k], Insn::Label(_)))
-                                })
-                                .filter(|&k| {
-                                    matches!(self.code.insns[k], Insn::Cp { op: op::NEW, .. })
-                                        && self.code.insns.get(k + 1)
-                                            == Some(&Insn::Simple(op::DUP))
-                                });
-                            ctor_calls.insert(i, new_at);
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            let found =
+                init_calls::init_calls(self.code, mctx, self.pool, self.weaver.world.index())?;
+            super_call = found.super_call.filter(|_| is_ctor);
+            ctor_calls.extend(found.ctor_calls);
         }
         // A marker after the super call, so the body start survives insertions.
         let body_marker = self.code.new_label();
