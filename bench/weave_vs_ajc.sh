@@ -72,16 +72,10 @@ done
 # "<wall seconds> <peak RSS KB>" to OUTFILE. The peak RSS is ru_maxrss of the
 # waited-for child: the largest resident set of any single process of the run
 # (for major, that can be the javac it starts to compile the aspect).
-if [ -x /usr/bin/time ]; then
-  MEASURE_WITH="/usr/bin/time"
-  measure() {
-    local out=$1
-    shift
-    /usr/bin/time -f '%e %M' -o "$out" "$@" >"$out.log" 2>&1
-  }
-else
-  MEASURE_WITH="python3 resource.getrusage(RUSAGE_CHILDREN)"
-  command -v python3 >/dev/null 2>&1 || skip "neither /usr/bin/time nor python3 to measure with"
+# Python's monotonic clock gives milliseconds; /usr/bin/time only hundredths,
+# which is coarse next to major's ~0.1 s.
+if command -v python3 >/dev/null 2>&1; then
+  MEASURE_WITH="python3 time.monotonic, resource.getrusage(RUSAGE_CHILDREN)"
   measure() {
     local out=$1
     shift
@@ -93,10 +87,19 @@ with open(out + ".log", "wb") as log:
     rc = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
     wall = time.monotonic() - t
 with open(out, "w") as f:
-    f.write("%.2f %d\n" % (wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+    f.write("%.3f %d\n" % (wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
 sys.exit(rc)
 PY
   }
+elif [ -x /usr/bin/time ]; then
+  MEASURE_WITH="/usr/bin/time"
+  measure() {
+    local out=$1
+    shift
+    /usr/bin/time -f '%e %M' -o "$out" "$@" >"$out.log" 2>&1
+  }
+else
+  skip "neither python3 nor /usr/bin/time to measure with"
 fi
 
 # --- build major ------------------------------------------------------------
@@ -193,9 +196,9 @@ for wl in "${workloads[@]}"; do
     rows+=("$(awk -v l="$label" -v m="$mbest" -v a="$abest" -v st="$SPEED_TARGET" -v mt="$MEM_TARGET" -v info=$info 'BEGIN {
       split(m, x, " "); split(a, y, " ");
       mt_s = x[1] + 0; at_s = y[1] + 0; mm = x[2] / 1024; am = y[2] / 1024;
-      if (mt_s < 0.01) mt_s = 0.01;
+      if (mt_s < 0.001) mt_s = 0.001;
       speed = at_s / mt_s; mem = mm / am;
-      printf "%-44s %8.2f %8.2f %7.1fx %8.0f %8.0f %7.2f  %-6s %-6s\n", l, x[1], y[1], speed, mm, am, mem,
+      printf "%-44s %8.3f %8.3f %7.1fx %8.0f %8.0f %7.2f  %-6s %-6s\n", l, x[1], y[1], speed, mm, am, mem,
         (info ? "-" : speed >= st ? "ok" : "MISSED"), (info ? "-" : mem * mt <= 1 ? "ok" : "MISSED") }')")
    done
   done
