@@ -814,6 +814,41 @@ impl CompiledPointcut {
         eval(&self.0, shadow, world)
     }
 
+    /// Whether matching a shadow of `kind` may look at more of its subject
+    /// than its owner, name and descriptor and whether it is static: the
+    /// declaration's modifiers, annotations, thrown types or declaring class
+    /// (for a declaring-type pattern other than a plain `*`, which may need the
+    /// supertypes). When false, a weaver need not look the subject up.
+    pub fn needs_member_details(&self, kind: ShadowKind) -> bool {
+        fn plain_any(t: &Option<Tp>) -> bool {
+            matches!(t, None | Some(Tp::Any { dims: 0 }))
+        }
+        fn walk(n: &Node, kind: ShadowKind) -> bool {
+            match n {
+                Node::And(a, b) | Node::Or(a, b) => walk(a, kind) || walk(b, kind),
+                Node::Not(a) => walk(a, kind),
+                Node::Kinded(kinds, subject) if kinds.contains(&kind) => match subject {
+                    Subject::Signature(s) => {
+                        !s.annotations.is_empty()
+                            || s.modifiers.required | s.modifiers.forbidden != 0
+                            || !s.throws.is_empty()
+                            || s.varargs.is_some()
+                            || !plain_any(&s.decl)
+                    }
+                    Subject::Field(f) => {
+                        !f.annotations.is_empty()
+                            || f.modifiers.required | f.modifiers.forbidden != 0
+                            || !plain_any(&f.decl)
+                    }
+                    Subject::Type(_) => false,
+                },
+                Node::AtAnnotation(_) => true,
+                _ => false,
+            }
+        }
+        walk(&self.0, kind)
+    }
+
     /// Whether a shadow of `kind` could match at all (AspectJ's "could match
     /// kinds"): false only when every way to match needs a kinded designator of
     /// another kind (or the pointcut never matches). Lets a weaver skip the

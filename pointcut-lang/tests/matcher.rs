@@ -530,3 +530,124 @@ fn could_match_follows_kinded_designators() {
     assert_eq!(kinds("!call(* *(..))").len(), 11);
     assert_eq!(kinds("adviceexecution()"), vec![AdviceExecution]);
 }
+
+/// Where `needs_member_details` is false, the match cannot depend on the
+/// subject's modifiers (but its static bit), annotations, exceptions, or on its
+/// class's modifiers and annotations: a weaver may then skip looking them up.
+#[test]
+fn member_details_are_only_needed_where_said() {
+    let w = world();
+    const VARARGS: u16 = 0x0080;
+    const STATIC: u16 = 0x0008;
+    let rich = |kind, class, name, desc, access| Case {
+        kind,
+        class,
+        class_annotations: &["Lcom/acme/Marker;"],
+        name,
+        desc,
+        access,
+        annotations: &["Lcom/acme/Marker;"],
+        exceptions: &["java/io/IOException"],
+    };
+    let cases = [
+        rich(
+            MethodCall,
+            "com/acme/OrderService",
+            "handle",
+            "(Ljava/lang/String;I)V",
+            PUBLIC,
+        ),
+        rich(
+            MethodCall,
+            "java/util/ArrayList",
+            "add",
+            "(Ljava/lang/Object;)Z",
+            PUBLIC,
+        ),
+        rich(
+            MethodCall,
+            "com/acme/OrderService",
+            "all",
+            "([Ljava/lang/Object;)V",
+            PUBLIC | STATIC | VARARGS,
+        ),
+        rich(
+            ConstructorCall,
+            "java/util/HashMap",
+            "<init>",
+            "(I)V",
+            PUBLIC,
+        ),
+        rich(
+            ConstructorCall,
+            "com/acme/OrderService",
+            "<init>",
+            "()V",
+            0x0002,
+        ),
+        rich(
+            FieldGet,
+            "com/acme/OrderService",
+            "count",
+            "I",
+            0x0002 | STATIC,
+        ),
+        rich(
+            FieldSet,
+            "com/acme/OrderService",
+            "name",
+            "Ljava/lang/String;",
+            PUBLIC,
+        ),
+    ];
+    let pointcuts = [
+        ("call(*.new(..))", false),
+        ("call(* *(..))", false),
+        ("call(* handle(..)) && args(String, int)", false),
+        ("call(* *(..)) && target(java.util.List)", false),
+        ("call(*.new(int)) || get(int *)", false),
+        ("get(* *) || set(String *)", false),
+        ("call(* *(..)) && !within(com.acme..*)", false),
+        ("call(public * *(..))", true),
+        ("call(!static * *(..))", true),
+        ("call(* com.acme.OrderService.*(..))", true),
+        ("call(* *(Object...))", true),
+        ("call(* *(..) throws java.io.IOException)", true),
+        ("call(@com.acme.Marker * *(..))", true),
+        ("call(* *(..)) && @annotation(com.acme.Marker)", true),
+        ("get(private * *)", true),
+        ("call(com.acme.OrderService.new(..))", true),
+    ];
+    for (pc, needs) in pointcuts {
+        let compiled = compile(pc, &w);
+        for c in &cases {
+            let said = compiled.needs_member_details(c.kind);
+            if !compiled.could_match(c.kind) {
+                continue;
+            }
+            if needs {
+                assert!(
+                    [MethodCall, ConstructorCall, FieldGet, FieldSet]
+                        .iter()
+                        .any(|k| compiled.needs_member_details(*k)),
+                    "{pc} needs member details"
+                );
+            }
+            if said {
+                continue;
+            }
+            let full = run(pc, c);
+            let stripped = Case {
+                kind: c.kind,
+                class: c.class,
+                class_annotations: &[],
+                name: c.name,
+                desc: c.desc,
+                access: c.access & STATIC,
+                annotations: &[],
+                exceptions: &[],
+            };
+            assert_eq!(full, run(pc, &stripped), "{pc} on {}.{}", c.class, c.name);
+        }
+    }
+}

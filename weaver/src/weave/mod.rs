@@ -91,6 +91,10 @@ pub struct Weaver<'p> {
     /// The shadow kinds some advice, cflow entry or declare could match: the
     /// others are not even resolved.
     kinds: Vec<ShadowKind>,
+    /// The shadow kinds whose subjects are looked up (declaring class,
+    /// modifiers, annotations, exceptions): where some pointcut looks at them,
+    /// or static parts show them.
+    detail_kinds: Vec<ShadowKind>,
     /// Whether some advice or `if(..)` test takes reflective join-point
     /// information (`thisJoinPoint`, static parts) or is around advice: only
     /// then do static parts need parameter names.
@@ -272,6 +276,14 @@ impl<'p> Weaver<'p> {
                 || a.method.extras().next().is_some()
                 || a.method.if_tests.iter().any(|t| !t.extras.is_empty())
         });
+        let detail_kinds = ALL_KINDS
+            .into_iter()
+            .filter(|&k| {
+                reflective
+                    || advice.iter().any(|a| a.pointcut.needs_member_details(k))
+                    || declares.iter().any(|(pc, _, _)| pc.needs_member_details(k))
+            })
+            .collect();
         Weaver {
             world,
             advice,
@@ -280,6 +292,7 @@ impl<'p> Weaver<'p> {
             init_advice,
             cflow_fields,
             kinds,
+            detail_kinds,
             reflective,
             unsupported,
         }
@@ -1568,13 +1581,37 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     exceptions: self.member.exceptions.clone(),
                 },
             ),
+            // Nothing looks at the declaration: what the instruction says is enough.
+            _ if !self.weaver.detail_kinds.contains(&f.kind) => {
+                let opcode = self.code.insns[f.at].opcode().unwrap_or(0);
+                let is_static = matches!(opcode, op::INVOKESTATIC | op::GETSTATIC | op::PUTSTATIC);
+                (
+                    f.owner.clone(),
+                    MemberData {
+                        name: f.name.clone(),
+                        descriptor: f.descriptor.clone(),
+                        access: if is_static { ACC_STATIC } else { 0 },
+                        annotations: Vec::new(),
+                        exceptions: Vec::new(),
+                    },
+                )
+            }
             ShadowKind::FieldGet | ShadowKind::FieldSet => {
                 self.resolve_member(&f.owner, &f.name, &f.descriptor, true)
             }
             _ => self.resolve_member(&f.owner, &f.name, &f.descriptor, false),
         };
         // AspectJ names the static type of the reference as the declaring type of a call.
-        let subject_class = self.class_data(&f.owner);
+        let subject_class = if self.weaver.detail_kinds.contains(&f.kind) {
+            self.class_data(&f.owner)
+        } else {
+            ClassData {
+                name: f.owner.clone(),
+                access: 0,
+                annotations: Vec::new(),
+                source_file: String::new(),
+            }
+        };
         let insn = self.code.insns[f.at].clone();
         let opcode = insn.opcode().unwrap_or(0);
         let is_static_target = matches!(opcode, op::INVOKESTATIC | op::GETSTATIC | op::PUTSTATIC)
