@@ -423,7 +423,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             queued[b] = false;
             let mut f = self.entries[b].clone().expect("queued blocks have frames");
             let (start, end) = (self.blocks[b].start, self.blocks[b].end);
-            let handlers = self.blocks[b].handlers.clone();
+            let handlers = std::mem::take(&mut self.blocks[b].handlers);
             let mut falls = true;
             for i in start..end {
                 let insn = self.code.insns[i].clone();
@@ -442,6 +442,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 }
                 falls = matches!(flow(opc), Flow::Next | Flow::Conditional);
             }
+            self.blocks[b].handlers = handlers;
             if falls {
                 if b + 1 >= self.blocks.len() {
                     return Err(Error::malformed(
@@ -473,13 +474,10 @@ impl<'c, 'p> Analysis<'c, 'p> {
             } else {
                 self.interner.id(&self.pool.class_name(catch_type)?)
             };
-            let hf = Frame {
-                locals: f.locals.clone(),
-                stack: vec![VType::Object(t)],
-            };
             self.max_stack = self.max_stack.max(1);
             let hb = self.label_block(handler);
-            self.merge_into(hb, &hf, work, queued, self.blocks[hb].start)?;
+            let at = self.blocks[hb].start;
+            self.merge_state(hb, &f.locals, &[VType::Object(t)], work, queued, at)?;
         }
         Ok(())
     }
@@ -492,30 +490,47 @@ impl<'c, 'p> Analysis<'c, 'p> {
         queued: &mut [bool],
         at: usize,
     ) -> Result<()> {
+        self.merge_state(b, &f.locals, &f.stack, work, queued, at)
+    }
+
+    /// Merges a state (locals, stack) into the entry of block `b`, queueing
+    /// the block if its entry changed.
+    fn merge_state(
+        &mut self,
+        b: usize,
+        locals: &[VType],
+        stack: &[VType],
+        work: &mut Vec<usize>,
+        queued: &mut [bool],
+        at: usize,
+    ) -> Result<()> {
         let changed = match self.entries[b].take() {
             None => {
-                self.entries[b] = Some(f.clone());
+                self.entries[b] = Some(Frame {
+                    locals: locals.to_vec(),
+                    stack: stack.to_vec(),
+                });
                 true
             }
             Some(mut old) => {
-                if old.stack.len() != f.stack.len() {
+                if old.stack.len() != stack.len() {
                     return Err(Error::malformed(
                         self.code.origin_near(at).map(|o| o as usize),
                         format!(
                             "stack heights {} and {} meet at a branch target",
                             old.stack.len(),
-                            f.stack.len()
+                            stack.len()
                         ),
                     ));
                 }
                 let mut changed = false;
                 for k in 0..old.locals.len() {
-                    let m = self.merge(old.locals[k], f.locals[k])?;
+                    let m = self.merge(old.locals[k], locals[k])?;
                     changed |= m != old.locals[k];
                     old.locals[k] = m;
                 }
                 for k in 0..old.stack.len() {
-                    let m = self.merge(old.stack[k], f.stack[k])?;
+                    let m = self.merge(old.stack[k], stack[k])?;
                     changed |= m != old.stack[k];
                     old.stack[k] = m;
                 }
