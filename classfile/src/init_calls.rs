@@ -157,7 +157,7 @@ fn linear_pass(
                 },
                 _,
             ) if pool.member_ref(*index)?.name == "<init>" => {
-                let n = descriptor::param_slots(&pool.member_ref(*index)?.descriptor)?;
+                let n = pool.member_slots(*index)?.0;
                 if stack.len() < n + 1 {
                     // The receiver is below what is followed: not uninitialized.
                     stack.clear();

@@ -308,27 +308,20 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<Option
             _ => return Ok(None),
         },
         Insn::Cp { op: o, index } => match *o {
-            op::GETSTATIC => (0, field(&pool.member_ref(*index)?.descriptor)),
-            op::PUTSTATIC => (field(&pool.member_ref(*index)?.descriptor), 0),
-            op::GETFIELD => (1, field(&pool.member_ref(*index)?.descriptor)),
-            op::PUTFIELD => (1 + field(&pool.member_ref(*index)?.descriptor), 0),
+            op::GETSTATIC => (0, pool.member_slots(*index)?.1),
+            op::PUTSTATIC => (pool.member_slots(*index)?.1, 0),
+            op::GETFIELD => (1, pool.member_slots(*index)?.1),
+            op::PUTFIELD => (1 + pool.member_slots(*index)?.1, 0),
             op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
-                let r = pool.member_ref(*index)?;
-                let (params, ret) = descriptor::parse_method(&r.descriptor)?;
-                let args: usize = params.iter().map(|p| descriptor::slots(p)).sum();
-                (
-                    args + usize::from(*o != op::INVOKESTATIC),
-                    descriptor::slots(ret),
-                )
+                let (args, ret) = pool.member_slots(*index)?;
+                (args + usize::from(*o != op::INVOKESTATIC), ret)
             }
             op::ANEWARRAY | op::CHECKCAST => (1, 1),
             _ => return Ok(None),
         },
         Insn::InvokeInterface { index, .. } => {
-            let r = pool.member_ref(*index)?;
-            let (params, ret) = descriptor::parse_method(&r.descriptor)?;
-            let args: usize = params.iter().map(|p| descriptor::slots(p)).sum();
-            (args + 1, descriptor::slots(ret))
+            let (args, ret) = pool.member_slots(*index)?;
+            (args + 1, ret)
         }
         Insn::InvokeDynamic { index } => {
             let (_, d) = pool.dynamic(*index)?;

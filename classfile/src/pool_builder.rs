@@ -71,6 +71,8 @@ pub struct PoolBuilder<'a> {
     members: RefCell<Vec<Option<[&'a str; 3]>>>,
     /// Decoded class names of the original pool, by index.
     classes: RefCell<Vec<Option<&'a str>>>,
+    /// [`member_slots`](Self::member_slots) answers, by index.
+    slots: RefCell<HashMap<u16, (usize, usize)>>,
 }
 
 impl<'a> PoolBuilder<'a> {
@@ -88,6 +90,7 @@ impl<'a> PoolBuilder<'a> {
             key: Vec::new(),
             members: RefCell::default(),
             classes: RefCell::default(),
+            slots: RefCell::default(),
         }
     }
 
@@ -106,6 +109,7 @@ impl<'a> PoolBuilder<'a> {
             key: Vec::new(),
             members: RefCell::default(),
             classes: RefCell::default(),
+            slots: RefCell::default(),
         }
     }
 
@@ -424,6 +428,25 @@ impl<'a> PoolBuilder<'a> {
             }
             _ => unreachable!("tag checked"),
         }
+    }
+
+    /// For the method reference at `idx`: the stack slots its arguments and
+    /// its result take; for a field reference: 0 and the field's slots.
+    /// Remembered per index.
+    pub fn member_slots(&self, idx: u16) -> Result<(usize, usize)> {
+        if let Some(&s) = self.slots.borrow().get(&idx) {
+            return Ok(s);
+        }
+        let r = self.member_ref(idx)?;
+        let s = if r.descriptor.starts_with('(') {
+            let (params, ret) = crate::descriptor::parse_method(&r.descriptor)?;
+            let args = params.iter().map(|p| crate::descriptor::slots(p)).sum();
+            (args, crate::descriptor::slots(ret))
+        } else {
+            (0, crate::descriptor::slots(&r.descriptor))
+        };
+        self.slots.borrow_mut().insert(idx, s);
+        Ok(s)
     }
 
     /// Name and descriptor of a Dynamic or InvokeDynamic entry.

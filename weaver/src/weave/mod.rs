@@ -1906,20 +1906,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         ctx.ret = Some((0, ret.to_string()));
         ctx.exc = Some((0, THROWABLE.to_string()));
-        let subject_class = ClassData {
-            name: self.cls.name.clone(),
-            access: self.cls.access,
-            annotations: self.cls.annotations.clone(),
-            source_file: String::new(),
-        };
-        let subject = MemberData {
-            name: m.name.clone(),
-            descriptor: m.descriptor.clone(),
-            access: m.access,
-            annotations: m.annotations.clone(),
-            exceptions: m.exceptions.clone(),
-        };
-        let mut matched = self.matching(kind, &subject_class, &subject, None, &ctx, esp.line);
+        // The subject is the method itself.
+        let cls = self.cls;
+        let mut matched = self.matching(kind, cls, m, None, &ctx, esp.line);
         if kind == ShadowKind::ConstructorExecution && matched.iter().any(|m| is_around(m.advice)) {
             if let Some(field) = self.final_field_set(body_marker)? {
                 // The body would move into a static method, which may not set it.
