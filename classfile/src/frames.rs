@@ -524,15 +524,15 @@ impl<'c, 'p> Analysis<'c, 'p> {
                     ));
                 }
                 let mut changed = false;
-                for k in 0..old.locals.len() {
-                    let m = self.merge(old.locals[k], locals[k])?;
-                    changed |= m != old.locals[k];
-                    old.locals[k] = m;
+                for (o, &v) in old.locals.iter_mut().zip(locals) {
+                    let m = self.merge(*o, v)?;
+                    changed |= m != *o;
+                    *o = m;
                 }
-                for k in 0..old.stack.len() {
-                    let m = self.merge(old.stack[k], stack[k])?;
-                    changed |= m != old.stack[k];
-                    old.stack[k] = m;
+                for (o, &v) in old.stack.iter_mut().zip(stack) {
+                    let m = self.merge(*o, v)?;
+                    changed |= m != *o;
+                    *o = m;
                 }
                 self.entries[b] = Some(old);
                 changed
