@@ -34,7 +34,7 @@ use crate::pool_builder::PoolBuilder;
 pub struct Snapshot {
     insns: Vec<Insn>,
     handlers: Vec<Handler>,
-    offsets: Vec<u32>,
+    label_count: usize,
     max_stack: u16,
     max_locals: u16,
     stack_map: Option<Vec<u8>>,
@@ -50,7 +50,7 @@ impl Snapshot {
         Snapshot {
             insns: code.insns.clone(),
             handlers: code.handlers.clone(),
-            offsets: code.layout().insn_offsets,
+            label_count: code.label_count(),
             max_stack: code.max_stack,
             max_locals: code.max_locals,
             stack_map,
@@ -165,10 +165,10 @@ fn try_keep(
             return Ok(false);
         }
     }
-    if code.widen_jumps()? {
+    let (widened, layout) = code.widen_jumps_with_layout()?;
+    if widened {
         return Ok(false);
     }
-    let layout = code.layout();
     if layout.code_len > crate::code::MAX_CODE_LEN {
         return Ok(false); // frames::compute reports it
     }
@@ -357,10 +357,11 @@ fn moved_frames(
     before: &Snapshot,
     new_offset: &dyn Fn(usize) -> u32,
 ) -> Result<Option<(Vec<u8>, Vec<u32>)>> {
+    let offsets = crate::code::layout_of(&before.insns, before.label_count).insn_offsets;
     // The original item at an offset: the first one there, labels first.
     let item_at = |offset: u32| -> Option<usize> {
-        let j = before.offsets.partition_point(|&o| o < offset);
-        (before.offsets.get(j) == Some(&offset)).then_some(j)
+        let j = offsets.partition_point(|&o| o < offset);
+        (offsets.get(j) == Some(&offset)).then_some(j)
     };
     // The `new` instruction at an offset, for `Uninitialized(offset)`.
     let new_at = |offset: u32| -> Option<usize> {
@@ -624,32 +625,33 @@ mod tests {
     /// `new`; short frame forms become extended ones when the delta grows.
     #[test]
     fn frames_move_to_new_offsets() {
-        // Two frames: same_frame at 3 and same_locals_1_stack_item at 10 holding
-        // Uninitialized(5).
-        let old = [0u8, 2, 3, 64 + 6, 8, 0, 5];
+        // sipush (3 bytes), bipush (2), new (3), nop: offsets 0, 3, 5, 8.
         let before = Snapshot {
-            insns: Vec::new(),
+            insns: vec![
+                Insn::Push { op: 17, value: 1 },
+                Insn::Push { op: 16, value: 1 },
+                Insn::Cp {
+                    op: op::NEW,
+                    index: 1,
+                },
+                Insn::Simple(0),
+            ],
             handlers: Vec::new(),
-            offsets: vec![0, 3, 5, 10],
+            label_count: 0,
             max_stack: 0,
             max_locals: 0,
             stack_map: None,
         };
-        let mut before = before;
-        before.insns = vec![
-            Insn::Simple(0),
-            Insn::Simple(0),
-            Insn::Cp {
-                op: op::NEW,
-                index: 1,
-            },
-            Insn::Simple(0),
-        ];
+        let offsets = crate::code::layout_of(&before.insns, 0).insn_offsets;
+        assert_eq!(offsets, vec![0, 3, 5, 8]);
+        // Two frames: same_frame at 3, and same_locals_1_stack_item at 8 holding
+        // Uninitialized(5).
+        let old = [0u8, 2, 3, 64 + 4, 8, 0, 5];
         // Everything from item 1 on moves by 100 bytes.
-        let moved = |j: usize| before.offsets[j] + if j >= 1 { 100 } else { 0 };
-        let (data, offsets) = moved_frames(&old, &before, &moved).unwrap().unwrap();
-        assert_eq!(offsets, vec![103, 110]);
-        assert_eq!(data, vec![0, 2, 251, 0, 103, 64 + 6, 8, 0, 105]);
+        let moved = |j: usize| offsets[j] + if j >= 1 { 100 } else { 0 };
+        let (data, frames) = moved_frames(&old, &before, &moved).unwrap().unwrap();
+        assert_eq!(frames, vec![103, 108]);
+        assert_eq!(data, vec![0, 2, 251, 0, 103, 64 + 4, 8, 0, 105]);
         // A malformed table is not moved.
         assert!(moved_frames(&old[..5], &before, &moved).unwrap().is_none());
     }

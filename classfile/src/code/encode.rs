@@ -75,29 +75,40 @@ fn insn_size(insn: &Insn, at: usize) -> usize {
     }
 }
 
+/// Offsets of `insns` (with labels numbered below `label_count`) in their
+/// current forms.
+pub(crate) fn layout_of(insns: &[Insn], label_count: usize) -> Layout {
+    let mut insn_offsets = Vec::with_capacity(insns.len());
+    let mut label_offsets = vec![u32::MAX; label_count];
+    let mut at = 0usize;
+    for insn in insns {
+        insn_offsets.push(at as u32);
+        if let Insn::Label(l) = insn {
+            label_offsets[l.0 as usize] = at as u32;
+        }
+        at += insn_size(insn, at);
+    }
+    Layout {
+        insn_offsets,
+        label_offsets,
+        code_len: at,
+    }
+}
+
 impl Code {
     /// Assigns offsets with the current instruction forms.
     pub fn layout(&self) -> Layout {
-        let mut insn_offsets = Vec::with_capacity(self.insns.len());
-        let mut label_offsets = vec![u32::MAX; self.label_count()];
-        let mut at = 0usize;
-        for insn in &self.insns {
-            insn_offsets.push(at as u32);
-            if let Insn::Label(l) = insn {
-                label_offsets[l.0 as usize] = at as u32;
-            }
-            at += insn_size(insn, at);
-        }
-        Layout {
-            insn_offsets,
-            label_offsets,
-            code_len: at,
-        }
+        layout_of(&self.insns, self.label_count())
     }
 
     /// Rewrites every 16-bit branch whose offset no longer fits, until the layout
     /// is stable. Returns whether anything changed.
     pub fn widen_jumps(&mut self) -> Result<bool> {
+        Ok(self.widen_jumps_with_layout()?.0)
+    }
+
+    /// [`widen_jumps`](Self::widen_jumps), also returning the final layout.
+    pub fn widen_jumps_with_layout(&mut self) -> Result<(bool, Layout)> {
         let mut changed = false;
         loop {
             let layout = self.layout();
@@ -114,7 +125,7 @@ impl Code {
                 }
             }
             if far.is_empty() {
-                return Ok(changed);
+                return Ok((changed, layout));
             }
             changed = true;
             // Rewrite from the back so indices stay valid.

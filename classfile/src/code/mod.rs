@@ -12,6 +12,7 @@ mod encode;
 mod type_annotations;
 
 pub use decode::any_opcode;
+pub(crate) use encode::layout_of;
 pub use encode::{Layout, MAX_CODE_LEN};
 pub(crate) use type_annotations::skip_annotation;
 pub use type_annotations::{TypeAnnotation, TypeAnnotationTarget};
