@@ -15,6 +15,9 @@
 #                              64 MB, which is too small for guava)
 #   MAJOR_BENCH_KEEP           a directory to keep the woven jars in (default: a
 #                              temporary directory, removed at the end)
+#   MAJOR_BENCH_PAUSE          seconds to wait before each measured command, so
+#                              that the previous one's exit (ajc's JVM frees
+#                              ~600 MB) does not spill into it (default 0.5)
 #
 # Exit status: 0 when every weave succeeded (a missed target is reported, not an
 # error), 1 when a weave failed, 2 on bad usage. Nothing is installed.
@@ -74,11 +77,13 @@ done
 # (for major, that can be the javac it starts to compile the aspect).
 # Python's monotonic clock gives milliseconds; /usr/bin/time only hundredths,
 # which is coarse next to major's ~0.1 s.
+PAUSE=${MAJOR_BENCH_PAUSE:-0.5}
 if command -v python3 >/dev/null 2>&1; then
   MEASURE_WITH="python3 time.monotonic, resource.getrusage(RUSAGE_CHILDREN)"
   measure() {
     local out=$1
     shift
+    sleep "$PAUSE"
     python3 - "$out" "$@" <<'PY'
 import resource, subprocess, sys, time
 out, cmd = sys.argv[1], sys.argv[2:]
@@ -96,6 +101,7 @@ elif [ -x /usr/bin/time ]; then
   measure() {
     local out=$1
     shift
+    sleep "$PAUSE"
     /usr/bin/time -f '%e %M' -o "$out" "$@" >"$out.log" 2>&1
   }
 else
