@@ -15,9 +15,10 @@
 //!   (`ProceedingJoinPoint.proceed(..)`), `Conversions` (boxing), `CFlowCounter`
 //!   and `CFlowStack`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use major_archive::{ArchiveError, OutputArchive, OutputKind};
+use major_archive::{Archive, ArchiveError, OutputArchive, OutputKind};
+use sha2::{Digest, Sha256};
 
 include!(concat!(env!("OUT_DIR"), "/runtime_classes.rs"));
 
@@ -44,9 +45,55 @@ pub fn write_runtime_jar(path: &Path) -> Result<(), ArchiveError> {
     out.finish()
 }
 
+/// The runtime jar kept in `dir` (a cache directory), written there first if
+/// it is missing or does not read back with every class: its name holds a
+/// hash of the embedded classes, so one jar serves every weave by the same
+/// build of major and nothing is written per weave.
+pub fn cached_runtime_jar(dir: &Path) -> Result<PathBuf, ArchiveError> {
+    let mut h = Sha256::new();
+    for (name, bytes) in RUNTIME_CLASSES {
+        h.update((name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    }
+    let hex: String = h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let path = dir.join(format!("major-runtime-{hex}.jar"));
+    let complete =
+        Archive::open(&path).is_ok_and(|a| a.entries().len() == RUNTIME_CLASSES.len() + 1);
+    if !complete {
+        write_runtime_jar(&path)?;
+    }
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cached jar is written once, reused, and rewritten when damaged.
+    #[test]
+    fn cached_jar_is_reused_and_repaired() {
+        let dir = tempfile::tempdir().unwrap();
+        let jar = cached_runtime_jar(dir.path()).unwrap();
+        let written = std::fs::metadata(&jar).unwrap().modified().unwrap();
+        let a = Archive::open(&jar).unwrap();
+        assert_eq!(a.entries().len(), RUNTIME_CLASSES.len() + 1);
+        assert_eq!(cached_runtime_jar(dir.path()).unwrap(), jar);
+        assert_eq!(
+            std::fs::metadata(&jar).unwrap().modified().unwrap(),
+            written
+        );
+        std::fs::write(&jar, b"damaged").unwrap();
+        assert_eq!(cached_runtime_jar(dir.path()).unwrap(), jar);
+        assert_eq!(
+            Archive::open(&jar).unwrap().entries().len(),
+            RUNTIME_CLASSES.len() + 1
+        );
+    }
 
     #[test]
     fn classes_are_sorted_and_complete() {

@@ -23,7 +23,7 @@ use crate::aspects::compile::{compile, CompileCache};
 use crate::index::ClassIndex;
 use crate::jdk::Jdk;
 use crate::report::MajorError;
-use crate::runtime::{write_runtime_jar, RUNTIME_CLASSES};
+use crate::runtime::{cached_runtime_jar, write_runtime_jar, RUNTIME_CLASSES};
 use crate::weave::{describe, ClassOutcome, DeclareHit, Weaver};
 
 /// What to weave.
@@ -85,8 +85,16 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         major_pointcut_lang::compile(files).map_err(|d| MajorError::Aspects(d.render()))?;
     let work = tempfile::tempdir()
         .map_err(|e| MajorError::Usage(format!("cannot create a temporary directory: {e}")))?;
-    let rt = work.path().join("major-runtime.jar");
-    write_runtime_jar(&rt)?;
+    // The runtime jar javac compiles against: kept in the cache directory
+    // (written once per build of major), else written for this run.
+    let rt = match &opts.cache {
+        Some(dir) => cached_runtime_jar(dir)?,
+        None => {
+            let rt = work.path().join("major-runtime.jar");
+            write_runtime_jar(&rt)?;
+            rt
+        }
+    };
     let javac = opts.jdk.javac().ok_or_else(|| {
         MajorError::Usage(format!(
             "{}: no javac in this JDK (install a full JDK, e.g. openjdk-17-jdk-headless)",
