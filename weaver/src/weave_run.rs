@@ -240,8 +240,16 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
     clock.lap("weave and write");
 
-    // 4. The classes major adds, after the inputs.
-    let runtime: &[(&str, &[u8])] = if opts.bundle_runtime {
+    // 4. The classes major adds, after the inputs. The runtime classes are
+    // copied, already compressed, from the cached runtime jar when there is
+    // one (the same bytes a fresh compression gives).
+    let runtime_jar = match (&opts.cache, opts.bundle_runtime, out_kind) {
+        (Some(_), true, OutputKind::Zip) => Archive::open(&rt)
+            .ok()
+            .filter(|a| a.entries().len() == RUNTIME_CLASSES.len() + 1),
+        _ => None,
+    };
+    let runtime: &[(&str, &[u8])] = if opts.bundle_runtime && runtime_jar.is_none() {
         RUNTIME_CLASSES
     } else {
         &[]
@@ -258,6 +266,13 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .collect();
     for entry in added {
         out.write_prepared(entry)?;
+    }
+    if let Some(jar) = &runtime_jar {
+        for (i, e) in jar.entries().iter().enumerate() {
+            if e.name.ends_with(".class") {
+                out.copy_raw(jar, i)?;
+            }
+        }
     }
     out.finish()?;
     clock.lap("finish output");
