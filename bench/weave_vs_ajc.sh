@@ -7,7 +7,7 @@
 #   bench/run.sh weave [guava] [commons-lang3]
 #
 # Environment:
-#   MAJOR_BENCH_RUNS           N in best-of-N (default 3)
+#   MAJOR_BENCH_RUNS           N in best-of-N (default 5)
 #   MAJOR_BENCH_JDK17          the JDK that runs ajc and compiles major's aspects
 #                              (default /usr/lib/jvm/java-17-openjdk-amd64)
 #   MAJOR_BENCH_AJC_JAVA_OPTS  JVM options for ajc (default: none, i.e. the JVM's
@@ -25,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-RUNS=${MAJOR_BENCH_RUNS:-3}
+RUNS=${MAJOR_BENCH_RUNS:-5}
 JDK=${MAJOR_BENCH_JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 AJC_JAVA_OPTS=${MAJOR_BENCH_AJC_JAVA_OPTS:-}
 ASPECTJRT=/usr/share/java/aspectjrt.jar
