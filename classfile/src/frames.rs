@@ -15,7 +15,7 @@ use crate::constant_pool::Constant;
 use crate::descriptor;
 use crate::error::{Error, ErrorKind, Result};
 use crate::hierarchy::{ClassHierarchy, OBJECT};
-use crate::opcodes::{flow, is_store, op, short_form, Flow, OPCODES};
+use crate::opcodes::{flow, is_store, op, short_form, shuffle_depth, shuffle_slots, Flow, OPCODES};
 use crate::pool_builder::PoolBuilder;
 
 /// The method a body belongs to.
@@ -757,31 +757,10 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
             Insn::Simple(o @ (op::DUP..=op::SWAP)) => {
                 let s = &mut f.stack;
-                let need = match *o {
-                    op::DUP => 1,
-                    op::DUP_X1 | op::DUP2 | op::SWAP => 2,
-                    op::DUP_X2 | op::DUP2_X1 => 3,
-                    _ => 4,
-                };
-                if s.len() < need {
+                if s.len() < shuffle_depth(*o) {
                     return Err(self.err(i, "stack underflow in dup/swap"));
                 }
-                let n = s.len();
-                match *o {
-                    op::DUP => s.push(s[n - 1]),
-                    op::DUP_X1 => s.insert(n - 2, s[n - 1]),
-                    op::DUP_X2 => s.insert(n - 3, s[n - 1]),
-                    op::DUP2 => s.extend_from_within(n - 2..),
-                    op::DUP2_X1 => {
-                        let (b, a) = (s[n - 2], s[n - 1]);
-                        s.splice(n - 3..n - 3, [b, a]);
-                    }
-                    op::DUP2_X2 => {
-                        let (b, a) = (s[n - 2], s[n - 1]);
-                        s.splice(n - 4..n - 4, [b, a]);
-                    }
-                    _ => s.swap(n - 1, n - 2),
-                }
+                shuffle_slots(s, *o);
             }
             Insn::Cp {
                 op: o @ (op::GETSTATIC..=op::PUTFIELD),

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::frames::{self, MethodContext, Value};
 use crate::hierarchy::{ClassHierarchy, OBJECT};
 use crate::kept_frames::stack_effect;
-use crate::opcodes::{flow, op, short_form, Flow};
+use crate::opcodes::{flow, op, short_form, shuffle_depth, shuffle_slots, Flow};
 use crate::pool_builder::PoolBuilder;
 
 /// The constructor calls of a method body.
@@ -221,32 +221,12 @@ fn set_local(locals: &mut Vec<Val>, n: usize, v: Val) {
 
 /// `dup`..`swap` on slots. Slots below what is followed are `Other`s.
 fn shuffle(s: &mut Vec<Val>, o: u8) {
-    let need = match o {
-        op::DUP => 1,
-        op::DUP_X1 | op::DUP2 | op::SWAP => 2,
-        op::DUP_X2 | op::DUP2_X1 => 3,
-        _ => 4,
-    };
+    let need = shuffle_depth(o);
     if s.len() < need {
         let missing = need - s.len();
         s.splice(0..0, std::iter::repeat_n(Val::Other, missing));
     }
-    let n = s.len();
-    match o {
-        op::DUP => s.push(s[n - 1]),
-        op::DUP_X1 => s.insert(n - 2, s[n - 1]),
-        op::DUP_X2 => s.insert(n - 3, s[n - 1]),
-        op::DUP2 => s.extend_from_within(n - 2..),
-        op::DUP2_X1 => {
-            let (b, a) = (s[n - 2], s[n - 1]);
-            s.splice(n - 3..n - 3, [b, a]);
-        }
-        op::DUP2_X2 => {
-            let (b, a) = (s[n - 2], s[n - 1]);
-            s.splice(n - 4..n - 4, [b, a]);
-        }
-        _ => s.swap(n - 1, n - 2),
-    }
+    shuffle_slots(s, o);
 }
 
 /// The answer of the full type analysis ([`frames::stack_states`]), which may

@@ -389,6 +389,37 @@ pub fn is_store(opcode: u8) -> bool {
     (op::ISTORE..=op::ASTORE_3).contains(&opcode)
 }
 
+/// How many stack slots `dup`..`swap` (opcode `o`) reads.
+pub fn shuffle_depth(o: u8) -> usize {
+    match o {
+        op::DUP => 1,
+        op::DUP_X1 | op::DUP2 | op::SWAP => 2,
+        op::DUP_X2 | op::DUP2_X1 => 3,
+        _ => 4,
+    }
+}
+
+/// Applies `dup`..`swap` (opcode `o`) to a stack of slots (top last), which
+/// must hold at least [`shuffle_depth`] slots.
+pub fn shuffle_slots<T: Copy>(s: &mut Vec<T>, o: u8) {
+    let n = s.len();
+    match o {
+        op::DUP => s.push(s[n - 1]),
+        op::DUP_X1 => s.insert(n - 2, s[n - 1]),
+        op::DUP_X2 => s.insert(n - 3, s[n - 1]),
+        op::DUP2 => s.extend_from_within(n - 2..),
+        op::DUP2_X1 => {
+            let (b, a) = (s[n - 2], s[n - 1]);
+            s.splice(n - 3..n - 3, [b, a]);
+        }
+        op::DUP2_X2 => {
+            let (b, a) = (s[n - 2], s[n - 1]);
+            s.splice(n - 4..n - 4, [b, a]);
+        }
+        _ => s.swap(n - 1, n - 2),
+    }
+}
+
 /// For the short forms `xload_n`/`xstore_n`: the long-form opcode and the index.
 pub fn short_form(opcode: u8) -> Option<(u8, u16)> {
     match opcode {

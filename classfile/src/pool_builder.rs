@@ -51,6 +51,15 @@ struct Index<'a> {
     other: HashMap<(u8, u64), u16>,
 }
 
+/// Stores `v` at `i` of a per-index cache of a pool of `len` entries.
+fn remember<T: Clone>(cache: &RefCell<Vec<Option<T>>>, len: usize, i: usize, v: T) {
+    let mut cache = cache.borrow_mut();
+    if cache.is_empty() {
+        cache.resize(len, None);
+    }
+    cache[i] = Some(v);
+}
+
 /// The constant pool of a class being written.
 #[derive(Debug)]
 pub struct PoolBuilder<'a> {
@@ -368,11 +377,7 @@ impl<'a> PoolBuilder<'a> {
             }
             let c = self.original.class_name(idx)?;
             if let Cow::Borrowed(b) = c {
-                let mut cache = self.classes.borrow_mut();
-                if cache.is_empty() {
-                    cache.resize(self.original.len(), None);
-                }
-                cache[i] = Some(b);
+                remember(&self.classes, self.original.len(), i, b);
             }
             return Ok(c);
         }
@@ -404,11 +409,7 @@ impl<'a> PoolBuilder<'a> {
             if let (Cow::Borrowed(o), Cow::Borrowed(n), Cow::Borrowed(d)) =
                 (&r.owner, &r.name, &r.descriptor)
             {
-                let mut cache = self.members.borrow_mut();
-                if cache.is_empty() {
-                    cache.resize(self.original.len(), None);
-                }
-                cache[i] = Some([o, n, d]);
+                remember(&self.members, self.original.len(), i, [*o, *n, *d]);
             }
             return Ok(r);
         }
