@@ -812,3 +812,78 @@ fn the_demo_weaves_and_runs_its_example() {
     );
     assert!(dir.path().join("woven/Main.class").is_file());
 }
+
+/// A class the weave needs to know (here, to merge two types in a frame) but
+/// that neither the inputs nor the class path hold fails the run: the message
+/// names the class, the method and the missing type and says to add it to the
+/// class path, and nothing is written. With the class path, the same weave
+/// works and the program verifies.
+#[test]
+fn a_class_missing_from_the_class_path_is_named() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    let mut files = Vec::new();
+    for (name, text) in [
+        ("lib/Base.java", "package lib;\npublic class Base {}\n"),
+        ("lib/One.java", "package lib;\npublic class One extends Base {}\n"),
+        ("lib/Two.java", "package lib;\npublic class Two extends Base {}\n"),
+        (
+            "app/Use.java",
+            "package app;\n\npublic class Use {\n    static Object pick(boolean c) {\n        lib.Base b = c ? new lib.One() : new lib.Two();\n        return b;\n    }\n\n    public static void main(String[] a) {\n        System.out.println(pick(a.length == 0).getClass().getSimpleName());\n    }\n}\n",
+        ),
+    ] {
+        let p = src.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        files.push(p);
+    }
+    let classes = dir.path().join("classes");
+    javac(&jdk, &classes, &files);
+    // The program alone in one jar, its library in another.
+    let (app_dir, lib_dir) = (dir.path().join("app"), dir.path().join("lib"));
+    for (d, pkg) in [(&app_dir, "app"), (&lib_dir, "lib")] {
+        std::fs::create_dir_all(d).unwrap();
+        std::fs::rename(classes.join(pkg), d.join(pkg)).unwrap();
+    }
+    let (app_jar, lib_jar) = (dir.path().join("app.jar"), dir.path().join("lib.jar"));
+    jar_dir(&jdk, &app_dir, &app_jar);
+    jar_dir(&jdk, &lib_dir, &lib_jar);
+    let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("../aspects/ObjectTracker.aj");
+    let out = dir.path().join("out.jar");
+    let weave = |extra: &[&Path]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
+        c.arg("weave")
+            .arg("--jdk")
+            .arg(&jdk.home)
+            .arg("--cache-dir")
+            .arg(dir.path().join("cache"))
+            .arg("-a")
+            .arg(&aspect)
+            .args(extra)
+            .arg(&app_jar)
+            .arg("-o")
+            .arg(&out);
+        c.output().unwrap()
+    };
+    let o = weave(&[]);
+    let t = text(&o);
+    assert!(!o.status.success(), "{t}");
+    for needle in ["app/Use", "pick", "lib/", "class path"] {
+        assert!(t.contains(needle), "stderr should name {needle}:\n{t}");
+    }
+    assert!(!out.exists(), "nothing written");
+    let o = weave(&[p("--classpath"), &lib_jar]);
+    assert!(o.status.success(), "{}", text(&o));
+    let cp = std::env::join_paths([&out, &lib_jar]).unwrap();
+    let run = Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(&cp)
+        .arg("app.Use")
+        .output()
+        .unwrap();
+    let t = text(&run);
+    assert!(run.status.success(), "{t}");
+    assert!(t.contains("One") && t.contains("ObjectTracker: "), "{t}");
+}
