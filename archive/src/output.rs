@@ -165,7 +165,9 @@ impl EntryMeta {
 /// (UTF-8, also set for any non-ASCII name since names are written as UTF-8),
 /// and bits 0 to 2 (encryption, compression options), which describe the
 /// data. Bit 3 (data descriptor) is dropped: the sizes are in the headers.
-fn raw_header<'n>(name: &'n str, is_dir: bool, raw: &RawEntry<'_>) -> Header<'n> {
+/// The local header's extra field records are carried over (zip64 ones are
+/// the writer's to make).
+fn raw_header<'n>(name: &'n str, is_dir: bool, raw: &RawEntry<'n>) -> Header<'n> {
     let kind = if is_dir {
         zip_output::S_IFDIR
     } else {
@@ -193,6 +195,7 @@ fn raw_header<'n>(name: &'n str, is_dir: bool, raw: &RawEntry<'_>) -> Header<'n>
         crc: raw.crc,
         size: raw.size,
         mode,
+        extra: raw.extra,
     }
 }
 

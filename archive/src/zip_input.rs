@@ -127,6 +127,8 @@ fn find_duplicate_name(data: &[u8], start: u64) -> Option<String> {
 pub(crate) struct RawEntry<'a> {
     /// The entry's data as stored.
     pub(crate) data: &'a [u8],
+    /// The extra field of its local header, as stored.
+    pub(crate) extra: &'a [u8],
     /// General purpose flags, from the central directory.
     pub(crate) flags: u16,
     /// The compression method number, whatever it is.
@@ -183,13 +185,18 @@ impl ZipInput {
             .ok_or_else(|| corrupt("the entry's central directory record was not found"))?;
         let (local_at, local) = header_at(file.header_start(), 30, b"PK\x03\x04")
             .ok_or_else(|| corrupt("the entry's local header was not found"))?;
-        let start = local_at + 30 + usize::from(u16_at(local, 26)) + usize::from(u16_at(local, 28));
+        let extra_at = local_at + 30 + usize::from(u16_at(local, 26));
+        let start = extra_at + usize::from(u16_at(local, 28));
+        let extra = bytes
+            .get(extra_at..start)
+            .ok_or_else(|| corrupt("the entry's local header extends past the end of file"))?;
         let data = usize::try_from(file.compressed_size())
             .ok()
             .and_then(|len| bytes.get(start..start.checked_add(len)?))
             .ok_or_else(|| corrupt("the entry data extends past the end of file"))?;
         Ok(RawEntry {
             data,
+            extra,
             version_needed: u16_at(central, 6) & 0xFF,
             flags: u16_at(central, 8),
             method: u16_at(central, 10),

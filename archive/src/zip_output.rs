@@ -104,6 +104,30 @@ pub(crate) struct Header<'a> {
     pub(crate) size: u64,
     /// Unix mode, file type bits included.
     pub(crate) mode: u32,
+    /// Extra field records to carry over from an input entry (a raw copy's
+    /// extended timestamps, jar marker, ...), written in both headers. Zip64
+    /// records among them are left out (the writer makes its own), and so is
+    /// everything from a malformed record on.
+    pub(crate) extra: &'a [u8],
+}
+
+/// The whole records of `extra` to copy: up to the first malformed one, zip64
+/// records left out.
+fn copied_records(extra: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 4 <= extra.len() {
+        let id = u16::from_le_bytes([extra[at], extra[at + 1]]);
+        let len = usize::from(u16::from_le_bytes([extra[at + 2], extra[at + 3]]));
+        let Some(record) = extra.get(at..at + 4 + len) else {
+            break;
+        };
+        if id != ZIP64_EXTRA {
+            out.push(record);
+        }
+        at += 4 + len;
+    }
+    out
 }
 
 /// A new entry's contents as they go in the zip: deflated (by this thread's
@@ -170,6 +194,7 @@ impl<'a> Encoded<'a> {
             crc: self.crc,
             size: self.size,
             mode: kind | (self.meta.mode & 0o7777),
+            extra: &[],
         }
     }
 
@@ -266,6 +291,19 @@ impl ZipOutput {
         // order.
         let wide = [size, compressed, offset].map(|v| v >= MARK32);
         let central64 = wide.iter().filter(|&&w| w).count() as u16 * 8;
+        // Records carried over from the input, if both headers can hold them.
+        let mut copied = copied_records(header.extra);
+        let copied_len: usize = copied.iter().map(|r| r.len()).sum();
+        let local_extra = if local64 { 20 } else { 0 } + copied_len;
+        let central_extra = if central64 > 0 {
+            central64 as usize + 4
+        } else {
+            0
+        } + copied_len;
+        if local_extra.max(central_extra) > usize::from(u16::MAX) {
+            copied.clear();
+        }
+        let copied_len = copied.iter().map(|r| r.len()).sum::<usize>() as u16;
         let version = if local64 || central64 > 0 {
             header.version_needed.max(VERSION_ZIP64)
         } else {
@@ -287,7 +325,7 @@ impl ZipOutput {
             put32(local, size as u32);
         }
         put16(local, name_len);
-        put16(local, if local64 { 20 } else { 0 });
+        put16(local, if local64 { 20 } else { 0 } + copied_len);
         local.extend_from_slice(name);
         if local64 {
             put16(local, ZIP64_EXTRA);
@@ -295,13 +333,16 @@ impl ZipOutput {
             put64(local, size);
             put64(local, compressed);
         }
+        for r in &copied {
+            local.extend_from_slice(r);
+        }
         self.out.write_all(local)?;
         self.out.write_all(data)?;
         self.offset += local.len() as u64 + compressed;
 
         let is_dir = header.mode & S_IFMT == S_IFDIR;
         let external = (header.mode << 16) | if is_dir { DOS_DIRECTORY } else { 0 };
-        let extra_len = if central64 > 0 { central64 + 4 } else { 0 };
+        let extra_len = if central64 > 0 { central64 + 4 } else { 0 } + copied_len;
         let c = &mut self.central;
         put32(c, CENTRAL_HEADER);
         for v in [
@@ -333,6 +374,9 @@ impl ZipOutput {
                     put64(c, v);
                 }
             }
+        }
+        for r in &copied {
+            c.extend_from_slice(r);
         }
         self.entries += 1;
         Ok(())
@@ -728,6 +772,72 @@ mod tests {
     /// Raw copies keep the compressed bytes (deflated by zlib at level 9 here,
     /// which libdeflate would not reproduce), the CRC and the method, even one
     /// we cannot decompress.
+    /// A raw copy carries the local header's extra field records over (here
+    /// extended timestamps), in both headers; the zip64 records are the
+    /// writer's own.
+    #[test]
+    fn copy_raw_keeps_extra_fields() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("extra.jar");
+        let mut z = zip::ZipWriter::new(File::create(&input).unwrap());
+        let mut marked = zip::write::FullFileOptions::default();
+        marked
+            .add_extra_field(0x5455, [1, 1, 2, 3, 4], false)
+            .unwrap();
+        z.add_directory("META-INF/", marked).unwrap();
+        let mut stamped = zip::write::FullFileOptions::default();
+        stamped
+            .add_extra_field(0x5455, [1, 0x10, 0x20, 0x30, 0x40], false)
+            .unwrap();
+        z.start_file("p/A.class", stamped).unwrap();
+        z.write_all(b"\xCA\xFE\xBA\xBE with an extended timestamp")
+            .unwrap();
+        z.start_file("p/B.class", SimpleFileOptions::default())
+            .unwrap();
+        z.write_all(b"no extra field").unwrap();
+        z.finish().unwrap();
+
+        let from = Archive::open(&input).unwrap();
+        let target = dir.path().join("copy.jar");
+        let mut out = OutputArchive::create(&target, OutputKind::Zip).unwrap();
+        for i in 0..from.entries().len() {
+            out.copy_raw(&from, i).unwrap();
+        }
+        out.finish().unwrap();
+
+        let bytes = fs_read(&target);
+        let zip = zip_of(&target);
+        let extras = |i: usize| {
+            let f = zip.by_index_data(i).unwrap();
+            let (local, central) = (f.header_start(), f.central_header_start());
+            let name = u16_at(&bytes, local + 26) as u64;
+            let len = u16_at(&bytes, local + 28) as usize;
+            let at = (local + 30 + name) as usize;
+            let local_extra = bytes[at..at + len].to_vec();
+            let name = u16_at(&bytes, central + 28) as u64;
+            let len = u16_at(&bytes, central + 30) as usize;
+            let at = (central + 46 + name) as usize;
+            (local_extra, bytes[at..at + len].to_vec())
+        };
+        let (dir_local, dir_central) = extras(0);
+        assert_eq!(dir_local, [0x55, 0x54, 5, 0, 1, 1, 2, 3, 4]);
+        assert_eq!(dir_central, dir_local);
+        let ut = vec![0x55, 0x54, 5, 0, 1, 0x10, 0x20, 0x30, 0x40];
+        assert_eq!(extras(1), (ut.clone(), ut));
+        assert_eq!(extras(2), (Vec::new(), Vec::new()));
+        // The copy reads back, contents and all.
+        let copy = Archive::open(&target).unwrap();
+        assert_eq!(
+            &*copy.read(1).unwrap(),
+            b"\xCA\xFE\xBA\xBE with an extended timestamp"
+        );
+        // A zip64 record among the extras is not copied (the writer makes its own).
+        let with_zip64 = [1, 0, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0x55, 0x54, 1, 0, 1];
+        assert_eq!(copied_records(&with_zip64), vec![&with_zip64[12..]]);
+        // A malformed record ends what is copied.
+        assert_eq!(copied_records(&[0x55, 0x54, 9, 0, 1]), Vec::<&[u8]>::new());
+    }
+
     #[test]
     fn copy_raw_keeps_compressed_bytes() {
         let dir = tempfile::tempdir().unwrap();
@@ -828,6 +938,7 @@ mod tests {
             crc,
             size,
             mode: S_IFREG | 0o640,
+            extra: &[],
         };
         z.add(&header, &stream).unwrap();
         z.finish().unwrap();
