@@ -395,7 +395,7 @@ impl<'p> Weaver<'p> {
             source_file: source_file.clone(),
         };
         let mut edit = ClassEdit::new(&class);
-        let mut statics = Statics::new(&name, &source_file);
+        let mut statics = Statics::new(&name, &source_file, class.major_version);
         let mut added: Vec<Vec<u8>> = Vec::new();
         let mut snapshots: HashMap<String, (usize, MemberData, CtorSnapshot)> = HashMap::default();
         let index = self.world.index();
@@ -629,7 +629,7 @@ impl<'p> Weaver<'p> {
         if !edit.methods.is_empty() || !edit.added_methods.is_empty() {
             outcome.bytes = Some(write_class(&class, &edit));
         }
-        if !statics.is_empty() {
+        if statics.needs_extra_class() {
             match statics.build(index) {
                 Ok(extra) => outcome.extra = Some((statics.class_name.clone(), extra)),
                 // Too many static parts for one class (constant pool, code size):
@@ -1013,6 +1013,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         let init = StaticPartSpec {
             kind: "initialization",
+            shadow: self.statics.next_shadow(),
             ..esp.clone()
         };
         self.weave_execution(ShadowKind::Initialization, body_marker, None, &init)?;
@@ -1030,13 +1031,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let pre = StaticPartSpec {
             kind: "preinitialization",
             line: first_line,
+            shadow: self.statics.next_shadow(),
             ..esp.clone()
         };
         self.weave_execution(ShadowKind::PreInitialization, start, Some(end), &pre)
     }
 
     /// The static part of the enclosing member's execution (also the execution shadow's own).
-    fn execution_spec(&self, line_of: &[i32], body_start: usize) -> StaticPartSpec {
+    fn execution_spec(&mut self, line_of: &[i32], body_start: usize) -> StaticPartSpec {
         let cls = &self.cls;
         let m = self.member;
         let declaring = cls.name.replace('/', ".");
@@ -1082,6 +1084,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             kind,
             sig,
             line: first_line,
+            shadow: self.statics.next_shadow(),
         }
     }
 
@@ -1693,6 +1696,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 kind: kind_name,
                 sig,
                 line,
+                shadow: self.statics.next_shadow(),
             }),
             esp: Some(esp.clone()),
             subject: Some((

@@ -1,12 +1,22 @@
-//! The extra class that holds a woven class's join-point static parts.
+//! The static state woven code needs: join-point static parts, and the
+//! annotations `@annotation(a)` binds.
 //!
-//! Static state the weaver adds must not live in the woven class: its static
-//! initializer may already have run (unwoven, during JVM bootstrap, for class
-//! library classes). Each woven class `p/C` that needs static parts gets a class
-//! `p/C$MajorStatics` with one `public static final JoinPoint$StaticPart` field per
-//! static part, created by `major.runtime.Factory` in its own static initializer
-//! (split into methods of [`PARTS_PER_METHOD`] parts), which runs lazily on the
-//! first advice that asks for one.
+//! Static state the weaver adds must not live in the woven class's static
+//! initializer (it may already have run, unwoven, during JVM bootstrap for class
+//! library classes), and must not need a class that a class loader has to find
+//! (a program that defines classes from bytes would not find it). So each value
+//! is created lazily, in the woven class itself, by a bootstrap method of the
+//! runtime (`major.runtime.StaticParts`), in the form the class file version
+//! allows ([`StaticsForm`]):
+//!
+//! * version 55+: `ldc` of a dynamically computed constant (`CONSTANT_Dynamic`);
+//! * versions 51–54: an `invokedynamic` site linked to a constant;
+//! * older class files (no `invokedynamic`): an extra class `p/C$MajorStatics`
+//!   with one `public static final` field per value, created by its own static
+//!   initializer (split into methods of [`PARTS_PER_METHOD`] parts).
+//!
+//! Each shadow has its own static part (numbered per class: its id), shared by
+//! every advice at that shadow; the runtime keeps one object per class and id.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -19,6 +29,40 @@ use super::emit::{push_int, push_string};
 pub const STATIC_PART: &str = "Lorg/aspectj/lang/JoinPoint$StaticPart;";
 /// The factory class of the runtime.
 pub const FACTORY: &str = "major/runtime/Factory";
+/// The runtime class with the bootstrap methods.
+pub const STATIC_PARTS: &str = "major/runtime/StaticParts";
+/// Descriptor of a bootstrap method for a dynamically computed constant.
+const CONSTANT_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;[Ljava/lang/Object;)Ljava/lang/Object;";
+/// Descriptor of a bootstrap method for a call site.
+const SITE_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;[Ljava/lang/Object;)Ljava/lang/invoke/CallSite;";
+/// Descriptor of the annotation bootstrap method for a constant.
+const ANNOTATION_CONSTANT_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/Object;";
+/// Descriptor of the annotation bootstrap method for a call site.
+const ANNOTATION_SITE_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/invoke/CallSite;";
+/// `REF_invokeStatic`.
+const REF_INVOKE_STATIC: u8 = 6;
+
+/// Where a woven class's static state lives, by class file version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaticsForm {
+    /// `ldc` of `CONSTANT_Dynamic` entries (class files 55+).
+    Constant,
+    /// `invokedynamic` sites linked to constants (class files 51–54).
+    CallSite,
+    /// Fields of an extra class `C$MajorStatics` (class files before 51).
+    ExtraClass,
+}
+
+impl StaticsForm {
+    /// The form for a class file of major version `major`.
+    pub fn for_version(major: u16) -> Self {
+        match major {
+            55.. => StaticsForm::Constant,
+            51..=54 => StaticsForm::CallSite,
+            _ => StaticsForm::ExtraClass,
+        }
+    }
+}
 
 /// A member signature, as the runtime's factory takes it.
 #[allow(missing_docs)] // fields named as the variant doc says
@@ -58,20 +102,25 @@ pub enum SigSpec {
     },
 }
 
-/// One static part: kind, signature, line.
+/// One static part: kind, signature, line, and the shadow it belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StaticPartSpec {
     /// `method-execution`, ...
     pub kind: &'static str,
     /// The signature.
     pub sig: SigSpec,
-    /// Source line.
+    /// Source line (negative: unknown).
     pub line: i32,
+    /// The shadow, numbered per class ([`Statics::next_shadow`]): two shadows
+    /// that look alike still have a static part each, as in AspectJ.
+    pub shadow: u32,
 }
 
 /// The static parts one woven class needs.
 pub struct Statics {
-    /// Internal name of the extra class.
+    /// Where they live.
+    pub form: StaticsForm,
+    /// Internal name of the extra class (used in [`StaticsForm::ExtraClass`]).
     pub class_name: String,
     /// The woven class.
     woven: String,
@@ -81,6 +130,8 @@ pub struct Statics {
     /// `@annotation(a)` values: declaring class, member name, descriptor,
     /// annotation type (internal names), one field `an<i>` each.
     annotations: Vec<AnnotationSpec>,
+    /// The next shadow number.
+    shadows: u32,
 }
 
 /// The annotation of one type on one member (declaring class, name, descriptor,
@@ -94,21 +145,39 @@ const ANNOTATION_LOOKUP: &str =
 const ANNOTATION: &str = "Ljava/lang/annotation/Annotation;";
 
 impl Statics {
-    /// For woven class `woven` compiled from `source_file`.
-    pub fn new(woven: &str, source_file: &str) -> Self {
+    /// For woven class `woven` of class file version `major`, compiled from
+    /// `source_file` (`""`: the class has no `SourceFile`; AspectJ then says
+    /// `<Unknown>`).
+    pub fn new(woven: &str, source_file: &str, major: u16) -> Self {
+        let source_file = if source_file.is_empty() {
+            "<Unknown>"
+        } else {
+            source_file
+        };
         Statics {
+            form: StaticsForm::for_version(major),
             class_name: format!("{woven}$MajorStatics"),
             woven: woven.to_string(),
             source_file: source_file.to_string(),
             parts: Vec::new(),
             index: HashMap::default(),
             annotations: Vec::new(),
+            shadows: 0,
         }
     }
 
-    /// True when no static part or annotation was asked for.
-    pub fn is_empty(&self) -> bool {
-        self.parts.is_empty() && self.annotations.is_empty()
+    /// A new shadow number for [`StaticPartSpec::shadow`].
+    pub fn next_shadow(&mut self) -> u32 {
+        self.shadows += 1;
+        self.shadows
+    }
+
+    /// True when the woven class needs an extra class (built by
+    /// [`Statics::build`]): static parts or annotations were asked for and the
+    /// class file is too old for the lazily resolved forms.
+    pub fn needs_extra_class(&self) -> bool {
+        self.form == StaticsForm::ExtraClass
+            && !(self.parts.is_empty() && self.annotations.is_empty())
     }
 
     /// How many static parts and annotations there are: pass to
@@ -127,9 +196,8 @@ impl Statics {
             .truncate(mark.1.min(self.annotations.len()));
     }
 
-    /// Emits `getstatic` of the annotation `annotation` of member `name`
-    /// `descriptor` of `owner` (looked up once, when the class initializes;
-    /// `null` if absent).
+    /// Emits the code loading the annotation `annotation` of member `name`
+    /// `descriptor` of `owner` (looked up once, on first use; `null` if absent).
     pub fn annotation(
         &mut self,
         owner: &str,
@@ -152,15 +220,139 @@ impl Statics {
                 self.annotations.len() - 1
             }
         };
-        let f = pool.field_ref(&self.class_name, &format!("an{i}"), ANNOTATION)?;
-        out.push(Insn::Cp {
-            op: op::GETSTATIC,
-            index: f,
-        });
+        if self.form == StaticsForm::ExtraClass {
+            let f = pool.field_ref(&self.class_name, &format!("an{i}"), ANNOTATION)?;
+            out.push(Insn::Cp {
+                op: op::GETSTATIC,
+                index: f,
+            });
+            return Ok(());
+        }
+        let args = [
+            pool.class(owner)?,
+            pool.string(name)?,
+            pool.string(descriptor)?,
+            pool.class(annotation)?,
+        ];
+        let (bsm_name, bsm_desc) = match self.form {
+            StaticsForm::Constant => ("annotation", ANNOTATION_CONSTANT_BOOTSTRAP),
+            _ => ("annotationSite", ANNOTATION_SITE_BOOTSTRAP),
+        };
+        self.load_lazily(
+            "annotation",
+            ANNOTATION,
+            bsm_name,
+            bsm_desc,
+            &args,
+            pool,
+            out,
+        )
+    }
+
+    /// Emits the code loading a value made by bootstrap method `bsm_name` of
+    /// the runtime with static arguments `args`: `ldc` of a dynamic constant,
+    /// or `invokedynamic` of a constant call site. The entries of all values
+    /// share one `name` (they differ by bootstrap method entry), so each costs
+    /// the constant pool only its own arguments and the `Dynamic` entry.
+    #[allow(clippy::too_many_arguments)]
+    fn load_lazily(
+        &self,
+        name: &str,
+        descriptor: &str,
+        bsm_name: &str,
+        bsm_desc: &str,
+        args: &[u16],
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let m = pool.method_ref(STATIC_PARTS, bsm_name, bsm_desc, false)?;
+        let handle = pool.method_handle(REF_INVOKE_STATIC, m)?;
+        let bsm = pool.bootstrap_method(handle, args)?;
+        match self.form {
+            StaticsForm::Constant => {
+                let c = pool.dynamic_constant(bsm, name, descriptor)?;
+                out.push(Insn::Ldc {
+                    index: c,
+                    wide: c > 255,
+                });
+            }
+            _ => {
+                let c = pool.invoke_dynamic(bsm, name, &format!("(){descriptor}"))?;
+                out.push(Insn::InvokeDynamic { index: c });
+            }
+        }
         Ok(())
     }
 
-    /// Emits `getstatic` of the static part `spec` (created on first use).
+    /// The static arguments of static part `i`, as `major.runtime.StaticParts`
+    /// reads them.
+    fn part_arguments(
+        &self,
+        i: usize,
+        p: &StaticPartSpec,
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<Vec<u16>> {
+        let mut args = vec![
+            pool.integer(i as i32)?,
+            pool.string(p.kind)?,
+            pool.string(&self.source_file)?,
+            pool.integer(p.line.max(0))?,
+        ];
+        let strings: Vec<&str> = match &p.sig {
+            SigSpec::Method {
+                access,
+                name,
+                declaring,
+                descriptor,
+                params,
+                exceptions,
+            } => {
+                args.push(pool.string("method")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![name, declaring, descriptor, params, exceptions]
+            }
+            SigSpec::Constructor {
+                access,
+                declaring,
+                descriptor,
+                params,
+                exceptions,
+            } => {
+                args.push(pool.string("constructor")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![declaring, descriptor, params, exceptions]
+            }
+            SigSpec::Field {
+                access,
+                name,
+                declaring,
+                descriptor,
+            } => {
+                args.push(pool.string("field")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![name, declaring, descriptor]
+            }
+            SigSpec::Initializer { access, declaring } => {
+                args.push(pool.string("initializer")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![declaring]
+            }
+            SigSpec::Catch {
+                declaring,
+                exception,
+                param,
+            } => {
+                args.push(pool.string("catch")?);
+                vec![declaring, exception, param]
+            }
+        };
+        for s in strings {
+            args.push(pool.string(s)?);
+        }
+        Ok(args)
+    }
+
+    /// Emits the code loading the static part `spec` (created on first use).
     pub fn get(
         &mut self,
         spec: StaticPartSpec,
@@ -172,12 +364,28 @@ impl Statics {
         if i == n {
             self.parts.push(spec);
         }
-        let f = pool.field_ref(&self.class_name, &format!("sp{i}"), STATIC_PART)?;
-        out.push(Insn::Cp {
-            op: op::GETSTATIC,
-            index: f,
-        });
-        Ok(())
+        if self.form == StaticsForm::ExtraClass {
+            let f = pool.field_ref(&self.class_name, &format!("sp{i}"), STATIC_PART)?;
+            out.push(Insn::Cp {
+                op: op::GETSTATIC,
+                index: f,
+            });
+            return Ok(());
+        }
+        let args = self.part_arguments(i, &self.parts[i], pool)?;
+        let (bsm_name, bsm_desc) = match self.form {
+            StaticsForm::Constant => ("staticPart", CONSTANT_BOOTSTRAP),
+            _ => ("staticPartSite", SITE_BOOTSTRAP),
+        };
+        self.load_lazily(
+            "staticPart",
+            STATIC_PART,
+            bsm_name,
+            bsm_desc,
+            &args,
+            pool,
+            out,
+        )
     }
 
     /// Builds the extra class. The static initializer creates the factory and
@@ -382,7 +590,7 @@ impl Statics {
                     op: op::INVOKEVIRTUAL,
                     index: m,
                 });
-                push_int(p.line, pool, out)?;
+                push_int(p.line.max(0), pool, out)?;
                 let sjp = pool.method_ref(FACTORY, "makeSJP", "(Ljava/lang/String;Lorg/aspectj/lang/Signature;I)Lorg/aspectj/lang/JoinPoint$StaticPart;", false)?;
                 out.push(Insn::Cp {
                     op: op::INVOKEVIRTUAL,
