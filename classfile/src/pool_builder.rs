@@ -520,6 +520,15 @@ impl<'a> PoolBuilder<'a> {
         Ok(i as u16)
     }
 
+    /// Replaces static argument `arg` of appended bootstrap method `bootstrap`
+    /// (an index [`bootstrap_method`](Self::bootstrap_method) returned) with
+    /// the constant at `value`. Later calls of `bootstrap_method` must not
+    /// expect the entry's old content to be found.
+    pub fn set_bootstrap_argument(&mut self, bootstrap: u16, arg: usize, value: u16) {
+        let i = bootstrap as usize - self.bootstraps.original;
+        self.bootstraps.appended[i].1[arg] = value;
+    }
+
     /// The bootstrap methods appended so far, in order.
     pub fn appended_bootstraps(&self) -> &[(u16, Vec<u16>)] {
         &self.bootstraps.appended

@@ -132,7 +132,21 @@ pub struct Statics {
     annotations: Vec<AnnotationSpec>,
     /// The next shadow number.
     shadows: u32,
+    /// Per part: where it was first asked for, which orders the ids
+    /// ([`OrderKey`]).
+    keys: Vec<OrderKey>,
+    /// Per part: its bootstrap method entry (lazily resolved forms).
+    bootstraps: Vec<Option<u16>>,
+    /// The method being woven (counted from 1) and the position of the shadow
+    /// being woven in it.
+    at: (u32, usize),
 }
+
+/// Where a static part was first asked for: method (in class order), shadow
+/// position in it (the execution shadow last), and 0 for a shadow's own part,
+/// 1 for the enclosing part asked for at that shadow. AspectJ numbers a class's
+/// static parts in this order.
+type OrderKey = (u32, usize, u8);
 
 /// The annotation of one type on one member (declaring class, name, descriptor,
 /// annotation type).
@@ -163,7 +177,22 @@ impl Statics {
             index: HashMap::default(),
             annotations: Vec::new(),
             shadows: 0,
+            keys: Vec::new(),
+            bootstraps: Vec::new(),
+            at: (0, 0),
         }
+    }
+
+    /// Starts weaving the next method of the class (in class order).
+    pub fn begin_method(&mut self) {
+        self.at = (self.at.0 + 1, 0);
+    }
+
+    /// Says which shadow of the current method is being woven: its position
+    /// in the method (`usize::MAX` for the execution and initialization
+    /// shadows, which AspectJ weaves after the others).
+    pub fn at_shadow(&mut self, position: usize) {
+        self.at.1 = position;
     }
 
     /// A new shadow number for [`StaticPartSpec::shadow`].
@@ -192,6 +221,8 @@ impl Statics {
         for p in self.parts.drain(mark.0.min(self.parts.len())..) {
             self.index.remove(&p);
         }
+        self.keys.truncate(self.parts.len());
+        self.bootstraps.truncate(self.parts.len());
         self.annotations
             .truncate(mark.1.min(self.annotations.len()));
     }
@@ -247,6 +278,7 @@ impl Statics {
             pool,
             out,
         )
+        .map(|_| ())
     }
 
     /// Emits the code loading a value made by bootstrap method `bsm_name` of
@@ -264,7 +296,7 @@ impl Statics {
         args: &[u16],
         pool: &mut PoolBuilder<'_>,
         out: &mut Vec<Insn>,
-    ) -> Result<()> {
+    ) -> Result<u16> {
         let m = pool.method_ref(STATIC_PARTS, bsm_name, bsm_desc, false)?;
         let handle = pool.method_handle(REF_INVOKE_STATIC, m)?;
         let bsm = pool.bootstrap_method(handle, args)?;
@@ -281,7 +313,7 @@ impl Statics {
                 out.push(Insn::InvokeDynamic { index: c });
             }
         }
-        Ok(())
+        Ok(bsm)
     }
 
     /// The static arguments of static part `i`, as `major.runtime.StaticParts`
@@ -352,17 +384,44 @@ impl Statics {
         Ok(args)
     }
 
-    /// Emits the code loading the static part `spec` (created on first use).
+    /// Emits the code loading the static part `spec` (created on first use)
+    /// of the shadow being woven.
     pub fn get(
         &mut self,
         spec: StaticPartSpec,
         pool: &mut PoolBuilder<'_>,
         out: &mut Vec<Insn>,
     ) -> Result<()> {
+        self.load(spec, 0, pool, out)
+    }
+
+    /// Emits the code loading the enclosing static part `spec` asked for at
+    /// the shadow being woven.
+    pub fn get_enclosing(
+        &mut self,
+        spec: StaticPartSpec,
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        self.load(spec, 1, pool, out)
+    }
+
+    fn load(
+        &mut self,
+        spec: StaticPartSpec,
+        role: u8,
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
         let n = self.parts.len();
         let i = *self.index.entry(spec.clone()).or_insert(n);
+        let key = (self.at.0, self.at.1, role);
         if i == n {
             self.parts.push(spec);
+            self.keys.push(key);
+            self.bootstraps.push(None);
+        } else {
+            self.keys[i] = self.keys[i].min(key);
         }
         if self.form == StaticsForm::ExtraClass {
             let f = pool.field_ref(&self.class_name, &format!("sp{i}"), STATIC_PART)?;
@@ -377,7 +436,7 @@ impl Statics {
             StaticsForm::Constant => ("staticPart", CONSTANT_BOOTSTRAP),
             _ => ("staticPartSite", SITE_BOOTSTRAP),
         };
-        self.load_lazily(
+        let bsm = self.load_lazily(
             "staticPart",
             STATIC_PART,
             bsm_name,
@@ -385,7 +444,36 @@ impl Statics {
             &args,
             pool,
             out,
-        )
+        )?;
+        self.bootstraps[i] = Some(bsm);
+        Ok(())
+    }
+
+    /// The id of each static part: its rank in the order AspectJ creates
+    /// them (see [`OrderKey`]), not the order the weaver asked for them.
+    fn ids(&self) -> Vec<u32> {
+        let mut order: Vec<usize> = (0..self.parts.len()).collect();
+        order.sort_by_key(|&i| (self.keys[i], i));
+        let mut ids = vec![0; order.len()];
+        for (rank, i) in order.into_iter().enumerate() {
+            ids[i] = rank as u32;
+        }
+        ids
+    }
+
+    /// Gives each static part its final id (the first static argument of its
+    /// bootstrap method entry): call once, after the whole class is woven.
+    pub fn finish(&self, pool: &mut PoolBuilder<'_>) -> Result<()> {
+        if self.form == StaticsForm::ExtraClass {
+            return Ok(());
+        }
+        for (i, id) in self.ids().into_iter().enumerate() {
+            if let Some(bsm) = self.bootstraps[i] {
+                let c = pool.integer(id as i32)?;
+                pool.set_bootstrap_argument(bsm, 0, c);
+            }
+        }
+        Ok(())
     }
 
     /// Builds the extra class. The static initializer creates the factory and
@@ -401,6 +489,7 @@ impl Statics {
             b.add_field(0x1019, &format!("an{i}"), ANNOTATION)?;
         }
         let chunks: Vec<&[StaticPartSpec]> = self.parts.chunks(PARTS_PER_METHOD).collect();
+        let ids = self.ids();
         let mut code = Code::empty();
         {
             let pool = b.pool();
@@ -458,7 +547,7 @@ impl Statics {
         for (c, chunk) in chunks.iter().enumerate() {
             let mut code = Code::empty();
             let first = c * PARTS_PER_METHOD;
-            self.init_parts(b.pool(), first, chunk, &mut code.insns)?;
+            self.init_parts(b.pool(), first, chunk, &ids, &mut code.insns)?;
             // private static synthetic
             b.add_method(
                 0x100a,
@@ -511,6 +600,7 @@ impl Statics {
         pool: &mut PoolBuilder<'_>,
         first: usize,
         parts: &[StaticPartSpec],
+        ids: &[u32],
         out: &mut Vec<Insn>,
     ) -> Result<()> {
         {
@@ -520,6 +610,7 @@ impl Statics {
                     index: 0,
                     wide: false,
                 });
+                push_int(ids[i] as i32, pool, out)?;
                 push_string(p.kind, pool, out)?;
                 out.push(Insn::Local {
                     op: op::ALOAD,
@@ -591,7 +682,7 @@ impl Statics {
                     index: m,
                 });
                 push_int(p.line.max(0), pool, out)?;
-                let sjp = pool.method_ref(FACTORY, "makeSJP", "(Ljava/lang/String;Lorg/aspectj/lang/Signature;I)Lorg/aspectj/lang/JoinPoint$StaticPart;", false)?;
+                let sjp = pool.method_ref(FACTORY, "makeSJP", "(ILjava/lang/String;Lorg/aspectj/lang/Signature;I)Lorg/aspectj/lang/JoinPoint$StaticPart;", false)?;
                 out.push(Insn::Cp {
                     op: op::INVOKEVIRTUAL,
                     index: sjp,
