@@ -32,7 +32,7 @@ use major_classfile::kept_frames::{self, Snapshot};
 use major_classfile::opcodes::op;
 use major_classfile::{
     descriptor, method_with_code, write_class, ClassEdit, ClassFile, Code, CodeAttr, CodeAttribute,
-    Error, Handler, Insn, Label, PoolBuilder, Result,
+    Error, ErrorKind, Handler, Insn, Label, PoolBuilder, Result,
 };
 use major_pointcut_lang::ast::AdviceKind;
 use major_pointcut_lang::matcher::{
@@ -101,6 +101,9 @@ pub struct Weaver<'p> {
     reflective: bool,
     /// Advice that cannot be woven, with the reason.
     pub unsupported: Vec<(String, &'static str)>,
+    /// Whether a method that needs a class missing from the class path fails
+    /// the weave (`--strict`) instead of being left unwoven with a warning.
+    pub strict: bool,
 }
 
 /// The type of the shadow's join point local.
@@ -295,6 +298,7 @@ impl<'p> Weaver<'p> {
             detail_kinds,
             reflective,
             unsupported,
+            strict: false,
         }
     }
 
@@ -356,6 +360,17 @@ impl<'p> Weaver<'p> {
             || name.starts_with("major/runtime/")
             || name.starts_with("org/aspectj/")
             || name.ends_with("$MajorStatics")
+    }
+
+    /// Whether a method whose weaving failed with `e` is left unwoven (with a
+    /// warning) rather than failing the weave: too large, subroutines, or
+    /// (unless strict) a class missing from the class path.
+    fn can_skip(&self, e: &Error) -> bool {
+        match e.kind() {
+            ErrorKind::CodeTooLarge | ErrorKind::Unsupported => true,
+            ErrorKind::UnknownClass => !self.strict,
+            _ => false,
+        }
     }
 
     /// Weaves one class file.
@@ -480,16 +495,14 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                undecided: None,
             };
-            match mw.weave(&mctx) {
+            let woven = mw
+                .weave(&mctx)
+                .and_then(|()| mw.undecided.take().map_or(Ok(()), Err));
+            match woven {
                 Ok(()) => {}
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        major_classfile::ErrorKind::CodeTooLarge
-                            | major_classfile::ErrorKind::Unsupported
-                    ) =>
-                {
+                Err(e) if self.can_skip(&e) => {
                     let e = e
                         .in_method(&member.name, &member.descriptor)
                         .in_class(name.as_str());
@@ -511,7 +524,10 @@ impl<'p> Weaver<'p> {
             if let Err(e) =
                 kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
             {
-                if matches!(e.kind(), major_classfile::ErrorKind::CodeTooLarge) {
+                if self.can_skip(&e) {
+                    let e = e
+                        .in_method(&member.name, &member.descriptor)
+                        .in_class(name.as_str());
                     skip(&mut outcome, &mut added, &mut statics, e);
                     continue;
                 }
@@ -558,6 +574,7 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                undecided: None,
             };
             mw.weave_initialization(body, &snap.esp, snap.first_line)?;
             if !mw.changed {
@@ -611,6 +628,7 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                undecided: None,
             };
             mw.weave(&mctx)?;
             if mw.changed {
@@ -626,6 +644,7 @@ impl<'p> Weaver<'p> {
             }
         }
         edit.added_methods.append(&mut added);
+        statics.finish(&mut edit.pool)?;
         if !edit.methods.is_empty() || !edit.added_methods.is_empty() {
             outcome.bytes = Some(write_class(&class, &edit));
         }
@@ -839,6 +858,10 @@ struct MethodWeave<'w, 'p, 'c> {
     /// some advice may apply to initialization: another constructor that
     /// delegates to it with `this(..)` may need to inline it.
     snapshot: Option<CtorSnapshot>,
+    /// Why some advice cannot be decided at some shadow of the method (it
+    /// depends on a class missing from the class path): the method is then
+    /// left unwoven, or the weave fails with `--strict`.
+    undecided: Option<Error>,
 }
 
 /// See [`MethodWeave::snapshot`].
@@ -896,6 +919,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     }
 
     fn weave(&mut self, mctx: &MethodContext<'_>) -> Result<()> {
+        self.statics.begin_method();
         let is_ctor = self.member.name == "<init>";
         // Constructors: find the super/this call, and which `invokespecial <init>` are `new`s.
         let mut super_call: Option<usize> = None;
@@ -948,8 +972,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         self.label_at = label_positions(self.code);
         for f in found.iter().rev() {
             let line = line_of.get(f.at).copied().unwrap_or(-1);
-            self.weave_point(f, line, &esp)?;
+            self.statics.at_shadow(f.at);
+            // A shadow in the arguments of super(..)/this(..) is its own
+            // enclosing join point, as in AspectJ.
+            let in_super_args = is_ctor && f.at < body_start;
+            self.weave_point(f, line, (!in_super_args).then_some(&esp))?;
         }
+        self.statics.at_shadow(usize::MAX);
         self.apply_replacements();
         // The execution shadow last: it wraps everything. Bridge methods have none.
         if self.member.access & 0x0040 != 0
@@ -1401,17 +1430,27 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let types = Types { ctx, world };
         let mut out = Vec::new();
         for a in weaver.advice.iter().rev() {
-            let fz = a.pointcut.matches(&shadow, world);
-            if fz == Fuzzy::No {
-                continue;
-            }
-            let mut r = if fz == Fuzzy::Yes {
-                Residue::True
-            } else {
-                match plan::residue(a, &shadow, &types, world) {
-                    Some(r) => r,
-                    None => continue,
+            let (r, missing) = world.recording(|| match a.pointcut.matches(&shadow, world) {
+                Fuzzy::No => None,
+                Fuzzy::Yes => Some(Residue::True),
+                Fuzzy::Maybe => plan::residue(a, &shadow, &types, world),
+            });
+            let Some(mut r) = r else {
+                // A "no" that depended on a class missing from the class path
+                // is a guess: the method cannot be woven soundly.
+                if let (Some(m), None) = (missing.first(), &self.undecided) {
+                    self.undecided = Some(Error::new(
+                        ErrorKind::UnknownClass,
+                        None,
+                        format!(
+                            "whether {} applies at {} of {} depends on class {m}, which is not in the class hierarchy (add it to the class path)",
+                            describe_short(a),
+                            kind_name(kind),
+                            subject.name
+                        ),
+                    ));
                 }
+                continue;
             };
             // The returned value or exception must have the formal's type.
             let kind_of_advice = match &a.entry {
@@ -1564,7 +1603,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     /// Weaves a call site, field access or handler entry; its temps are free for
     /// the next point shadow afterwards.
-    fn weave_point(&mut self, f: &Found, line: i32, esp: &StaticPartSpec) -> Result<()> {
+    fn weave_point(&mut self, f: &Found, line: i32, esp: Option<&StaticPartSpec>) -> Result<()> {
         self.taken_temps = Some(Vec::new());
         let r = self.weave_point_with_temps(f, line, esp);
         let taken = self.taken_temps.take().unwrap_or_default();
@@ -1572,7 +1611,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         r
     }
 
-    fn weave_point_with_temps(&mut self, f: &Found, line: i32, esp: &StaticPartSpec) -> Result<()> {
+    fn weave_point_with_temps(
+        &mut self,
+        f: &Found,
+        line: i32,
+        esp: Option<&StaticPartSpec>,
+    ) -> Result<()> {
         let (decl, subject) = match f.kind {
             ShadowKind::ExceptionHandler => (
                 self.cls.name.clone(),
@@ -1690,15 +1734,16 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             },
         };
         // Temps for the operands, allocated only if something matches.
+        let sp = StaticPartSpec {
+            kind: kind_name,
+            sig,
+            line,
+            shadow: self.statics.next_shadow(),
+        };
         let mut ctx = Context {
             this,
-            sp: Some(StaticPartSpec {
-                kind: kind_name,
-                sig,
-                line,
-                shadow: self.statics.next_shadow(),
-            }),
-            esp: Some(esp.clone()),
+            esp: Some(esp.cloned().unwrap_or_else(|| sp.clone())),
+            sp: Some(sp),
             subject: Some((
                 decl.clone(),
                 subject.name.clone(),
@@ -2663,7 +2708,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 self.statics
                     .get(ctx.sp.clone().expect("static part"), self.pool, out)
             }
-            Extra::EnclosingStaticPart => self.statics.get(
+            Extra::EnclosingStaticPart => self.statics.get_enclosing(
                 ctx.esp.clone().expect("enclosing static part"),
                 self.pool,
                 out,
