@@ -8,7 +8,7 @@ import java.util.stream.*;
 /**
  * Loads and links every class of a directory or jar so that HotSpot verifies it
  * (run with -Xverify:all). Usage:
- *   java [--patch-module java.base=DIR] -Xverify:all LinkAll boot DIR
+ *   java [--patch-module java.base=DIR|JAR] -Xverify:all LinkAll boot DIR|JAR
  *   java -Xverify:all LinkAll jar JAR [JAR...]    (first jar checked, the rest on the class path)
  * Prints one line per VerifyError/ClassFormatError and a summary line
  * "linked N verify-errors V format-errors F other-errors O skipped S".
@@ -18,12 +18,20 @@ public class LinkAll {
         String mode = args[0];
         List<String> names;
         ClassLoader loader;
-        if (mode.equals("boot")) {
+        if (mode.equals("boot") && Files.isDirectory(Paths.get(args[1]))) {
             Path root = Paths.get(args[1]);
             try (Stream<Path> s = Files.walk(root)) {
                 names = s.filter(p -> p.toString().endsWith(".class"))
                         .map(p -> root.relativize(p).toString())
                         .collect(Collectors.toList());
+            }
+            loader = null;
+        } else if (mode.equals("boot")) {
+            names = new ArrayList<>();
+            try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(args[1])) {
+                z.stream().map(e -> e.getName())
+                        .filter(n -> n.endsWith(".class") && !n.startsWith("META-INF/"))
+                        .forEach(names::add);
             }
             loader = null;
         } else {

@@ -35,6 +35,7 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
         jdk: jdk.clone(),
         bundle_runtime: true,
         strict: false,
+        full_coverage: false,
         cache: None,
     };
     let report = match run(&opts) {

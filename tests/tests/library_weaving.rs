@@ -69,6 +69,7 @@ fn major_weave(jdk: &Jdk, jar: &Path, aspect: &str, out: &Path) -> Result<WeaveR
         jdk: jdk.clone(),
         bundle_runtime: true,
         strict: false,
+        full_coverage: false,
         cache: None,
     };
     let report = run(&opts).map_err(|e| format!("major weave failed: {e}"))?;

@@ -122,6 +122,12 @@ struct WeaveArgs {
     /// method is left unwoven with a warning naming it and the missing class.
     #[arg(long)]
     strict: bool,
+    /// Full coverage: the inputs include the Java class library (e.g. java.base.jmod);
+    /// every woven method checks the bootstrap and thread-local bypasses on entry, and
+    /// the aspects run with the thread-local bypass set. Run the result with
+    /// --patch-module java.base=OUT.
+    #[arg(long)]
+    full_coverage: bool,
     /// Where compiled aspects are cached, so that weaving again with unchanged aspects
     /// skips javac (default: $MAJOR_CACHE_DIR, else $XDG_CACHE_HOME/major, else ~/.cache/major).
     #[arg(long, value_name = "DIR")]
@@ -217,6 +223,7 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         jdk,
         bundle_runtime: !args.no_runtime,
         strict: args.strict,
+        full_coverage: args.full_coverage,
         cache,
     };
     let report = weave_run::run(&opts)?;

@@ -47,6 +47,10 @@ pub struct WeaveOptions {
     /// Fail when a method needs a class missing from the class path, instead
     /// of leaving it unwoven with a warning.
     pub strict: bool,
+    /// Full coverage: the inputs include the class library (`java.base` ...),
+    /// woven behind the bootstrap and thread-local bypasses
+    /// ([`crate::weave::bypass`]).
+    pub full_coverage: bool,
 }
 
 /// What a weave did.
@@ -162,6 +166,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // 3. Weave every class of every input, in parallel.
     let mut weaver = Weaver::new(&program, &aspects, &index);
     weaver.strict = opts.strict;
+    weaver.full_coverage = opts.full_coverage;
     let mut report = WeaveReport {
         unsupported: weaver.unsupported.clone(),
         ..Default::default()
@@ -258,8 +263,25 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     } else {
         &[]
     };
-    let added: Vec<PreparedEntry> = aspects
-        .classes
+    // Full coverage: the aspects run with the DIB set, and the bypass class
+    // joins the output.
+    let mut bypassed: Vec<(String, Vec<u8>)> = Vec::new();
+    if opts.full_coverage {
+        for (n, b) in &aspects.classes {
+            let wrapped = crate::weave::bypass::wrap_class_in_dib(b, &index)
+                .map_err(|e| MajorError::Usage(format!("aspect class {n}: {e}")))?;
+            bypassed.push((n.clone(), wrapped));
+        }
+        let b = crate::weave::bypass::bypass_class(52, &index)
+            .map_err(|e| MajorError::Usage(format!("bypass class: {e}")))?;
+        bypassed.push((format!("{}.class", crate::weave::bypass::BYPASS), b));
+    }
+    let aspect_classes = if opts.full_coverage {
+        &bypassed
+    } else {
+        &aspects.classes
+    };
+    let added: Vec<PreparedEntry> = aspect_classes
         .iter()
         .chain(&extra_classes)
         .map(|(n, b)| (n.as_str(), b.as_slice()))

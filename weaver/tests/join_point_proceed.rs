@@ -112,6 +112,7 @@ fn proceeding_join_points_run_the_join_point() {
         jdk: jdk.clone(),
         bundle_runtime: true,
         strict: false,
+        full_coverage: false,
         cache: None,
     })
     .unwrap_or_else(|e| panic!("{e}"));
@@ -165,6 +166,7 @@ fn aspect_class_in_the_input_is_replaced() {
         jdk: jdk.clone(),
         bundle_runtime: true,
         strict: false,
+        full_coverage: false,
         cache: None,
     })
     .unwrap_or_else(|e| panic!("{e}"));

@@ -15,6 +15,7 @@
 //! of the method; the exception-table entries of a call-site shadow go before the
 //! method's own entries (they are innermost), those of an execution shadow after.
 
+pub mod bypass;
 pub mod cflow;
 pub mod emit;
 pub mod inline;
@@ -104,6 +105,11 @@ pub struct Weaver<'p> {
     /// Whether a method that needs a class missing from the class path fails
     /// the weave (`--strict`) instead of being left unwoven with a warning.
     pub strict: bool,
+    /// Full coverage (the class library woven too): every woven method
+    /// checks the bypasses on entry ([`bypass`]), static parts live in extra
+    /// classes initialized with the DIB set, `java.lang.Thread` gets the DIB
+    /// field, and no static initializer is added to a class.
+    pub full_coverage: bool,
 }
 
 /// The type of the shadow's join point local.
@@ -299,6 +305,7 @@ impl<'p> Weaver<'p> {
             reflective,
             unsupported,
             strict: false,
+            full_coverage: false,
         }
     }
 
@@ -356,7 +363,8 @@ impl<'p> Weaver<'p> {
     /// Whether a class is never woven: aspects, the runtime, and the weaver's own
     /// extra classes.
     pub fn is_excluded(&self, name: &str) -> bool {
-        self.excluded.contains(name)
+        (self.full_coverage && bypass::never_woven(name))
+            || self.excluded.contains(name)
             || name.starts_with("major/runtime/")
             || name.starts_with("org/aspectj/")
             || name.ends_with("$MajorStatics")
@@ -411,6 +419,18 @@ impl<'p> Weaver<'p> {
         };
         let mut edit = ClassEdit::new(&class);
         let mut statics = Statics::new(&name, &source_file, class.major_version);
+        if self.full_coverage {
+            statics.form = statics::StaticsForm::ExtraClass;
+            statics.with_dib = true;
+        }
+        if self.full_coverage && name == bypass::THREAD {
+            let mut f = Vec::with_capacity(8);
+            f.extend_from_slice(&bypass::DIB_ACCESS.to_be_bytes());
+            f.extend_from_slice(&edit.pool.utf8(bypass::DIB_FIELD)?.to_be_bytes());
+            f.extend_from_slice(&edit.pool.utf8("Z")?.to_be_bytes());
+            f.extend_from_slice(&0u16.to_be_bytes());
+            edit.added_fields.push(f);
+        }
         let mut added: Vec<Vec<u8>> = Vec::new();
         let mut snapshots: HashMap<String, (usize, MemberData, CtorSnapshot)> = HashMap::default();
         let index = self.world.index();
@@ -452,6 +472,7 @@ impl<'p> Weaver<'p> {
                     .in_class(name.as_str())
             })?;
             let before = Snapshot::of(&code);
+            let original = self.full_coverage.then(|| code.clone());
             let mctx = MethodContext {
                 class_name: &name,
                 name: &member.name,
@@ -521,9 +542,19 @@ impl<'p> Weaver<'p> {
             if !mw.changed {
                 continue;
             }
-            if let Err(e) =
-                kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
-            {
+            let framed = match &original {
+                Some(original) => {
+                    bypass::duplicate(&mut code, original, &mut edit.pool).and_then(|()| {
+                        code.set_stack_map(0, None);
+                        frames::compute(&mut code, &mctx, &mut edit.pool, index)
+                    })
+                }
+                None => {
+                    kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
+                        .map(|_| ())
+                }
+            };
+            if let Err(e) = framed {
                 if self.can_skip(&e) {
                     let e = e
                         .in_method(&member.name, &member.descriptor)
@@ -594,7 +625,7 @@ impl<'p> Weaver<'p> {
             .methods
             .iter()
             .any(|m| class.member_name(m).is_ok_and(|n| n == "<clinit>"));
-        if !has_clinit && class.access & 0x0200 == 0 {
+        if !has_clinit && class.access & 0x0200 == 0 && !self.full_coverage {
             let member = MemberData {
                 name: "<clinit>".to_string(),
                 descriptor: "()V".to_string(),
@@ -645,7 +676,10 @@ impl<'p> Weaver<'p> {
         }
         edit.added_methods.append(&mut added);
         statics.finish(&mut edit.pool)?;
-        if !edit.methods.is_empty() || !edit.added_methods.is_empty() {
+        if !edit.methods.is_empty()
+            || !edit.added_methods.is_empty()
+            || !edit.added_fields.is_empty()
+        {
             outcome.bytes = Some(write_class(&class, &edit));
         }
         if statics.needs_extra_class() {

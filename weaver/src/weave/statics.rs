@@ -132,6 +132,9 @@ pub struct Statics {
     annotations: Vec<AnnotationSpec>,
     /// The next shadow number.
     shadows: u32,
+    /// Whether the extra class's initializer runs with the DIB set (full
+    /// coverage: it calls library code that is woven).
+    pub with_dib: bool,
     /// Per part: where it was first asked for, which orders the ids
     /// ([`OrderKey`]).
     keys: Vec<OrderKey>,
@@ -177,6 +180,7 @@ impl Statics {
             index: HashMap::default(),
             annotations: Vec::new(),
             shadows: 0,
+            with_dib: false,
             keys: Vec::new(),
             bootstraps: Vec::new(),
             at: (0, 0),
@@ -542,6 +546,10 @@ impl Statics {
                 });
             }
             out.push(Insn::Simple(op::RETURN));
+        }
+        if self.with_dib {
+            code.max_locals = 1;
+            super::bypass::wrap_in_dib(&mut code, b.pool())?;
         }
         b.add_method(0x0008, "<clinit>", "()V", Some(&mut code), hierarchy)?;
         for (c, chunk) in chunks.iter().enumerate() {

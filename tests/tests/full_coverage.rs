@@ -1,0 +1,148 @@
+//! Full coverage, two-phase: JDK 17's `java.base` woven with the real
+//! ExecutionCounter and ObjectTracker aspects (`major weave --full-coverage`),
+//! behind the bootstrap and thread-local bypasses. The woven `java.base` must
+//! start the JVM, run a real program under `-Xverify:all` with the same output
+//! as the plain JDK while the advice counts, and every one of its classes must
+//! link under the verifier (LinkAll on the woven JDK itself).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use major_tests::{javac, jdk17, linkall, run_linkall, skip};
+use major_weaver::jdk::Jdk;
+use major_weaver::weave_run::{run, WeaveOptions, WeaveReport};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Weaves `java.base.jmod` of `home` with `aspects/<aspect>.aj` into `out`.
+fn weave_java_base(home: &Path, aspect: &str, out: &Path) -> WeaveReport {
+    let jdk = Jdk::at(home).expect("a JDK");
+    let opts = WeaveOptions {
+        aspects: vec![repo().join(format!("aspects/{aspect}.aj"))],
+        inputs: vec![home.join("jmods/java.base.jmod")],
+        output: out.to_path_buf(),
+        classpath: Vec::new(),
+        jdk,
+        bundle_runtime: true,
+        strict: false,
+        full_coverage: true,
+        cache: None,
+    };
+    run(&opts).unwrap_or_else(|e| panic!("weaving java.base with {aspect}: {e}"))
+}
+
+/// Runs `java [opts] app.Main` on the coverage program; (stdout, stderr).
+fn run_program(java: &Path, opts: &[&str], classes: &Path) -> (String, String) {
+    let o = Command::new(java)
+        .args(opts)
+        .arg("-cp")
+        .arg(classes)
+        .arg("app.Main")
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert!(o.status.success(), "{java:?} {opts:?}: {out}{err}");
+    (out, err)
+}
+
+/// The number in a line `<prefix> <n> ...` of `text`.
+fn count_after(text: &str, prefix: &str) -> u64 {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` line in:\n{text}"));
+    line[prefix.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {line}"))
+}
+
+#[test]
+fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
+    if !home.join("jmods/java.base.jmod").is_file() {
+        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
+    }
+    let java = home.join("bin/java");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sources: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/java/coverage/app"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let classes = d.join("classes");
+    javac(&home, "11", &classes, &sources);
+    let (plain, _) = run_program(&java, &["-Xverify:all"], &classes);
+
+    // ExecutionCounter: every method and constructor of java.base.
+    let counter = d.join("counter.jar");
+    let report = weave_java_base(&home, "ExecutionCounter", &counter);
+    assert!(report.woven > 5000, "only {} classes woven", report.woven);
+    let patch = format!("java.base={}", counter.display());
+    let opts = ["-Xverify:all", "--patch-module", &patch];
+    let v = Command::new(&java)
+        .args(opts)
+        .arg("-version")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&v.stderr);
+    assert!(v.status.success(), "java -version on the woven JDK: {err}");
+    let at_version = count_after(&err, "ExecutionCounter:");
+    assert!(at_version > 0, "{err}");
+    let (out, err) = run_program(&java, &opts, &classes);
+    assert_eq!(
+        out, plain,
+        "the program printed something else on the woven JDK"
+    );
+    let executions = count_after(&err, "ExecutionCounter:");
+    assert!(
+        executions > 10 * at_version,
+        "only {executions} JDK executions counted for the program ({at_version} for -version)"
+    );
+    eprintln!("ExecutionCounter on woven java.base: -version {at_version}, program {executions}");
+
+    // Every class of the woven java.base links under the verifier.
+    let r = run_linkall(
+        &java,
+        &linkall(&home),
+        &["--patch-module", &patch],
+        &[&counter],
+        "boot",
+    );
+    let summary = r
+        .output
+        .lines()
+        .find(|l| l.starts_with("linked "))
+        .unwrap_or("");
+    eprintln!("LinkAll on the woven java.base: {summary}");
+    assert_eq!(r.verify_errors, 0, "{}", r.output);
+    assert_eq!(r.format_errors, 0, "{}", r.output);
+    assert!(r.linked > 6000, "only {} classes linked", r.linked);
+
+    // ObjectTracker: every constructor call in java.base, its advice
+    // allocating (a WeakReference per object) without recursing.
+    let tracker = d.join("tracker.jar");
+    let report = weave_java_base(&home, "ObjectTracker", &tracker);
+    assert!(
+        report.advised.values().sum::<usize>() > 20_000,
+        "{:?}",
+        report.advised
+    );
+    let patch = format!("java.base={}", tracker.display());
+    let (out, err) = run_program(&java, &["-Xverify:all", "--patch-module", &patch], &classes);
+    assert_eq!(
+        out, plain,
+        "the program printed something else on the woven JDK"
+    );
+    let allocations = count_after(&err, "ObjectTracker:");
+    assert!(allocations > 1000, "{err}");
+    eprintln!("ObjectTracker on woven java.base: {allocations} allocations");
+}

@@ -1,0 +1,364 @@
+//! Full coverage: the bypasses that let the Java class library itself be woven
+//! (MAJOR, FERRARI).
+//!
+//! * **BIB, the bootstrap bypass.** No woven code may run before the JVM has
+//!   booted (`jdk.internal.misc.VM.isBooted()`: the end of `System.initPhase3`);
+//!   before that there is not even a current thread.
+//! * **DIB, the thread-local bypass.** Advice runs library code that is itself
+//!   woven; while a thread runs advice (or the aspects' own initialization), the
+//!   woven code it reaches must run its original code. The flag is a field added
+//!   to `java.lang.Thread` ([`DIB_FIELD`]).
+//!
+//! Both are checked once, on entry of every woven method, by
+//! [`BYPASS`]`.active()`; each woven method holds its woven body and, after it,
+//! its original body (FERRARI's duplication), and the check branches to the
+//! original ([`duplicate`]). Every method of the aspect classes runs with the
+//! DIB set and restores it when it returns or throws ([`wrap_in_dib`]), so
+//! advice, `aspectOf()` and the aspects' static initializers never see woven
+//! code.
+//!
+//! The check lives in a class of `java.lang` ([`bypass_class`]), which the JVM
+//! can load from a `--patch-module java.base` directory from the first moment,
+//! and which every module can call without more exports.
+
+use major_classfile::opcodes::op;
+use major_classfile::{ClassBuilder, ClassHierarchy, Code, CodeAttr, Handler, Insn, Label};
+use major_classfile::{PoolBuilder, Result};
+
+/// `iconst_1`.
+const ICONST_1: u8 = 4;
+/// `ifne`.
+const IFNE: u8 = 154;
+
+/// The class holding the bypass checks (added to `java.base`).
+pub const BYPASS: &str = "java/lang/MajorBypass";
+/// The DIB field added to `java.lang.Thread` (package-private, synthetic).
+pub const DIB_FIELD: &str = "major$dib";
+/// `java.lang.Thread`.
+pub const THREAD: &str = "java/lang/Thread";
+
+/// `private` `synthetic` `transient`... the access of the DIB field:
+/// package-private and synthetic.
+pub const DIB_ACCESS: u16 = 0x1000;
+
+/// Classes never woven in full-coverage mode: what the bypass check itself
+/// runs (`VM.isBooted`, the check's class), and `java.lang.Object`, whose
+/// constructor HotSpot treats specially (inserted code there crashes it) and
+/// whose `finalize` must stay empty.
+pub fn never_woven(class: &str) -> bool {
+    matches!(class, BYPASS | "jdk/internal/misc/VM" | "java/lang/Object")
+}
+
+/// The bypass class (`java.lang.MajorBypass`):
+///
+/// ```java
+/// static boolean active() {   // true: run the original code
+///     if (!VM.isBooted()) return true;
+///     Thread t = Thread.currentThread();
+///     return t == null || t.major$dib;
+/// }
+/// static boolean enter() { Thread t = currentThread(); boolean p = t.major$dib; t.major$dib = true; return p; }
+/// static void restore(boolean p) { Thread.currentThread().major$dib = p; }
+/// ```
+pub fn bypass_class(major_version: u16, hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
+    let mut b = ClassBuilder::new(major_version, 0x1031, BYPASS, "java/lang/Object")?; // public final synthetic super
+    let current = |pool: &mut PoolBuilder<'_>| -> Result<Insn> {
+        let m = pool.method_ref(THREAD, "currentThread", "()Ljava/lang/Thread;", false)?;
+        Ok(Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: m,
+        })
+    };
+    // active()Z
+    let mut code = Code::empty();
+    {
+        let booted = code.new_label();
+        let no_thread = code.new_label();
+        let pool = b.pool();
+        let is_booted = pool.method_ref("jdk/internal/misc/VM", "isBooted", "()Z", false)?;
+        let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
+        let c = current(pool)?;
+        code.insns.extend([
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: is_booted,
+            },
+            Insn::Jump {
+                op: IFNE,
+                target: booted,
+            },
+            Insn::Simple(ICONST_1),
+            Insn::Simple(op::IRETURN),
+            Insn::Label(booted),
+            c,
+            Insn::Simple(op::DUP),
+            Insn::Jump {
+                op: op::IFNULL,
+                target: no_thread,
+            },
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
+            Insn::Simple(op::IRETURN),
+            Insn::Label(no_thread),
+            Insn::Simple(op::POP),
+            Insn::Simple(ICONST_1),
+            Insn::Simple(op::IRETURN),
+        ]);
+    }
+    b.add_method(0x1009, "active", "()Z", Some(&mut code), hierarchy)?; // public static synthetic
+                                                                        // enter()Z
+    let mut code = Code::empty();
+    {
+        let pool = b.pool();
+        let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
+        let c = current(pool)?;
+        code.insns.extend([
+            c,
+            Insn::Simple(op::DUP),
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
+            Insn::Simple(op::SWAP),
+            Insn::Simple(ICONST_1),
+            Insn::Cp {
+                op: op::PUTFIELD,
+                index: field,
+            },
+            Insn::Simple(op::IRETURN),
+        ]);
+    }
+    b.add_method(0x1009, "enter", "()Z", Some(&mut code), hierarchy)?;
+    // restore(Z)V
+    let mut code = Code::empty();
+    {
+        let pool = b.pool();
+        let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
+        let c = current(pool)?;
+        code.insns.extend([
+            c,
+            Insn::Local {
+                op: op::ILOAD,
+                index: 0,
+                wide: false,
+            },
+            Insn::Cp {
+                op: op::PUTFIELD,
+                index: field,
+            },
+            Insn::Simple(op::RETURN),
+        ]);
+    }
+    b.add_method(0x1009, "restore", "(Z)V", Some(&mut code), hierarchy)?;
+    Ok(b.finish())
+}
+
+/// Replaces the woven body `woven` of a method by: the bypass check, the woven
+/// body, then `original` (the method as it was, with labels of its own), which
+/// the check branches to. The caller recomputes the frames.
+pub fn duplicate(woven: &mut Code, original: &Code, pool: &mut PoolBuilder<'_>) -> Result<()> {
+    let map: Vec<Label> = (0..original.label_count())
+        .map(|_| woven.new_label())
+        .collect();
+    let m = |l: Label| map[l.0 as usize];
+    let to_original = woven.new_label();
+    let active = pool.method_ref(BYPASS, "active", "()Z", false)?;
+    let mut insns = Vec::with_capacity(woven.insns.len() + original.insns.len() + 3);
+    insns.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: active,
+    });
+    insns.push(Insn::Jump {
+        op: IFNE,
+        target: to_original,
+    });
+    insns.append(&mut woven.insns);
+    insns.push(Insn::Label(to_original));
+    insns.extend(original.insns.iter().map(|i| remap(i, &m)));
+    woven.insns = insns;
+    woven
+        .handlers
+        .extend(original.handlers.iter().map(|h| Handler {
+            start: m(h.start),
+            end: m(h.end),
+            handler: m(h.handler),
+            catch_type: h.catch_type,
+        }));
+    // The original copy keeps its line numbers and local variable names;
+    // its type annotations are the woven copy's already.
+    for a in &original.attributes {
+        match a {
+            CodeAttr::LineNumbers { entries, .. } => {
+                let copy: Vec<(Label, u16)> = entries.iter().map(|(l, n)| (m(*l), *n)).collect();
+                match woven
+                    .attributes
+                    .iter_mut()
+                    .find(|a| matches!(a, CodeAttr::LineNumbers { .. }))
+                {
+                    Some(CodeAttr::LineNumbers { entries, .. }) => entries.extend(copy),
+                    _ => woven.attributes.push(CodeAttr::LineNumbers {
+                        name_index: match a {
+                            CodeAttr::LineNumbers { name_index, .. } => *name_index,
+                            _ => unreachable!(),
+                        },
+                        entries: copy,
+                    }),
+                }
+            }
+            CodeAttr::LocalVariables {
+                types,
+                entries,
+                name_index,
+            } => {
+                let copy: Vec<_> = entries
+                    .iter()
+                    .map(|v| major_classfile::code::LocalVariable {
+                        start: m(v.start),
+                        end: m(v.end),
+                        ..*v
+                    })
+                    .collect();
+                match woven
+                    .attributes
+                    .iter_mut()
+                    .find(|a| matches!(a, CodeAttr::LocalVariables { types: t, .. } if t == types))
+                {
+                    Some(CodeAttr::LocalVariables { entries, .. }) => entries.extend(copy),
+                    _ => woven.attributes.push(CodeAttr::LocalVariables {
+                        name_index: *name_index,
+                        types: *types,
+                        entries: copy,
+                    }),
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn remap(i: &Insn, m: &impl Fn(Label) -> Label) -> Insn {
+    match i {
+        Insn::Label(l) => Insn::Label(m(*l)),
+        Insn::Jump { op, target } => Insn::Jump {
+            op: *op,
+            target: m(*target),
+        },
+        Insn::TableSwitch {
+            default,
+            low,
+            targets,
+        } => Insn::TableSwitch {
+            default: m(*default),
+            low: *low,
+            targets: targets.iter().map(|l| m(*l)).collect(),
+        },
+        Insn::LookupSwitch { default, pairs } => Insn::LookupSwitch {
+            default: m(*default),
+            pairs: pairs.iter().map(|(k, l)| (*k, m(*l))).collect(),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Makes a method of an aspect class run with the DIB set: `enter()` on
+/// entry (the previous value in a new local), `restore(previous)` before
+/// every return and in a catch-all handler that rethrows. Constructors are
+/// left alone (the aspect's singleton is made inside its wrapped static
+/// initializer).
+pub fn wrap_in_dib(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<()> {
+    let enter = pool.method_ref(BYPASS, "enter", "()Z", false)?;
+    let restore = pool.method_ref(BYPASS, "restore", "(Z)V", false)?;
+    let prev = code.max_locals;
+    let thrown = prev + 1;
+    let (start, end, handler) = (code.new_label(), code.new_label(), code.new_label());
+    let load_prev = Insn::Local {
+        op: op::ILOAD,
+        index: prev,
+        wide: prev > 255,
+    };
+    let call_restore = Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: restore,
+    };
+    let mut insns = Vec::with_capacity(code.insns.len() + 16);
+    insns.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: enter,
+    });
+    insns.push(Insn::Local {
+        op: op::ISTORE,
+        index: prev,
+        wide: prev > 255,
+    });
+    insns.push(Insn::Label(start));
+    for i in code.insns.drain(..) {
+        let is_return = matches!(i, Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(&o));
+        if is_return {
+            insns.push(load_prev.clone());
+            insns.push(call_restore.clone());
+        }
+        insns.push(i);
+    }
+    insns.push(Insn::Label(end));
+    insns.push(Insn::Label(handler));
+    insns.push(Insn::Local {
+        op: op::ASTORE,
+        index: thrown,
+        wide: thrown > 255,
+    });
+    insns.push(load_prev);
+    insns.push(call_restore);
+    insns.push(Insn::Local {
+        op: op::ALOAD,
+        index: thrown,
+        wide: thrown > 255,
+    });
+    insns.push(Insn::Simple(op::ATHROW));
+    code.insns = insns;
+    code.handlers.push(Handler {
+        start,
+        end,
+        handler,
+        catch_type: 0,
+    });
+    code.max_locals = thrown + 1;
+    Ok(())
+}
+
+/// An aspect class with every method but its constructors running with the
+/// DIB set ([`wrap_in_dib`]), frames recomputed.
+pub fn wrap_class_in_dib(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
+    use major_classfile::{method_with_code, write_class, ClassEdit, ClassFile, CodeAttribute};
+    let class = ClassFile::parse(bytes)?;
+    let name = class.name()?.into_owned();
+    let mut edit = ClassEdit::new(&class);
+    for (mi, m) in class.methods.iter().enumerate() {
+        let Some(attr) = m.attribute("Code") else {
+            continue;
+        };
+        let mname = class.member_name(m)?;
+        if mname == "<init>" {
+            continue;
+        }
+        let descriptor = class.member_descriptor(m)?;
+        let parsed = CodeAttribute::parse(attr, &class.pool)?;
+        let mut code = Code::decode(&parsed, &class.pool)?;
+        wrap_in_dib(&mut code, &mut edit.pool)?;
+        code.set_stack_map(0, None);
+        let ctx = major_classfile::frames::MethodContext {
+            class_name: &name,
+            name: &mname,
+            descriptor: &descriptor,
+            is_static: m.access & 0x0008 != 0,
+            major_version: class.major_version,
+        };
+        major_classfile::frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy)?;
+        let mut out = Vec::new();
+        code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
+        edit.methods.insert(mi, method_with_code(m, &out));
+    }
+    Ok(write_class(&class, &edit))
+}
