@@ -3,24 +3,30 @@
 //! behind the bootstrap and thread-local bypasses. The woven `java.base` must
 //! start the JVM, run a real program under `-Xverify:all` with the same output
 //! as the plain JDK while the advice counts, and every one of its classes must
-//! link under the verifier (LinkAll on the woven JDK itself).
+//! link under the verifier (LinkAll on the woven JDK itself). An aspect using
+//! `thisJoinPoint` (whose argument boxing calls woven library code) runs too.
+//! Both bypasses are needed: without the thread-local one ObjectTracker's
+//! advice recurses, without the bootstrap one the JVM does not start.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use major_archive::{Archive, OutputArchive, OutputKind};
 use major_tests::{javac, jdk17, linkall, run_linkall, skip};
+use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
+use major_weaver::weave::bypass::{bypass_class_with, Bypasses, BYPASS};
 use major_weaver::weave_run::{run, WeaveOptions, WeaveReport};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Weaves `java.base.jmod` of `home` with `aspects/<aspect>.aj` into `out`.
-fn weave_java_base(home: &Path, aspect: &str, out: &Path) -> WeaveReport {
+/// Weaves `java.base.jmod` of `home` with the aspect file `aspect` into `out`.
+fn weave_java_base(home: &Path, aspect: &Path, out: &Path) -> WeaveReport {
     let jdk = Jdk::at(home).expect("a JDK");
     let opts = WeaveOptions {
-        aspects: vec![repo().join(format!("aspects/{aspect}.aj"))],
+        aspects: vec![aspect.to_path_buf()],
         inputs: vec![home.join("jmods/java.base.jmod")],
         output: out.to_path_buf(),
         classpath: Vec::new(),
@@ -30,7 +36,30 @@ fn weave_java_base(home: &Path, aspect: &str, out: &Path) -> WeaveReport {
         full_coverage: true,
         cache: None,
     };
-    run(&opts).unwrap_or_else(|e| panic!("weaving java.base with {aspect}: {e}"))
+    run(&opts).unwrap_or_else(|e| panic!("weaving java.base with {}: {e}", aspect.display()))
+}
+
+/// `aspects/<name>.aj`.
+fn aspect(name: &str) -> PathBuf {
+    repo().join(format!("aspects/{name}.aj"))
+}
+
+/// A copy of the woven jar `from` whose bypass class checks only `bypasses`.
+fn with_bypasses(from: &Path, to: &Path, bypasses: Bypasses) -> PathBuf {
+    let index = ClassIndex::new();
+    let class = bypass_class_with(52, &index, bypasses).unwrap();
+    let input = Archive::open(from).unwrap();
+    let mut out = OutputArchive::create(to, OutputKind::Zip).unwrap();
+    let name = format!("{BYPASS}.class");
+    for (i, e) in input.entries().iter().enumerate() {
+        if e.name == name {
+            out.write(&name, &class).unwrap();
+        } else {
+            out.write(&e.name, &input.read(i).unwrap()).unwrap();
+        }
+    }
+    out.finish().unwrap();
+    to.to_path_buf()
 }
 
 /// Runs `java [opts] app.Main` on the coverage program; (stdout, stderr).
@@ -84,7 +113,7 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
 
     // ExecutionCounter: every method and constructor of java.base.
     let counter = d.join("counter.jar");
-    let report = weave_java_base(&home, "ExecutionCounter", &counter);
+    let report = weave_java_base(&home, &aspect("ExecutionCounter"), &counter);
     assert!(report.woven > 5000, "only {} classes woven", report.woven);
     let patch = format!("java.base={}", counter.display());
     let opts = ["-Xverify:all", "--patch-module", &patch];
@@ -130,7 +159,7 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
     // ObjectTracker: every constructor call in java.base, its advice
     // allocating (a WeakReference per object) without recursing.
     let tracker = d.join("tracker.jar");
-    let report = weave_java_base(&home, "ObjectTracker", &tracker);
+    let report = weave_java_base(&home, &aspect("ObjectTracker"), &tracker);
     assert!(
         report.advised.values().sum::<usize>() > 20_000,
         "{:?}",
@@ -145,4 +174,67 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
     let allocations = count_after(&err, "ObjectTracker:");
     assert!(allocations > 1000, "{err}");
     eprintln!("ObjectTracker on woven java.base: {allocations} allocations");
+
+    // thisJoinPoint: the arguments are boxed with the DIB set.
+    let jp = d.join("jp.jar");
+    weave_java_base(
+        &home,
+        &repo().join("tests/java/fullcov/JoinPointArgs.aj"),
+        &jp,
+    );
+    let patch = format!("java.base={}", jp.display());
+    let (out, err) = run_program(&java, &["-Xverify:all", "--patch-module", &patch], &classes);
+    assert_eq!(
+        out, plain,
+        "the program printed something else on the woven JDK"
+    );
+    let args = count_after(&err, "JoinPointArgs:");
+    assert!(args > 1000, "{err}");
+    eprintln!("JoinPointArgs on woven java.base: {args} arguments");
+
+    // Without the DIB, ObjectTracker's advice (which allocates) recurses.
+    let no_dib = with_bypasses(
+        &tracker,
+        &d.join("no-dib.jar"),
+        Bypasses {
+            bib: true,
+            dib: false,
+        },
+    );
+    let patch = format!("java.base={}", no_dib.display());
+    let error_file = format!("-XX:ErrorFile={}/hs_err_%p.log", d.display());
+    let o = Command::new(&java)
+        .current_dir(d)
+        .arg(&error_file)
+        .args(["--patch-module", &patch, "-cp"])
+        .arg(&classes)
+        .arg("app.Main")
+        .output()
+        .unwrap();
+    let t = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!o.status.success(), "ran without the DIB:\n{t}");
+    eprintln!("without the DIB: exit {:?}", o.status.code());
+
+    // Without the BIB, the JVM does not start.
+    let no_bib = with_bypasses(
+        &counter,
+        &d.join("no-bib.jar"),
+        Bypasses {
+            bib: false,
+            dib: true,
+        },
+    );
+    let patch = format!("java.base={}", no_bib.display());
+    let o = Command::new(&java)
+        .current_dir(d)
+        .arg(&error_file)
+        .args(["--patch-module", &patch, "-version"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "java -version ran without the BIB");
+    eprintln!("without the BIB: exit {:?}", o.status.code());
 }

@@ -25,6 +25,8 @@ use major_classfile::opcodes::op;
 use major_classfile::{ClassBuilder, ClassHierarchy, Code, CodeAttr, Handler, Insn, Label};
 use major_classfile::{PoolBuilder, Result};
 
+/// `iconst_0`.
+const ICONST_0: u8 = 3;
 /// `iconst_1`.
 const ICONST_1: u8 = 4;
 /// `ifne`.
@@ -61,6 +63,33 @@ pub fn never_woven(class: &str) -> bool {
 /// static void restore(boolean p) { Thread.currentThread().major$dib = p; }
 /// ```
 pub fn bypass_class(major_version: u16, hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
+    bypass_class_with(
+        major_version,
+        hierarchy,
+        Bypasses {
+            bib: true,
+            dib: true,
+        },
+    )
+}
+
+/// Which bypasses [`bypass_class_with`] checks: both in every real weave;
+/// tests leave one out to show that it is needed.
+#[derive(Debug, Clone, Copy)]
+pub struct Bypasses {
+    /// Whether `active()` answers true before the VM has booted (and when
+    /// there is no current thread).
+    pub bib: bool,
+    /// Whether `active()` answers true while the thread's DIB is set.
+    pub dib: bool,
+}
+
+/// [`bypass_class`] with only the given bypasses checked.
+pub fn bypass_class_with(
+    major_version: u16,
+    hierarchy: &dyn ClassHierarchy,
+    bypasses: Bypasses,
+) -> Result<Vec<u8>> {
     let mut b = ClassBuilder::new(major_version, 0x1031, BYPASS, "java/lang/Object")?; // public final synthetic super
     let current = |pool: &mut PoolBuilder<'_>| -> Result<Insn> {
         let m = pool.method_ref(THREAD, "currentThread", "()Ljava/lang/Thread;", false)?;
@@ -78,34 +107,51 @@ pub fn bypass_class(major_version: u16, hierarchy: &dyn ClassHierarchy) -> Resul
         let is_booted = pool.method_ref("jdk/internal/misc/VM", "isBooted", "()Z", false)?;
         let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
         let c = current(pool)?;
-        code.insns.extend([
-            Insn::Cp {
-                op: op::INVOKESTATIC,
-                index: is_booted,
-            },
-            Insn::Jump {
-                op: IFNE,
-                target: booted,
-            },
-            Insn::Simple(ICONST_1),
-            Insn::Simple(op::IRETURN),
-            Insn::Label(booted),
-            c,
-            Insn::Simple(op::DUP),
-            Insn::Jump {
-                op: op::IFNULL,
-                target: no_thread,
-            },
-            Insn::Cp {
-                op: op::GETFIELD,
-                index: field,
-            },
-            Insn::Simple(op::IRETURN),
-            Insn::Label(no_thread),
-            Insn::Simple(op::POP),
-            Insn::Simple(ICONST_1),
-            Insn::Simple(op::IRETURN),
-        ]);
+        if bypasses.bib {
+            code.insns.extend([
+                Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: is_booted,
+                },
+                Insn::Jump {
+                    op: IFNE,
+                    target: booted,
+                },
+                Insn::Simple(ICONST_1),
+                Insn::Simple(op::IRETURN),
+                Insn::Label(booted),
+            ]);
+        }
+        if bypasses.dib {
+            code.insns.push(c);
+            if bypasses.bib {
+                code.insns.extend([
+                    Insn::Simple(op::DUP),
+                    Insn::Jump {
+                        op: op::IFNULL,
+                        target: no_thread,
+                    },
+                ]);
+            }
+            code.insns.extend([
+                Insn::Cp {
+                    op: op::GETFIELD,
+                    index: field,
+                },
+                Insn::Simple(op::IRETURN),
+            ]);
+            if bypasses.bib {
+                code.insns.extend([
+                    Insn::Label(no_thread),
+                    Insn::Simple(op::POP),
+                    Insn::Simple(ICONST_1),
+                    Insn::Simple(op::IRETURN),
+                ]);
+            }
+        } else {
+            code.insns
+                .extend([Insn::Simple(ICONST_0), Insn::Simple(op::IRETURN)]);
+        }
     }
     b.add_method(0x1009, "active", "()Z", Some(&mut code), hierarchy)?; // public static synthetic
                                                                         // enter()Z
@@ -153,6 +199,36 @@ pub fn bypass_class(major_version: u16, hierarchy: &dyn ClassHierarchy) -> Resul
     }
     b.add_method(0x1009, "restore", "(Z)V", Some(&mut code), hierarchy)?;
     Ok(b.finish())
+}
+
+/// Emits `MajorBypass.enter()` storing the previous DIB in local `prev`.
+pub fn enter(prev: u16, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let m = pool.method_ref(BYPASS, "enter", "()Z", false)?;
+    out.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: m,
+    });
+    out.push(Insn::Local {
+        op: op::ISTORE,
+        index: prev,
+        wide: prev > 255,
+    });
+    Ok(())
+}
+
+/// Emits `MajorBypass.restore(prev)` (the stack below is left alone).
+pub fn restore(prev: u16, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let m = pool.method_ref(BYPASS, "restore", "(Z)V", false)?;
+    out.push(Insn::Local {
+        op: op::ILOAD,
+        index: prev,
+        wide: prev > 255,
+    });
+    out.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: m,
+    });
+    Ok(())
 }
 
 /// Replaces the woven body `woven` of a method by: the bypass check, the woven

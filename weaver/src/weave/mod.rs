@@ -2798,6 +2798,15 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             out.push(emit::load(JOIN_POINT, l));
             return Ok(());
         }
+        // Boxing the arguments calls library code, which is woven too: with
+        // full coverage it runs with the DIB set.
+        let dib = if self.weaver.full_coverage {
+            let prev = self.temp("Z");
+            bypass::enter(prev, self.pool, out)?;
+            Some(prev)
+        } else {
+            None
+        };
         self.push_join_point_values(ctx, out)?;
         let m = self.pool.method_ref(
             statics::FACTORY,
@@ -2809,6 +2818,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             op: op::INVOKESTATIC,
             index: m,
         });
+        if let Some(prev) = dib {
+            bypass::restore(prev, self.pool, out)?;
+        }
         Ok(())
     }
 
