@@ -4,7 +4,8 @@
 //! start the JVM, run a real program under `-Xverify:all` with the same output
 //! as the plain JDK while the advice counts, and every one of its classes must
 //! link under the verifier (LinkAll on the woven JDK itself). An aspect using
-//! `thisJoinPoint` (whose argument boxing calls woven library code) runs too.
+//! `thisJoinPoint` (whose argument boxing calls woven library code) and one
+//! with around advice inside the library run too.
 //! Both bypasses are needed: without the thread-local one ObjectTracker's
 //! advice recurses, without the bootstrap one the JVM does not start.
 
@@ -191,6 +192,23 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
     let args = count_after(&err, "JoinPointArgs:");
     assert!(args > 1000, "{err}");
     eprintln!("JoinPointArgs on woven java.base: {args} arguments");
+
+    // around: closures made with the DIB set, join points run with it clear.
+    let around = d.join("around.jar");
+    weave_java_base(
+        &home,
+        &repo().join("tests/java/fullcov/AroundCount.aj"),
+        &around,
+    );
+    let patch = format!("java.base={}", around.display());
+    let (out, err) = run_program(&java, &["-Xverify:all", "--patch-module", &patch], &classes);
+    assert_eq!(
+        out, plain,
+        "the program printed something else on the woven JDK"
+    );
+    let proceeds = count_after(&err, "AroundCount:");
+    assert!(proceeds > 1000, "{err}");
+    eprintln!("AroundCount on woven java.base: {proceeds} proceeds");
 
     // Without the DIB, ObjectTracker's advice (which allocates) recurses.
     let no_dib = with_bypasses(

@@ -177,6 +177,29 @@ pub fn bypass_class_with(
         ]);
     }
     b.add_method(0x1009, "enter", "()Z", Some(&mut code), hierarchy)?;
+    // leave()Z: as enter(), clearing the flag.
+    let mut code = Code::empty();
+    {
+        let pool = b.pool();
+        let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
+        let c = current(pool)?;
+        code.insns.extend([
+            c,
+            Insn::Simple(op::DUP),
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
+            Insn::Simple(op::SWAP),
+            Insn::Simple(ICONST_0),
+            Insn::Cp {
+                op: op::PUTFIELD,
+                index: field,
+            },
+            Insn::Simple(op::IRETURN),
+        ]);
+    }
+    b.add_method(0x1009, "leave", "()Z", Some(&mut code), hierarchy)?;
     // restore(Z)V
     let mut code = Code::empty();
     {
@@ -345,9 +368,51 @@ fn remap(i: &Insn, m: &impl Fn(Label) -> Label) -> Insn {
 /// left alone (the aspect's singleton is made inside its wrapped static
 /// initializer).
 pub fn wrap_in_dib(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<()> {
-    let enter = pool.method_ref(BYPASS, "enter", "()Z", false)?;
+    wrap(code, "enter", pool)
+}
+
+/// Makes a proceed method (the join point, called from around advice, which
+/// runs with the DIB set) run with the DIB clear, and restore it when it
+/// returns or throws: the join point's own code is woven code.
+pub fn wrap_clear_dib(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<()> {
+    wrap(code, "leave", pool)
+}
+
+/// The first local slot no instruction of `code` uses (at least `max_locals`).
+fn free_local(code: &Code) -> u16 {
+    let mut next = code.max_locals;
+    for i in &code.insns {
+        let end = match i {
+            Insn::Local { op: o, index, .. } => {
+                let wide = matches!(o, 22 | 24 | 55 | 57); // lload dload lstore dstore
+                index + if wide { 2 } else { 1 }
+            }
+            Insn::Iinc { index, .. } => index + 1,
+            Insn::Simple(o @ 26..=45) => {
+                // xload_n
+                let n = ((o - 26) % 4) as u16;
+                let wide = matches!((o - 26) / 4, 1 | 3);
+                n + if wide { 2 } else { 1 }
+            }
+            Insn::Simple(o @ 59..=78) => {
+                // xstore_n
+                let n = ((o - 59) % 4) as u16;
+                let wide = matches!((o - 59) / 4, 1 | 3);
+                n + if wide { 2 } else { 1 }
+            }
+            _ => 0,
+        };
+        next = next.max(end);
+    }
+    next
+}
+
+/// Wraps `code` in `prev = MajorBypass.<set>(); try { code } finally {
+/// MajorBypass.restore(prev); }`.
+fn wrap(code: &mut Code, set: &str, pool: &mut PoolBuilder<'_>) -> Result<()> {
+    let enter = pool.method_ref(BYPASS, set, "()Z", false)?;
     let restore = pool.method_ref(BYPASS, "restore", "(Z)V", false)?;
-    let prev = code.max_locals;
+    let prev = free_local(code);
     let thrown = prev + 1;
     let (start, end, handler) = (code.new_label(), code.new_label(), code.new_label());
     let load_prev = Insn::Local {

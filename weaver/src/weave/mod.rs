@@ -2449,6 +2449,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             is_static: true,
             major_version: self.major_version,
         };
+        if self.weaver.full_coverage {
+            p.max_locals = 2; // the two arrays
+            bypass::wrap_clear_dib(&mut p, self.pool)?;
+        }
         frames::compute(&mut p, &ctx_m, self.pool, self.weaver.world.index())?;
         let code_name = self.pool.utf8("Code")?;
         let mut method = Vec::new();
@@ -2472,6 +2476,16 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     ) -> Result<Vec<Insn>> {
         let a = m.advice;
         let mut out = Vec::new();
+        // With full coverage, the dispatch (boxing the state, the closure's
+        // method handle, residues) runs with the DIB set: it calls library
+        // code, which is woven too.
+        let dib = if self.weaver.full_coverage {
+            let prev = self.temp("Z");
+            bypass::enter(prev, self.pool, &mut out)?;
+            Some(prev)
+        } else {
+            None
+        };
         let state_local = self.temp("Ljava/lang/Object;");
         let layout = self.state_layout(ctx);
         emit::push_int(layout.len() as i32, self.pool, &mut out)?;
@@ -2544,12 +2558,18 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if let Some((l, d)) = &result {
             out.push(emit::store(d, *l));
         }
+        if let Some(prev) = dib {
+            bypass::restore(prev, self.pool, &mut out)?;
+        }
         if m.residue != Residue::True {
             out.push(Insn::Jump {
                 op: op::GOTO,
                 target: done,
             });
             out.push(Insn::Label(direct));
+            if let Some(prev) = dib {
+                bypass::restore(prev, self.pool, &mut out)?;
+            }
             out.push(emit::load("[Ljava/lang/Object;", state_local));
             out.push(Insn::Simple(op::ACONST_NULL));
             let pm = self.pool.method_ref(
