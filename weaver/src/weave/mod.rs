@@ -82,6 +82,8 @@ pub struct ClassOutcome {
 pub struct Weaver<'p> {
     world: IndexWorld<'p>,
     advice: Vec<PlannedAdvice<'p>>,
+    /// The precedence relation, for the advice that meet at one shadow.
+    precedence: plan::Precedence,
     declares: Vec<(CompiledPointcut, bool, String)>,
     excluded: HashSet<String>,
     /// Whether some advice may apply to initialization or preinitialization.
@@ -239,7 +241,8 @@ impl<'p> Weaver<'p> {
                 });
             }
         }
-        plan::order(&mut advice, program, &world);
+        let precedence = plan::Precedence::new(program, &world);
+        plan::order(&mut advice, &precedence);
         // cflow entries outermost, cflowbelow entries innermost.
         let (below, above): (Vec<_>, Vec<_>) = entries
             .into_iter()
@@ -287,6 +290,7 @@ impl<'p> Weaver<'p> {
         Weaver {
             world,
             advice,
+            precedence,
             declares,
             excluded,
             init_advice,
@@ -1527,6 +1531,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 residue: r,
             });
         }
+        // The global order may not hold for these few (precedence is not
+        // transitive within an aspect): order them among themselves.
+        out.reverse();
+        weaver
+            .precedence
+            .sort(&mut out, |m| m.advice.entry.is_none().then_some(m.advice));
+        out.reverse();
         out
     }
 
@@ -2122,9 +2133,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     inner.append(&mut core);
                     inner.push(Insn::Label(core_end));
                     inner.append(&mut post);
+                    // The body's own handlers first: the JVM takes the first
+                    // matching entry, and the advice handlers must not come
+                    // before the body's catch/finally/monitor-exit entries.
                     let mut inner_handlers = std::mem::take(&mut handlers);
                     if body_is_method {
-                        inner_handlers.append(&mut self.code.handlers);
+                        let mut own = std::mem::take(&mut self.code.handlers);
+                        own.append(&mut inner_handlers);
+                        inner_handlers = own;
                         body_is_method = false;
                     }
                     let proceed = self.proceed_method(
