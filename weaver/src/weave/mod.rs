@@ -26,6 +26,11 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeMap;
 
 use major_classfile::class_reader::ACC_STATIC;
+
+/// `ACC_BRIDGE` of a method.
+const ACC_BRIDGE: u16 = 0x0040;
+/// `ACC_SYNTHETIC` of a class member.
+const ACC_SYNTHETIC: u16 = 0x1000;
 use major_classfile::frames::{self, MethodContext};
 use major_classfile::init_calls;
 use major_classfile::kept_frames::{self, Snapshot};
@@ -426,6 +431,11 @@ impl<'p> Weaver<'p> {
                 .map(|s| s.into_owned())
                 .collect(),
             };
+            // A bridge method is the compiler's, not the program's: no join
+            // point is in it (as in ajc), neither its execution nor its calls.
+            if member.access & ACC_BRIDGE != 0 && !member.name.starts_with('<') {
+                continue;
+            }
             let parsed = CodeAttribute::parse(attr, &class.pool).map_err(|e| {
                 e.in_method(&member.name, &member.descriptor)
                     .in_class(name.as_str())
@@ -955,14 +965,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             self.weave_point(f, line, &esp)?;
         }
         self.apply_replacements();
-        // The execution shadow last: it wraps everything. Bridge methods have none.
-        if self.member.access & 0x0040 != 0
-            && self.member.name != "<clinit>"
-            && self.member.name != "<init>"
-        {
-            self.code.prune_tables();
-            return Ok(());
-        }
+        // The execution shadow last: it wraps everything.
         let kind = match self.member.name.as_str() {
             "<init>" => ShadowKind::ConstructorExecution,
             "<clinit>" => ShadowKind::StaticInitialization,
@@ -1223,6 +1226,19 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     let r = self.pool.member_ref(*index)?;
                     // Field sets in a constructor before the super call (outer-this) are not join points.
                     if super_call.is_some_and(|s| i < s) {
+                        continue;
+                    }
+                    // Neither are accesses of synthetic fields (this$0, val$x,
+                    // $VALUES, $assertionsDisabled, $SwitchMap$..), as in ajc.
+                    // Compilers give them names with `$`: only those are looked up.
+                    if r.name.contains('$')
+                        && self
+                            .resolve_member(&r.owner, &r.name, &r.descriptor, true)
+                            .1
+                            .access
+                            & ACC_SYNTHETIC
+                            != 0
+                    {
                         continue;
                     }
                     out.push(Found {
