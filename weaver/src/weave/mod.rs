@@ -2361,7 +2361,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             out.push(emit::load("[Ljava/lang/Object;", formals_local));
             emit::push_int(k as i32, self.pool, &mut out)?;
             out.push(Insn::Simple(op::AALOAD));
-            emit::convert("Ljava/lang/Object;", &d, true, self.pool, &mut out)?;
+            emit::convert_from_advice("Ljava/lang/Object;", &d, true, self.pool, &mut out)?;
             out.push(emit::store(&d, l));
             if *src == Source::This && ctx.target.as_ref().is_some_and(|(tl, _)| *tl == 0) {
                 // For executions this and target are one local.
@@ -2487,7 +2487,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             (Some((_, d)), "V") => push_default(d, &mut out),
             (Some((_, d)), r) => {
                 let cast = !assignable(&self.weaver.world, r, d);
-                emit::convert(r, d, cast, self.pool, &mut out)?;
+                emit::convert_from_advice(r, d, cast, self.pool, &mut out)?;
             }
         }
         if let Some((l, d)) = &result {
