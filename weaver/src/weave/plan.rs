@@ -556,9 +556,57 @@ pub fn residue(
 ) -> Option<Residue> {
     let mut counters = (advice.if_base, 0);
     let r = node(advice.pc, advice, shadow, types, world, &mut counters);
-    match r {
+    match in_evaluation_order(r) {
         Residue::False => None,
         r => Some(r),
+    }
+}
+
+/// How costly ajc deems a runtime test (its pointcut rewriter orders the
+/// terms of each `&&` by this): `this`/`target` type tests, then `args` type
+/// tests, then `cflow`, then `if(..)` last. A compound test costs its most
+/// costly part.
+fn cost(r: &Residue) -> u8 {
+    match r {
+        Residue::True | Residue::False => 0,
+        Residue::InstanceOf(Source::This | Source::Target, _) => 11,
+        Residue::InstanceOf(_, _) => 15,
+        Residue::Cflow(_) => 17,
+        Residue::If(_) => 18,
+        Residue::Not(x) => cost(x),
+        Residue::And(a, b) | Residue::Or(a, b) => cost(a).max(cost(b)),
+    }
+}
+
+/// `r` with the terms of every `&&` chain in ajc's evaluation order (see
+/// [`cost`]; equal costs keep the pointcut's order): an `if(..)` runs only
+/// after the type tests that bind its formals, wherever it is written.
+pub fn in_evaluation_order(r: Residue) -> Residue {
+    fn conjuncts(r: Residue, out: &mut Vec<Residue>) {
+        match r {
+            Residue::And(a, b) => {
+                conjuncts(*a, out);
+                conjuncts(*b, out);
+            }
+            r => out.push(in_evaluation_order(r)),
+        }
+    }
+    match r {
+        Residue::And(..) => {
+            let mut terms = Vec::new();
+            conjuncts(r, &mut terms);
+            terms.sort_by_key(cost); // stable
+            terms
+                .into_iter()
+                .reduce(|a, b| Residue::And(Box::new(a), Box::new(b)))
+                .unwrap_or(Residue::True)
+        }
+        Residue::Or(a, b) => Residue::Or(
+            Box::new(in_evaluation_order(*a)),
+            Box::new(in_evaluation_order(*b)),
+        ),
+        Residue::Not(x) => Residue::Not(Box::new(in_evaluation_order(*x))),
+        r => r,
     }
 }
 
@@ -699,4 +747,60 @@ pub fn method_for<'a>(
         .find(|a| a.internal_name == aspect_class)?
         .advice
         .get(index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn and(a: Residue, b: Residue) -> Residue {
+        Residue::And(Box::new(a), Box::new(b))
+    }
+
+    #[test]
+    fn type_tests_come_before_cflow_and_if() {
+        let arg = |i| {
+            Residue::InstanceOf(
+                Source::Arg {
+                    index: i,
+                    from_end: false,
+                },
+                "E".into(),
+            )
+        };
+        let this = Residue::InstanceOf(Source::This, "T".into());
+        // if(0) && (args(E) && cflow) && this(T) && if(1) && args(E)
+        let r = and(
+            and(
+                and(
+                    and(Residue::If(0), and(arg(0), Residue::Cflow(3))),
+                    this.clone(),
+                ),
+                Residue::If(1),
+            ),
+            arg(1),
+        );
+        let want = and(
+            and(
+                and(and(and(this, arg(0)), arg(1)), Residue::Cflow(3)),
+                Residue::If(0),
+            ),
+            Residue::If(1),
+        );
+        assert_eq!(in_evaluation_order(r), want);
+    }
+
+    #[test]
+    fn disjuncts_are_ordered_each_on_its_own() {
+        let arg = Residue::InstanceOf(Source::Target, "E".into());
+        let r = Residue::Or(
+            Box::new(and(Residue::If(0), arg.clone())),
+            Box::new(Residue::Not(Box::new(and(Residue::If(1), arg.clone())))),
+        );
+        let want = Residue::Or(
+            Box::new(and(arg.clone(), Residue::If(0))),
+            Box::new(Residue::Not(Box::new(and(arg, Residue::If(1))))),
+        );
+        assert_eq!(in_evaluation_order(r), want);
+    }
 }
