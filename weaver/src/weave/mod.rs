@@ -494,6 +494,7 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                super_call: None,
             };
             match mw.weave(&mctx) {
                 Ok(()) => {}
@@ -572,6 +573,7 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                super_call: None,
             };
             mw.weave_initialization(body, &snap.esp, snap.first_line)?;
             if !mw.changed {
@@ -625,6 +627,7 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                super_call: None,
             };
             mw.weave(&mctx)?;
             if mw.changed {
@@ -853,6 +856,11 @@ struct MethodWeave<'w, 'p, 'c> {
     /// some advice may apply to initialization: another constructor that
     /// delegates to it with `this(..)` may need to inline it.
     snapshot: Option<CtorSnapshot>,
+    /// In a constructor, the index of its `super(..)`/`this(..)` call (in
+    /// the code as the point shadows see it): shadows before it are in the
+    /// evaluation of that call's arguments, where `this` is not initialized
+    /// yet: they have no `this` (as in ajc), and nothing may take it.
+    super_call: Option<usize>,
 }
 
 /// See [`MethodWeave::snapshot`].
@@ -949,6 +957,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .collect();
         let super_call = super_call.map(|i| if i >= body_start { i + 1 } else { i });
 
+        self.super_call = super_call;
         let found = self.find_shadows(&ctor_calls, super_call)?;
         let line_of = lines(self.code);
         let esp = self.execution_spec(&line_of, body_start);
@@ -1392,6 +1401,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             },
             subject: subject.view(&xa, &xe),
             handler_type,
+            // Instance code without a `this`: a point shadow in the arguments
+            // of the super(..)/this(..) call (see `MethodWeave::super_call`).
+            before_super: self.member.access & ACC_STATIC == 0 && ctx.this.is_none(),
         };
         let world = &weaver.world;
         for (pc, is_error, message) in &weaver.declares {
@@ -1643,7 +1655,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let opcode = insn.opcode().unwrap_or(0);
         let is_static_target = matches!(opcode, op::INVOKESTATIC | op::GETSTATIC | op::PUTSTATIC)
             || f.kind == ShadowKind::ConstructorCall;
-        let this = (self.member.access & ACC_STATIC == 0).then(|| format!("L{};", self.cls.name));
+        let before_super = self.super_call.is_some_and(|s| f.at < s);
+        let this = (self.member.access & ACC_STATIC == 0 && !before_super)
+            .then(|| format!("L{};", self.cls.name));
         // Operand descriptors (bottom to top) and the result.
         let (target_desc, arg_descs, result): (Option<String>, Vec<String>, Option<String>) =
             match f.kind {
