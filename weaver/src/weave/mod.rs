@@ -79,6 +79,9 @@ pub struct ClassOutcome {
     pub skipped_methods: Vec<Error>,
     /// Proceed methods added so far (numbers them).
     pub proceed_methods: usize,
+    /// Empty `finalize()` methods whose execution some advice matched, left
+    /// unwoven (see [`MethodWeave::is_empty_finalize`]).
+    pub empty_finalizers: usize,
     /// Advice not woven at some shadow, with the reason.
     pub notes: Vec<String>,
 }
@@ -1895,6 +1898,23 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         Ok(())
     }
 
+    /// An instance `finalize()V` whose code is just `return` (as
+    /// `Object.finalize` is): HotSpot does not register objects for
+    /// finalization when their class's finalizer is empty, so its execution
+    /// never happens in the unwoven program. Weaving advice into it would
+    /// make every instance finalizable (and the advice run): it is left alone.
+    fn is_empty_finalize(&self) -> bool {
+        self.member.name == "finalize"
+            && self.member.descriptor == "()V"
+            && self.member.access & ACC_STATIC == 0
+            && self
+                .code
+                .insns
+                .iter()
+                .filter(|i| !matches!(i, Insn::Label(_)))
+                .eq(std::iter::once(&Insn::Simple(op::RETURN)))
+    }
+
     fn record(&mut self, kind: ShadowKind, matched: &[Matched<'_, '_>]) {
         self.changed = true;
         *self.outcome.advised.entry(kind_name(kind)).or_insert(0) += 1;
@@ -1972,6 +1992,15 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             matched = self.without_around(matched, &what);
         }
         if matched.is_empty() {
+            return Ok(());
+        }
+        if kind == ShadowKind::MethodExecution && self.is_empty_finalize() {
+            // The advice matched (no "did not match" warning), but the
+            // method stays as it is.
+            for m in &matched {
+                self.outcome.advice_hits[m.advice.id] += 1;
+            }
+            self.outcome.empty_finalizers += 1;
             return Ok(());
         }
         let needs_exit = matched
