@@ -26,11 +26,6 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeMap;
 
 use major_classfile::class_reader::ACC_STATIC;
-
-/// `ACC_BRIDGE` of a method.
-const ACC_BRIDGE: u16 = 0x0040;
-/// `ACC_SYNTHETIC` of a class member.
-const ACC_SYNTHETIC: u16 = 0x1000;
 use major_classfile::frames::{self, MethodContext};
 use major_classfile::init_calls;
 use major_classfile::kept_frames::{self, Snapshot};
@@ -112,6 +107,11 @@ pub struct Weaver<'p> {
     /// Advice that cannot be woven, with the reason.
     pub unsupported: Vec<(String, &'static str)>,
 }
+
+/// `ACC_BRIDGE` of a method.
+const ACC_BRIDGE: u16 = 0x0040;
+/// `ACC_SYNTHETIC` of a class member.
+const ACC_SYNTHETIC: u16 = 0x1000;
 
 /// The type of the shadow's join point local.
 const JOIN_POINT: &str = "Lorg/aspectj/lang/JoinPoint;";
