@@ -750,6 +750,9 @@ pub struct Shadow<'a> {
     pub subject: MemberView<'a>,
     /// For handlers: the caught type (internal name).
     pub handler_type: Option<&'a str>,
+    /// The shadow is in the arguments of a constructor's `super(..)` or
+    /// `this(..)` call: the object is not initialized, there is no `this`.
+    pub before_super: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -1050,7 +1053,7 @@ fn this_type<'a>(s: &Shadow<'a>) -> Option<&'a str> {
         | ShadowKind::Initialization => {
             (s.subject.access & ACC_STATIC == 0).then_some(s.subject_class.name)
         }
-        _ => (!static_code).then_some(s.enclosing_class.name),
+        _ => (!static_code && !s.before_super).then_some(s.enclosing_class.name),
     }
 }
 

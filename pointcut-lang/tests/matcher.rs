@@ -158,6 +158,7 @@ fn run(pc: &str, c: &Case) -> Fuzzy {
         subject_class: class,
         subject: member,
         handler_type: (c.kind == ShadowKind::ExceptionHandler).then_some(c.class),
+        before_super: false,
     };
     compiled.matches(&shadow, &w)
 }

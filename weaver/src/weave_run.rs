@@ -74,6 +74,9 @@ pub struct WeaveReport {
     pub aspect_warnings: Vec<String>,
     /// Advice left out at some join points, with the reason.
     pub notes: Vec<String>,
+    /// Empty `finalize()` methods whose execution advice matched, left
+    /// unwoven: HotSpot never runs them.
+    pub empty_finalizers: usize,
     /// Wall time of each phase, in order.
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
@@ -370,6 +373,7 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
     let o = &w.outcome;
     report.classes += 1;
     report.woven += usize::from(w.class.is_some());
+    report.empty_finalizers += o.empty_finalizers;
     for n in &o.notes {
         if !report.notes.contains(n) {
             report.notes.push(n.clone());
@@ -484,6 +488,14 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
     }
     for n in &r.notes {
         eprintln!("warning: not woven: {n}");
+    }
+    if r.empty_finalizers > 0 {
+        eprintln!(
+            "note: not woven: the execution of {} empty finalize() method(s): HotSpot does not \
+             register objects for finalization when finalize() is just `return`, so that \
+             join point never occurs (advice there would make every instance finalizable)",
+            r.empty_finalizers
+        );
     }
     for m in &r.skipped_methods {
         eprintln!("warning: left unwoven: {m}");

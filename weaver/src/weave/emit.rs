@@ -117,6 +117,46 @@ pub fn unboxing(p: char, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Res
     Ok(())
 }
 
+/// Converts a reference on top of the stack to primitive `p` as AspectJ
+/// converts what around advice returns: `major.runtime.Conversions.<p>Value`
+/// (`null` gives 0/`false`, any `Number` converts to a numeric type, `char`
+/// only from a `Character`, `boolean` only from a `Boolean`, anything else
+/// is a `ClassCastException`).
+pub fn unbox_converting(p: char, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let (name, desc) = match p {
+        'I' => ("intValue", "(Ljava/lang/Object;)I"),
+        'J' => ("longValue", "(Ljava/lang/Object;)J"),
+        'F' => ("floatValue", "(Ljava/lang/Object;)F"),
+        'D' => ("doubleValue", "(Ljava/lang/Object;)D"),
+        'Z' => ("booleanValue", "(Ljava/lang/Object;)Z"),
+        'B' => ("byteValue", "(Ljava/lang/Object;)B"),
+        'C' => ("charValue", "(Ljava/lang/Object;)C"),
+        _ => ("shortValue", "(Ljava/lang/Object;)S"),
+    };
+    let m = pool.method_ref("major/runtime/Conversions", name, desc, false)?;
+    out.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: m,
+    });
+    Ok(())
+}
+
+/// [`convert`] for a value the advice gave (what around advice returns, the
+/// values it passes to `proceed`): a reference becomes a primitive by
+/// [`unbox_converting`] (so `null`, another `Number`, work as in AspectJ).
+pub fn convert_from_advice(
+    have: &str,
+    want: &str,
+    needs_cast: bool,
+    pool: &mut PoolBuilder<'_>,
+    out: &mut Vec<Insn>,
+) -> Result<()> {
+    if !is_primitive(have) && is_primitive(want) {
+        return unbox_converting(want.chars().next().unwrap_or('I'), pool, out);
+    }
+    convert(have, want, needs_cast, pool, out)
+}
+
 /// Converts the value on top of the stack from descriptor `have` to `want`
 /// (boxing, unboxing, or a cast when `cast` says the reference needs one).
 pub fn convert(

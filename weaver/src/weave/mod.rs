@@ -75,6 +75,9 @@ pub struct ClassOutcome {
     pub skipped_methods: Vec<Error>,
     /// Proceed methods added so far (numbers them).
     pub proceed_methods: usize,
+    /// Empty `finalize()` methods whose execution some advice matched, left
+    /// unwoven (see [`MethodWeave::is_empty_finalize`]).
+    pub empty_finalizers: usize,
     /// Advice not woven at some shadow, with the reason.
     pub notes: Vec<String>,
 }
@@ -83,6 +86,8 @@ pub struct ClassOutcome {
 pub struct Weaver<'p> {
     world: IndexWorld<'p>,
     advice: Vec<PlannedAdvice<'p>>,
+    /// The precedence relation, for the advice that meet at one shadow.
+    precedence: plan::Precedence,
     declares: Vec<(CompiledPointcut, bool, String)>,
     excluded: HashSet<String>,
     /// Whether some advice may apply to initialization or preinitialization.
@@ -111,6 +116,11 @@ pub struct Weaver<'p> {
     /// field, and no static initializer is added to a class.
     pub full_coverage: bool,
 }
+
+/// `ACC_BRIDGE` of a method.
+const ACC_BRIDGE: u16 = 0x0040;
+/// `ACC_SYNTHETIC` of a class member.
+const ACC_SYNTHETIC: u16 = 0x1000;
 
 /// The type of the shadow's join point local.
 const JOIN_POINT: &str = "Lorg/aspectj/lang/JoinPoint;";
@@ -248,7 +258,8 @@ impl<'p> Weaver<'p> {
                 });
             }
         }
-        plan::order(&mut advice, program, &world);
+        let precedence = plan::Precedence::new(program, &world);
+        plan::order(&mut advice, &precedence);
         // cflow entries outermost, cflowbelow entries innermost.
         let (below, above): (Vec<_>, Vec<_>) = entries
             .into_iter()
@@ -296,6 +307,7 @@ impl<'p> Weaver<'p> {
         Weaver {
             world,
             advice,
+            precedence,
             declares,
             excluded,
             init_advice,
@@ -457,6 +469,11 @@ impl<'p> Weaver<'p> {
                 .map(|s| s.into_owned())
                 .collect(),
             };
+            // A bridge method is the compiler's, not the program's: no join
+            // point is in it (as in ajc), neither its execution nor its calls.
+            if member.access & ACC_BRIDGE != 0 && !member.name.starts_with('<') {
+                continue;
+            }
             let parsed = CodeAttribute::parse(attr, &class.pool).map_err(|e| {
                 e.in_method(&member.name, &member.descriptor)
                     .in_class(name.as_str())
@@ -517,6 +534,7 @@ impl<'p> Weaver<'p> {
                 major_version: class.major_version,
                 snapshot: None,
                 undecided: None,
+                super_call: None,
             };
             let woven = mw
                 .weave(&mctx)
@@ -606,6 +624,7 @@ impl<'p> Weaver<'p> {
                 major_version: class.major_version,
                 snapshot: None,
                 undecided: None,
+                super_call: None,
             };
             mw.weave_initialization(body, &snap.esp, snap.first_line)?;
             if !mw.changed {
@@ -660,6 +679,7 @@ impl<'p> Weaver<'p> {
                 major_version: class.major_version,
                 snapshot: None,
                 undecided: None,
+                super_call: None,
             };
             mw.weave(&mctx)?;
             if mw.changed {
@@ -896,6 +916,11 @@ struct MethodWeave<'w, 'p, 'c> {
     /// depends on a class missing from the class path): the method is then
     /// left unwoven, or the weave fails with `--strict`.
     undecided: Option<Error>,
+    /// In a constructor, the index of its `super(..)`/`this(..)` call (in
+    /// the code as the point shadows see it): shadows before it are in the
+    /// evaluation of that call's arguments, where `this` is not initialized
+    /// yet: they have no `this` (as in ajc), and nothing may take it.
+    super_call: Option<usize>,
 }
 
 /// See [`MethodWeave::snapshot`].
@@ -993,6 +1018,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .collect();
         let super_call = super_call.map(|i| if i >= body_start { i + 1 } else { i });
 
+        self.super_call = super_call;
         let found = self.find_shadows(&ctor_calls, super_call)?;
         let line_of = lines(self.code);
         let esp = self.execution_spec(&line_of, body_start);
@@ -1014,14 +1040,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         self.statics.at_shadow(usize::MAX);
         self.apply_replacements();
-        // The execution shadow last: it wraps everything. Bridge methods have none.
-        if self.member.access & 0x0040 != 0
-            && self.member.name != "<clinit>"
-            && self.member.name != "<init>"
-        {
-            self.code.prune_tables();
-            return Ok(());
-        }
+        // The execution shadow last: it wraps everything.
         let kind = match self.member.name.as_str() {
             "<init>" => ShadowKind::ConstructorExecution,
             "<clinit>" => ShadowKind::StaticInitialization,
@@ -1287,6 +1306,19 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     if super_call.is_some_and(|s| i < s) {
                         continue;
                     }
+                    // Neither are accesses of synthetic fields (this$0, val$x,
+                    // $VALUES, $assertionsDisabled, $SwitchMap$..), as in ajc.
+                    // Compilers give them names with `$`: only those are looked up.
+                    if r.name.contains('$')
+                        && self
+                            .resolve_member(&r.owner, &r.name, &r.descriptor, true)
+                            .1
+                            .access
+                            & ACC_SYNTHETIC
+                            != 0
+                    {
+                        continue;
+                    }
                     out.push(Found {
                         kind,
                         at: i,
@@ -1438,6 +1470,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             },
             subject: subject.view(&xa, &xe),
             handler_type,
+            // Instance code without a `this`: a point shadow in the arguments
+            // of the super(..)/this(..) call (see `MethodWeave::super_call`).
+            before_super: self.member.access & ACC_STATIC == 0 && ctx.this.is_none(),
         };
         let world = &weaver.world;
         for (pc, is_error, message) in &weaver.declares {
@@ -1603,6 +1638,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 residue: r,
             });
         }
+        // The global order may not hold for these few (precedence is not
+        // transitive within an aspect): order them among themselves.
+        out.reverse();
+        weaver
+            .precedence
+            .sort(&mut out, |m| m.advice.entry.is_none().then_some(m.advice));
+        out.reverse();
         out
     }
 
@@ -1697,7 +1739,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let opcode = insn.opcode().unwrap_or(0);
         let is_static_target = matches!(opcode, op::INVOKESTATIC | op::GETSTATIC | op::PUTSTATIC)
             || f.kind == ShadowKind::ConstructorCall;
-        let this = (self.member.access & ACC_STATIC == 0).then(|| format!("L{};", self.cls.name));
+        let before_super = self.super_call.is_some_and(|s| f.at < s);
+        let this = (self.member.access & ACC_STATIC == 0 && !before_super)
+            .then(|| format!("L{};", self.cls.name));
         // Operand descriptors (bottom to top) and the result.
         let (target_desc, arg_descs, result): (Option<String>, Vec<String>, Option<String>) =
             match f.kind {
@@ -1937,6 +1981,23 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         Ok(())
     }
 
+    /// An instance `finalize()V` whose code is just `return` (as
+    /// `Object.finalize` is): HotSpot does not register objects for
+    /// finalization when their class's finalizer is empty, so its execution
+    /// never happens in the unwoven program. Weaving advice into it would
+    /// make every instance finalizable (and the advice run): it is left alone.
+    fn is_empty_finalize(&self) -> bool {
+        self.member.name == "finalize"
+            && self.member.descriptor == "()V"
+            && self.member.access & ACC_STATIC == 0
+            && self
+                .code
+                .insns
+                .iter()
+                .filter(|i| !matches!(i, Insn::Label(_)))
+                .eq(std::iter::once(&Insn::Simple(op::RETURN)))
+    }
+
     fn record(&mut self, kind: ShadowKind, matched: &[Matched<'_, '_>]) {
         self.changed = true;
         *self.outcome.advised.entry(kind_name(kind)).or_insert(0) += 1;
@@ -2014,6 +2075,15 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             matched = self.without_around(matched, &what);
         }
         if matched.is_empty() {
+            return Ok(());
+        }
+        if kind == ShadowKind::MethodExecution && self.is_empty_finalize() {
+            // The advice matched (no "did not match" warning), but the
+            // method stays as it is.
+            for m in &matched {
+                self.outcome.advice_hits[m.advice.id] += 1;
+            }
+            self.outcome.empty_finalizers += 1;
             return Ok(());
         }
         let needs_exit = matched
@@ -2205,9 +2275,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     inner.append(&mut core);
                     inner.push(Insn::Label(core_end));
                     inner.append(&mut post);
+                    // The body's own handlers first: the JVM takes the first
+                    // matching entry, and the advice handlers must not come
+                    // before the body's catch/finally/monitor-exit entries.
                     let mut inner_handlers = std::mem::take(&mut handlers);
                     if body_is_method {
-                        inner_handlers.append(&mut self.code.handlers);
+                        let mut own = std::mem::take(&mut self.code.handlers);
+                        own.append(&mut inner_handlers);
+                        inner_handlers = own;
                         body_is_method = false;
                     }
                     let proceed = self.proceed_method(
@@ -2412,7 +2487,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             out.push(emit::load("[Ljava/lang/Object;", formals_local));
             emit::push_int(k as i32, self.pool, &mut out)?;
             out.push(Insn::Simple(op::AALOAD));
-            emit::convert("Ljava/lang/Object;", &d, true, self.pool, &mut out)?;
+            emit::convert_from_advice("Ljava/lang/Object;", &d, true, self.pool, &mut out)?;
             out.push(emit::store(&d, l));
             if *src == Source::This && ctx.target.as_ref().is_some_and(|(tl, _)| *tl == 0) {
                 // For executions this and target are one local.
@@ -2552,7 +2627,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             (Some((_, d)), "V") => push_default(d, &mut out),
             (Some((_, d)), r) => {
                 let cast = !assignable(&self.weaver.world, r, d);
-                emit::convert(r, d, cast, self.pool, &mut out)?;
+                emit::convert_from_advice(r, d, cast, self.pool, &mut out)?;
             }
         }
         if let Some((l, d)) = &result {

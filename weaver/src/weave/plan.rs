@@ -189,64 +189,100 @@ pub fn unsupported(advice: &ResolvedAdvice) -> Option<&'static str> {
     walk(&advice.pointcut)
 }
 
-/// Orders advice by precedence, highest first: `declare precedence` between
-/// aspects (else program order), and within one aspect AspectJ's lexical rule
-/// (after advice: later declared has precedence; otherwise earlier has).
-pub fn order(advice: &mut [PlannedAdvice<'_>], program: &Program, world: &dyn TypeWorld) {
-    // Every `declare precedence` list, compiled. In a list, `*` stands for the
-    // aspects no other pattern of the list matches.
-    let lists: Vec<Vec<CompiledTypePattern>> = program
-        .aspects
-        .iter()
-        .flat_map(|a| &a.precedence)
-        .map(|l| {
-            l.iter()
-                .map(|tp| CompiledTypePattern::compile(tp, world))
-                .collect()
-        })
-        .collect();
-    let rank_in = |list: &[CompiledTypePattern], class: &str| -> Option<usize> {
-        let d = format!("L{class};");
-        list.iter()
-            .position(|p| !p.is_any() && p.matches_descriptor(&d, world))
-            .or_else(|| list.iter().position(|p| p.is_any()))
-    };
-    // Some(true) when a list puts aspect `a` before aspect `b`.
-    let declared = |a: &str, b: &str| -> Option<bool> {
-        lists
-            .iter()
-            .find_map(|l| match (rank_in(l, a), rank_in(l, b)) {
-                (Some(ra), Some(rb)) if ra != rb => Some(ra < rb),
-                _ => None,
-            })
-    };
-    let prog_pos = |class: &str| {
-        program
+/// The precedence between two advice, as AspectJ decides it: `declare
+/// precedence` between aspects (else program order); in one aspect hierarchy
+/// the sub-aspect's advice first; within one aspect the lexical rule (when
+/// either is after advice, the later declared has precedence; otherwise the
+/// earlier). The relation is total but not transitive across an aspect's
+/// advice (around₁, after₂, around₃ is a cycle): a linear order for all advice
+/// may be wrong for the few that meet at one join point, so the advice
+/// matching a shadow are ordered again among themselves ([`Precedence::sort`]).
+pub struct Precedence {
+    /// For each `declare precedence` list, the rank of each concrete aspect
+    /// (internal name) in it, if some pattern of the list names it.
+    lists: Vec<std::collections::HashMap<String, usize>>,
+    /// Program order of the aspects, by internal name.
+    program_pos: std::collections::HashMap<String, usize>,
+    /// For each concrete aspect, the aspects its effective advice list comes
+    /// from, most derived first.
+    depths: std::collections::HashMap<String, Vec<String>>,
+}
+
+impl Precedence {
+    /// The precedence of `program`'s aspects.
+    pub fn new(program: &Program, world: &dyn TypeWorld) -> Self {
+        // In a list, `*` stands for the aspects no other pattern of the list matches.
+        let lists = program
             .aspects
             .iter()
-            .position(|a| a.internal_name == class)
-            .unwrap_or(usize::MAX)
-    };
-    // Insertion sort with a comparator that is not a total order in general.
-    let n = advice.len();
-    let mut idx: Vec<usize> = (0..n).collect();
-    let higher = |a: &PlannedAdvice<'_>, b: &PlannedAdvice<'_>| -> bool {
+            .flat_map(|a| &a.precedence)
+            .map(|l| {
+                let l: Vec<CompiledTypePattern> = l
+                    .iter()
+                    .map(|tp| CompiledTypePattern::compile(tp, world))
+                    .collect();
+                program
+                    .aspects
+                    .iter()
+                    .filter_map(|a| {
+                        let d = format!("L{};", a.internal_name);
+                        l.iter()
+                            .position(|p| !p.is_any() && p.matches_descriptor(&d, world))
+                            .or_else(|| l.iter().position(|p| p.is_any()))
+                            .map(|r| (a.internal_name.clone(), r))
+                    })
+                    .collect()
+            })
+            .collect();
+        let program_pos = program
+            .aspects
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.internal_name.clone(), i))
+            .collect();
+        let depths = program
+            .aspects
+            .iter()
+            .map(|a| {
+                let mut from: Vec<String> = Vec::new();
+                for r in &a.advice {
+                    if !from.contains(&r.declared_in) {
+                        from.push(r.declared_in.clone());
+                    }
+                }
+                (a.internal_name.clone(), from)
+            })
+            .collect();
+        Precedence {
+            lists,
+            program_pos,
+            depths,
+        }
+    }
+
+    /// Whether `a` has precedence over `b` (runs outside it).
+    pub fn higher(&self, a: &PlannedAdvice<'_>, b: &PlannedAdvice<'_>) -> bool {
         if a.aspect_class != b.aspect_class {
-            if let Some(first) = declared(&a.aspect_class, &b.aspect_class) {
+            let declared = self.lists.iter().find_map(|l| {
+                match (l.get(&a.aspect_class), l.get(&b.aspect_class)) {
+                    (Some(ra), Some(rb)) if ra != rb => Some(ra < rb),
+                    _ => None,
+                }
+            });
+            if let Some(first) = declared {
                 return first;
             }
-            return prog_pos(&a.aspect_class) < prog_pos(&b.aspect_class);
+            let pos = |c: &str| self.program_pos.get(c).copied().unwrap_or(usize::MAX);
+            return pos(&a.aspect_class) < pos(&b.aspect_class);
         }
         // In one aspect hierarchy, advice of a sub-aspect has precedence over
         // advice inherited from its super-aspects (the effective advice list
         // has the most derived aspect first).
         if a.resolved.declared_in != b.resolved.declared_in {
             let depth = |declared_in: &str| {
-                program
-                    .aspects
-                    .iter()
-                    .find(|x| x.internal_name == a.aspect_class)
-                    .and_then(|x| x.advice.iter().position(|r| r.declared_in == declared_in))
+                self.depths
+                    .get(&a.aspect_class)
+                    .and_then(|d| d.iter().position(|x| x == declared_in))
                     .unwrap_or(usize::MAX)
             };
             let (da, db) = (
@@ -263,13 +299,42 @@ pub fn order(advice: &mut [PlannedAdvice<'_>], program: &Program, world: &dyn Ty
         } else {
             pa < pb
         }
-    };
-    for i in 1..n {
-        let mut j = i;
-        while j > 0 && higher(&advice[idx[j]], &advice[idx[j - 1]]) {
-            idx.swap(j, j - 1);
-            j -= 1;
+    }
+
+    /// Sorts `items` highest precedence first (an insertion sort: the relation
+    /// is total, and acyclic among the advice that ajc lets meet at one join
+    /// point). Items for which `advice` gives `None` (cflow entries) stay
+    /// where they are and nothing moves past them.
+    pub fn sort<'a, 'b: 'a, T>(
+        &self,
+        items: &mut [T],
+        advice: impl Fn(&T) -> Option<&'a PlannedAdvice<'b>>,
+    ) {
+        for i in 1..items.len() {
+            let mut j = i;
+            while j > 0 {
+                let up = match (advice(&items[j]), advice(&items[j - 1])) {
+                    (Some(a), Some(b)) => self.higher(a, b),
+                    _ => false,
+                };
+                if !up {
+                    break;
+                }
+                items.swap(j, j - 1);
+                j -= 1;
+            }
         }
+    }
+}
+
+/// Orders advice by precedence, highest first (see [`Precedence`]), and sets
+/// their ranks.
+pub fn order(advice: &mut [PlannedAdvice<'_>], precedence: &Precedence) {
+    let n = advice.len();
+    let mut idx: Vec<usize> = (0..n).collect();
+    {
+        let all: &[PlannedAdvice<'_>] = advice;
+        precedence.sort(&mut idx, |&i| Some(&all[i]));
     }
     for (rank, &i) in idx.iter().enumerate() {
         advice[i].rank = rank;
@@ -491,9 +556,57 @@ pub fn residue(
 ) -> Option<Residue> {
     let mut counters = (advice.if_base, 0);
     let r = node(advice.pc, advice, shadow, types, world, &mut counters);
-    match r {
+    match in_evaluation_order(r) {
         Residue::False => None,
         r => Some(r),
+    }
+}
+
+/// How costly ajc deems a runtime test (its pointcut rewriter orders the
+/// terms of each `&&` by this): `this`/`target` type tests, then `args` type
+/// tests, then `cflow`, then `if(..)` last. A compound test costs its most
+/// costly part.
+fn cost(r: &Residue) -> u8 {
+    match r {
+        Residue::True | Residue::False => 0,
+        Residue::InstanceOf(Source::This | Source::Target, _) => 11,
+        Residue::InstanceOf(_, _) => 15,
+        Residue::Cflow(_) => 17,
+        Residue::If(_) => 18,
+        Residue::Not(x) => cost(x),
+        Residue::And(a, b) | Residue::Or(a, b) => cost(a).max(cost(b)),
+    }
+}
+
+/// `r` with the terms of every `&&` chain in ajc's evaluation order (see
+/// [`cost`]; equal costs keep the pointcut's order): an `if(..)` runs only
+/// after the type tests that bind its formals, wherever it is written.
+pub fn in_evaluation_order(r: Residue) -> Residue {
+    fn conjuncts(r: Residue, out: &mut Vec<Residue>) {
+        match r {
+            Residue::And(a, b) => {
+                conjuncts(*a, out);
+                conjuncts(*b, out);
+            }
+            r => out.push(in_evaluation_order(r)),
+        }
+    }
+    match r {
+        Residue::And(..) => {
+            let mut terms = Vec::new();
+            conjuncts(r, &mut terms);
+            terms.sort_by_key(cost); // stable
+            terms
+                .into_iter()
+                .reduce(|a, b| Residue::And(Box::new(a), Box::new(b)))
+                .unwrap_or(Residue::True)
+        }
+        Residue::Or(a, b) => Residue::Or(
+            Box::new(in_evaluation_order(*a)),
+            Box::new(in_evaluation_order(*b)),
+        ),
+        Residue::Not(x) => Residue::Not(Box::new(in_evaluation_order(*x))),
+        r => r,
     }
 }
 
@@ -634,4 +747,60 @@ pub fn method_for<'a>(
         .find(|a| a.internal_name == aspect_class)?
         .advice
         .get(index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn and(a: Residue, b: Residue) -> Residue {
+        Residue::And(Box::new(a), Box::new(b))
+    }
+
+    #[test]
+    fn type_tests_come_before_cflow_and_if() {
+        let arg = |i| {
+            Residue::InstanceOf(
+                Source::Arg {
+                    index: i,
+                    from_end: false,
+                },
+                "E".into(),
+            )
+        };
+        let this = Residue::InstanceOf(Source::This, "T".into());
+        // if(0) && (args(E) && cflow) && this(T) && if(1) && args(E)
+        let r = and(
+            and(
+                and(
+                    and(Residue::If(0), and(arg(0), Residue::Cflow(3))),
+                    this.clone(),
+                ),
+                Residue::If(1),
+            ),
+            arg(1),
+        );
+        let want = and(
+            and(
+                and(and(and(this, arg(0)), arg(1)), Residue::Cflow(3)),
+                Residue::If(0),
+            ),
+            Residue::If(1),
+        );
+        assert_eq!(in_evaluation_order(r), want);
+    }
+
+    #[test]
+    fn disjuncts_are_ordered_each_on_its_own() {
+        let arg = Residue::InstanceOf(Source::Target, "E".into());
+        let r = Residue::Or(
+            Box::new(and(Residue::If(0), arg.clone())),
+            Box::new(Residue::Not(Box::new(and(Residue::If(1), arg.clone())))),
+        );
+        let want = Residue::Or(
+            Box::new(and(arg.clone(), Residue::If(0))),
+            Box::new(Residue::Not(Box::new(and(arg, Residue::If(1))))),
+        );
+        assert_eq!(in_evaluation_order(r), want);
+    }
 }
