@@ -210,6 +210,42 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
     assert!(proceeds > 1000, "{err}");
     eprintln!("AroundCount on woven java.base: {proceeds} proceeds");
 
+    // A thread the aspect starts while the DIB is set inherits it.
+    let inherit = d.join("inherit.jar");
+    weave_java_base(
+        &home,
+        &repo().join("tests/java/fullcov/InheritedBypass.aj"),
+        &inherit,
+    );
+    let patch = format!("java.base={}", inherit.display());
+    let (out, err) = run_program(&java, &["-Xverify:all", "--patch-module", &patch], &classes);
+    assert_eq!(
+        out, plain,
+        "the program printed something else on the woven JDK"
+    );
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("InheritedBypass:"))
+        .collect();
+    // The aspect's thread inherits the bypass, the program's thread (the
+    // coverage program starts one) does not.
+    assert!(
+        lines.contains(&"InheritedBypass: from-aspect true"),
+        "{err}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("InheritedBypass: Thread-") && l.ends_with(" false")),
+        "{err}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("InheritedBypass: Thread-") && l.ends_with(" true")),
+        "{err}"
+    );
+
     // Without the DIB, ObjectTracker's advice (which allocates) recurses.
     let no_dib = with_bypasses(
         &tracker,

@@ -487,6 +487,8 @@ impl ClassIndex {
                             }
                         }
                     }
+                    // Arrays and primitives are no classes to find.
+                    None if n.starts_with('[') || !n.contains('/') && is_primitive_name(&n) => {}
                     None => {
                         missing.get_or_insert(n);
                     }
@@ -502,6 +504,14 @@ impl ClassIndex {
         }
         (out, missing)
     }
+}
+
+/// Whether `n` names a primitive type (as type patterns may ask about).
+fn is_primitive_name(n: &str) -> bool {
+    matches!(
+        n,
+        "int" | "long" | "short" | "byte" | "char" | "boolean" | "float" | "double" | "void"
+    ) || (n.len() == 1 && "IJSBCZFDV".contains(n))
 }
 
 /// Whether a class name belongs in the index (`module-info` does not).

@@ -200,6 +200,45 @@ pub fn bypass_class_with(
         ]);
     }
     b.add_method(0x1009, "leave", "()Z", Some(&mut code), hierarchy)?;
+    // inherited()Z: the DIB a thread created now starts with: the creating
+    // thread's, once the VM has booted (threads the JDK starts during
+    // bootstrap start with it clear).
+    let mut code = Code::empty();
+    {
+        let no = code.new_label();
+        let no_thread = code.new_label();
+        let pool = b.pool();
+        let is_booted = pool.method_ref("jdk/internal/misc/VM", "isBooted", "()Z", false)?;
+        let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
+        let c = current(pool)?;
+        code.insns.extend([
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: is_booted,
+            },
+            Insn::Jump {
+                op: op::IFEQ,
+                target: no,
+            },
+            c,
+            Insn::Simple(op::DUP),
+            Insn::Jump {
+                op: op::IFNULL,
+                target: no_thread,
+            },
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
+            Insn::Simple(op::IRETURN),
+            Insn::Label(no_thread),
+            Insn::Simple(op::POP),
+            Insn::Label(no),
+            Insn::Simple(ICONST_0),
+            Insn::Simple(op::IRETURN),
+        ]);
+    }
+    b.add_method(0x1009, "inherited", "()Z", Some(&mut code), hierarchy)?;
     // restore(Z)V
     let mut code = Code::empty();
     {
@@ -222,6 +261,51 @@ pub fn bypass_class_with(
     }
     b.add_method(0x1009, "restore", "(Z)V", Some(&mut code), hierarchy)?;
     Ok(b.finish())
+}
+
+/// In a constructor of `java.lang.Thread` that calls `Object.<init>`:
+/// `this.major$dib = MajorBypass.inherited()` right after that call, so a
+/// thread created while the DIB is set (by advice, an aspect's initializer)
+/// runs with it set. Returns whether the constructor had such a call.
+pub fn inherit_dib(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<bool> {
+    let mut at = None;
+    for (i, insn) in code.insns.iter().enumerate() {
+        if let Insn::Cp {
+            op: op::INVOKESPECIAL,
+            index,
+        } = insn
+        {
+            let r = pool.member_ref(*index)?;
+            if r.owner == "java/lang/Object" && r.name == "<init>" {
+                at = Some(i + 1);
+                break;
+            }
+        }
+    }
+    let Some(at) = at else {
+        return Ok(false);
+    };
+    let inherited = pool.method_ref(BYPASS, "inherited", "()Z", false)?;
+    let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
+    code.insns.splice(
+        at..at,
+        [
+            Insn::Local {
+                op: op::ALOAD,
+                index: 0,
+                wide: false,
+            },
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: inherited,
+            },
+            Insn::Cp {
+                op: op::PUTFIELD,
+                index: field,
+            },
+        ],
+    );
+    Ok(true)
 }
 
 /// Emits `MajorBypass.enter()` storing the previous DIB in local `prev`.

@@ -478,10 +478,14 @@ impl<'p> Weaver<'p> {
                 e.in_method(&member.name, &member.descriptor)
                     .in_class(name.as_str())
             })?;
-            if !self.may_have_shadows(&parsed).map_err(|e| {
-                e.in_method(&member.name, &member.descriptor)
-                    .in_class(name.as_str())
-            })? {
+            // Thread's constructors pass the DIB on to the new thread.
+            let inherits = self.full_coverage && name == bypass::THREAD && member.name == "<init>";
+            if !inherits
+                && !self.may_have_shadows(&parsed).map_err(|e| {
+                    e.in_method(&member.name, &member.descriptor)
+                        .in_class(name.as_str())
+                })?
+            {
                 continue;
             }
             let mut code = Code::decode(&parsed, &class.pool).map_err(|e| {
@@ -489,6 +493,7 @@ impl<'p> Weaver<'p> {
                     .in_class(name.as_str())
             })?;
             let before = Snapshot::of(&code);
+            let inherited = inherits && bypass::inherit_dib(&mut code, &mut edit.pool)?;
             let original = self.full_coverage.then(|| code.clone());
             let mctx = MethodContext {
                 class_name: &name,
@@ -557,20 +562,18 @@ impl<'p> Weaver<'p> {
             if let Some(snap) = mw.snapshot.take() {
                 snapshots.insert(member.descriptor.clone(), (mi, member.clone(), snap));
             }
-            if !mw.changed {
+            if !mw.changed && !inherited {
                 continue;
             }
             let framed = match &original {
-                Some(original) => {
+                Some(original) if mw.changed => {
                     bypass::duplicate(&mut code, original, &mut edit.pool).and_then(|()| {
                         code.set_stack_map(0, None);
                         frames::compute(&mut code, &mctx, &mut edit.pool, index)
                     })
                 }
-                None => {
-                    kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
-                        .map(|_| ())
-                }
+                _ => kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
+                    .map(|_| ()),
             };
             if let Err(e) = framed {
                 if self.can_skip(&e) {

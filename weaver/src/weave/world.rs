@@ -126,7 +126,7 @@ impl TypeWorld for IndexWorld<'_> {
         match self.index.details(owner) {
             Some(d) => d.method(name, descriptor).is_some(),
             None => {
-                if !self.index.contains(owner) {
+                if !owner.starts_with('[') && !self.index.contains(owner) {
                     consulted_missing(&Arc::from(owner));
                 }
                 false
@@ -138,7 +138,7 @@ impl TypeWorld for IndexWorld<'_> {
         match self.index.details(internal_name) {
             Some(d) => d.annotations.clone(),
             None => {
-                if !self.index.contains(internal_name) {
+                if !internal_name.starts_with('[') && !self.index.contains(internal_name) {
                     consulted_missing(&Arc::from(internal_name));
                 }
                 Vec::new()
