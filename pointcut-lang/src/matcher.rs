@@ -1093,32 +1093,85 @@ fn value_test(tp: Option<&Tp>, t: TypeRef<'_>, world: &dyn TypeWorld) -> Fuzzy {
     let Some(tp) = tp else {
         return Fuzzy::Yes;
     };
-    if match_tp(&subtypes_of(tp), t, Annots::Ask, world) {
-        return Fuzzy::Yes;
-    }
-    // Boxing, as ajc 1.9.5 decides it statically: a primitive argument matches
-    // a reference pattern its box type matches (`args(Object)`, `args(Integer)`
-    // on an `int`); a primitive pattern matches an argument of its box type
-    // (`args(int)` on an `Integer`), not of a supertype of it (`Object`).
     let pattern_primitive = match tp {
         Tp::Exact { name, dims: 0, .. } if is_primitive(name) => Some(name.as_str()),
         _ => None,
     };
     if t.is_primitive() {
-        return match (pattern_primitive, box_of(t.name)) {
-            (None, Some(boxed)) => Fuzzy::of(match_tp(
-                &subtypes_of(tp),
-                TypeRef::class(boxed),
-                Annots::Ask,
-                world,
-            )),
-            _ => Fuzzy::No,
-        };
+        // ajc 1.9.5 decides primitives statically: a primitive pattern matches
+        // a primitive value it widens to (`args(long)` on an `int`); a
+        // reference pattern matches only if it names the value's box or
+        // `Object` (`args(Integer)`, `args(Object)` on an `int`, never
+        // `args(Number)`; a `+` makes no difference).
+        return Fuzzy::of(match pattern_primitive {
+            Some(p) => primitive_widens(t.name, p),
+            None => {
+                let exact = without_subtypes(tp);
+                box_of(t.name).is_some_and(|b| {
+                    match_tp(&exact, TypeRef::class(b), Annots::Ask, world)
+                        || match_tp(
+                            &exact,
+                            TypeRef::class("java/lang/Object"),
+                            Annots::Ask,
+                            world,
+                        )
+                })
+            }
+        });
     }
+    if match_tp(&subtypes_of(tp), t, Annots::Ask, world) {
+        return Fuzzy::Yes;
+    }
+    // A primitive pattern matches a value of exactly its box type (`args(int)`
+    // on an `Integer`), not of a supertype of it (`Object`) nor of another box.
     if let Some(p) = pattern_primitive {
         return Fuzzy::of(t.dims == 0 && box_of(p) == Some(t.name));
     }
     Fuzzy::Maybe
+}
+
+/// Whether a primitive value of type `from` matches a primitive type pattern
+/// `to` in `args`/`this`/`target` and after-returning bindings (both keywords,
+/// `int`): the type itself and the widening conversions, as ajc 1.9.5 decides
+/// them, which also lets a `byte` widen to `char`.
+pub fn primitive_widens(from: &str, to: &str) -> bool {
+    if from == to {
+        return is_primitive(from) && from != "void";
+    }
+    matches!(
+        (from, to),
+        (
+            "byte",
+            "char" | "short" | "int" | "long" | "float" | "double"
+        ) | ("short" | "char", "int" | "long" | "float" | "double")
+            | ("int", "long" | "float" | "double")
+            | ("long", "float" | "double")
+            | ("float", "double")
+    )
+}
+
+/// The same pattern without `+` on exact names (ajc tests a primitive's box
+/// against the named type itself).
+fn without_subtypes(tp: &Tp) -> Tp {
+    match tp {
+        Tp::Exact { name, dims, .. } => Tp::Exact {
+            name: name.clone(),
+            dims: *dims,
+            subtypes: false,
+        },
+        Tp::Glob {
+            name,
+            dims,
+            imported,
+            ..
+        } => Tp::Glob {
+            name: name.clone(),
+            dims: *dims,
+            subtypes: false,
+            imported: imported.clone(),
+        },
+        other => other.clone(),
+    }
 }
 
 /// The wrapper class of a primitive type (internal name).

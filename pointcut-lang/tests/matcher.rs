@@ -65,6 +65,19 @@ fn world() -> SimpleWorld {
         &["java/lang/Object", "java/util/Map"],
         &[],
     )
+    .add("java/lang/Number", &["java/lang/Object"], &[])
+    .add("java/lang/Comparable", &[], &[])
+    .add(
+        "java/lang/Integer",
+        &["java/lang/Number", "java/lang/Comparable"],
+        &[],
+    )
+    .add(
+        "java/lang/Long",
+        &["java/lang/Number", "java/lang/Comparable"],
+        &[],
+    )
+    .add("java/lang/Character", &["java/lang/Object"], &[])
     .add("com/acme/Marker", &[], &[])
     .add(
         "com/acme/OrderService",
@@ -398,7 +411,9 @@ fn table() {
         ("execution(* *(..)) && args(String)", &handle, No),
         ("execution(* *(..)) && args(String, int)", &handle, Yes),
         ("execution(* *(..)) && args(.., int)", &handle, Yes),
-        ("execution(* *(..)) && args(*, long)", &handle, No),
+        // An int argument widens to long, as in ajc (conformance case 100).
+        ("execution(* *(..)) && args(*, long)", &handle, Yes),
+        ("execution(* *(..)) && args(*, short)", &handle, No),
         ("execution(* *(..)) && args(CharSequence, ..)", &handle, Yes),
         ("execution(* *(..)) && args(Integer, ..)", &handle, Maybe),
         ("execution(* *(..)) && args()", &handle, No),
@@ -449,6 +464,134 @@ fn table() {
         table.len(),
         failures.join("\n")
     );
+}
+
+/// Primitive, box and reference arguments against primitive, box and
+/// reference `args(..)` patterns, as ajc 1.9.5 decides them (the static part
+/// of conformance case 100): each row is an argument type and the patterns
+/// that match it, then those left to a run-time test.
+#[test]
+fn primitive_args_follow_ajc() {
+    let pats = [
+        "boolean",
+        "byte",
+        "char",
+        "short",
+        "int",
+        "long",
+        "float",
+        "double",
+        "Integer",
+        "Long",
+        "Character",
+        "Number",
+        "Object",
+        "Comparable",
+        "Integer+",
+        "Number+",
+        "Object+",
+    ];
+    let rows: &[(&str, &[&str], &[&str])] = &[
+        ("Z", &["boolean", "Object", "Object+"], &[]),
+        (
+            "B",
+            &[
+                "byte", "char", "short", "int", "long", "float", "double", "Object", "Object+",
+            ],
+            &[],
+        ),
+        (
+            "C",
+            &[
+                "char",
+                "int",
+                "long",
+                "float",
+                "double",
+                "Character",
+                "Object",
+                "Object+",
+            ],
+            &[],
+        ),
+        (
+            "S",
+            &[
+                "short", "int", "long", "float", "double", "Object", "Object+",
+            ],
+            &[],
+        ),
+        (
+            "I",
+            &[
+                "int", "long", "float", "double", "Integer", "Object", "Integer+", "Object+",
+            ],
+            &[],
+        ),
+        (
+            "J",
+            &["long", "float", "double", "Long", "Object", "Object+"],
+            &[],
+        ),
+        ("F", &["float", "double", "Object", "Object+"], &[]),
+        ("D", &["double", "Object", "Object+"], &[]),
+        (
+            "Ljava/lang/Integer;",
+            &[
+                "int",
+                "Integer",
+                "Number",
+                "Object",
+                "Comparable",
+                "Integer+",
+                "Number+",
+                "Object+",
+            ],
+            // Unrelated classes: left to a run-time test that fails.
+            &["Long", "Character"],
+        ),
+        (
+            "Ljava/lang/Number;",
+            &["Number", "Object", "Number+", "Object+"],
+            &["Integer", "Long", "Character", "Comparable", "Integer+"],
+        ),
+        (
+            "Ljava/lang/Object;",
+            &["Object", "Object+"],
+            &[
+                "Integer",
+                "Long",
+                "Character",
+                "Number",
+                "Comparable",
+                "Integer+",
+                "Number+",
+            ],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (arg, yes, maybe) in rows {
+        let desc = format!("({arg})V");
+        let desc: &'static str = Box::leak(desc.into_boxed_str());
+        let c = case(MethodExecution, "com/acme/OrderService", "p", desc, STATIC);
+        for pat in pats {
+            let want = if yes.contains(&pat) {
+                Yes
+            } else if maybe.contains(&pat) {
+                Maybe
+            } else {
+                No
+            };
+            let pc = format!("execution(* p(..)) && args({pat})");
+            let got = run(&pc, &c);
+            if got != want {
+                failures.push(format!("{pc} on {arg}: expected {want:?}, got {got:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(primitive_widens("byte", "char") && !primitive_widens("char", "short"));
+    assert!(!primitive_widens("void", "void") && !primitive_widens("int", "boolean"));
 }
 
 #[test]

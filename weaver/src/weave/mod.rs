@@ -154,18 +154,6 @@ fn describe_short(a: &PlannedAdvice<'_>) -> String {
     )
 }
 
-/// Java's widening primitive conversions (`after returning (long l)` also sees ints).
-fn widens(from: &str, to: &str) -> bool {
-    matches!(
-        (from, to),
-        ("B", "S" | "I" | "J" | "F" | "D")
-            | ("S" | "C", "I" | "J" | "F" | "D")
-            | ("I", "J" | "F" | "D")
-            | ("J", "F" | "D")
-            | ("F", "D")
-    )
-}
-
 /// Whether `pc` has an `initialization(..)` or `preinitialization(..)`.
 fn mentions_initialization(pc: &major_pointcut_lang::resolve::Pc) -> bool {
     use major_pointcut_lang::resolve::PcKind;
@@ -1427,23 +1415,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                             }
                         }
                         Some(have) => {
-                            let boxed_to_object =
-                                emit::is_primitive(have) && want == "Ljava/lang/Object;";
-                            if !boxed_to_object
-                                && !assignable(world, have, &want)
-                                && !widens(have, &want)
-                            {
-                                if have.starts_with('L') || have.starts_with('[') {
-                                    r = Residue::And(
-                                        Box::new(r),
-                                        Box::new(Residue::InstanceOf(
-                                            Source::Returning,
-                                            plan::internal_of(&want),
-                                        )),
-                                    );
-                                } else if have != want {
-                                    continue;
-                                }
+                            match plan::value_type_test(Source::Returning, have, &want, &types) {
+                                Residue::True => {}
+                                Residue::False => continue,
+                                test => r = Residue::And(Box::new(r), Box::new(test)),
                             }
                         }
                     }

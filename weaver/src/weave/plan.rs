@@ -4,7 +4,7 @@
 
 use major_pointcut_lang::ast::AdviceKind;
 use major_pointcut_lang::matcher::{
-    CompiledPointcut, CompiledTypePattern, Fuzzy, Shadow, TypeWorld,
+    primitive_widens, CompiledPointcut, CompiledTypePattern, Fuzzy, Shadow, TypeWorld,
 };
 use major_pointcut_lang::patterns::{TypePattern, TypePatternKind};
 use major_pointcut_lang::resolve::{ArgCtx, Ctx, Pc, PcKind};
@@ -588,14 +588,22 @@ fn node(
 
 /// The test that the value from `s` has type `want` (a descriptor).
 fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
-    let Some(have) = types.static_type(s) else {
-        return Residue::False;
-    };
-    if types.assignable(&have, want) {
+    match types.static_type(s) {
+        Some(have) => value_type_test(s, &have, want, types),
+        None => Residue::False,
+    }
+}
+
+/// The test that the value from `s`, of static type `have`, has type `want`
+/// (descriptors), with ajc's rules for primitives (the matcher's
+/// `value_test`): a primitive matches a primitive it widens to, its box and
+/// `Object`; a box matches its primitive; references are tested at run time
+/// unless the static type decides.
+pub fn value_type_test(s: Source, have: &str, want: &str, types: &dyn ShadowTypes) -> Residue {
+    if types.assignable(have, want) {
         return Residue::True;
     }
-    let have_ref = have.starts_with('L') || have.starts_with('[');
-    let want_ref = want.starts_with('L') || want.starts_with('[');
+    let is_ref = |d: &str| d.starts_with('L') || d.starts_with('[');
     let boxed = |primitive: &str| {
         primitive
             .chars()
@@ -603,15 +611,25 @@ fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
             .and_then(crate::weave::emit::box_class)
             .map(|b| format!("L{b};"))
     };
-    // Boxing as the static matcher decides it (ajc's rules): a primitive value
-    // matches a type its box is assignable to; a primitive type matches a value
-    // of exactly its box type.
-    match (have_ref, want_ref) {
+    match (is_ref(have), is_ref(want)) {
         (true, true) => Residue::InstanceOf(s, internal_of(want)),
-        (true, false) if boxed(want).as_deref() == Some(have.as_str()) => Residue::True,
-        (false, true) if boxed(&have).is_some_and(|b| types.assignable(&b, want)) => Residue::True,
+        (true, false) if boxed(want).as_deref() == Some(have) => Residue::True,
+        (false, true) if boxed(have).as_deref() == Some(want) || want == "Ljava/lang/Object;" => {
+            Residue::True
+        }
+        (false, false) => match (primitive_keyword(have), primitive_keyword(want)) {
+            (Some(h), Some(w)) if primitive_widens(h, w) => Residue::True,
+            _ => Residue::False,
+        },
         _ => Residue::False,
     }
+}
+
+/// The keyword (`int`) of a primitive descriptor (`I`).
+fn primitive_keyword(d: &str) -> Option<&str> {
+    major_pointcut_lang::descriptor::field_type(d)
+        .filter(|t| t.is_primitive())
+        .map(|t| t.name)
 }
 
 /// `Lp/A;` → `p/A`; arrays stay descriptors.
