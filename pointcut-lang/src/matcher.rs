@@ -39,6 +39,17 @@ pub trait TypeWorld {
     /// that `execution(* java.util.List.add(..))` also matches `ArrayList.add`).
     fn declares_method(&self, owner: &str, name: &str, descriptor: &str) -> bool;
 
+    /// Whether a class is nested in another (member, local or anonymous class),
+    /// as its `InnerClasses` attribute says. Wildcard type patterns see a
+    /// nested class's name with `.` for each `$` (`Outer.Inner`), and a
+    /// top-level class whose name has a `$` with its `$`, as ajc does. By
+    /// default: the part before its last `$` names a class.
+    fn is_nested(&self, internal_name: &str) -> bool {
+        internal_name
+            .rfind('$')
+            .is_some_and(|i| i > 0 && self.exists(&internal_name[..i]))
+    }
+
     /// The annotations (internal names) of a class, for annotated type patterns
     /// applied to types other than the one in a [`ClassView`]. None by default.
     fn class_annotations(&self, _internal_name: &str) -> Vec<String> {
@@ -226,31 +237,42 @@ impl NameMatcher {
     }
 }
 
-/// Splits an internal name into the segments a dotted pattern sees:
-/// `java/util/Map$Entry` → `java`, `util`, `Map`, `Entry`.
-/// Whether a wildcard simple name matches `internal_name` through the aspect's
-/// package and imports: its package is one of the `imported` packages (ending in
-/// `/`), or it is one of the single-type imports, and its simple name matches.
-fn by_simple_name(name: &NameMatcher, imported: &[String], internal_name: &str) -> bool {
-    if imported.is_empty() {
-        return false;
-    }
-    let (package, simple) = match internal_name.rfind('/') {
-        Some(i) => internal_name.split_at(i + 1),
-        None => return false,
-    };
-    name.matches_simple(simple)
-        && imported.iter().any(|p| {
-            if p.ends_with('/') {
-                p == package
-            } else {
-                p == internal_name
+/// Whether a wildcard name matches `internal_name` through the aspect's package
+/// and imports, as ajc tries it: with the package of an `imported` package
+/// (ending in `/`) taken off the front (`*.Inner` in package `app` matches
+/// `app.Outer.Inner`), or, for a single-type import, by its simple name.
+fn by_import(
+    name: &NameMatcher,
+    imported: &[String],
+    internal_name: &str,
+    world: &dyn TypeWorld,
+) -> bool {
+    imported.iter().any(|p| {
+        if p.ends_with('/') {
+            internal_name.starts_with(p.as_str()) && {
+                let segs = segments(internal_name, world);
+                let package_parts = p.matches('/').count();
+                name.matches_segments(&segs[package_parts.min(segs.len())..])
             }
-        })
+        } else {
+            p == internal_name
+                && segments(internal_name, world)
+                    .last()
+                    .is_some_and(|simple| name.matches_simple(simple))
+        }
+    })
 }
 
-fn segments(internal_name: &str) -> Vec<&str> {
-    internal_name.split(['/', '$']).collect()
+/// Splits an internal name into the segments a dotted pattern sees: the
+/// package parts, then the class name, split at each `$` only for a nested
+/// class (`java/util/Map$Entry` → `java`, `util`, `Map`, `Entry`; a top-level
+/// `p/A$B` → `p`, `A$B`).
+fn segments<'n>(internal_name: &'n str, world: &dyn TypeWorld) -> Vec<&'n str> {
+    if internal_name.contains('$') && world.is_nested(internal_name) {
+        internal_name.split(['/', '$']).collect()
+    } else {
+        internal_name.split('/').collect()
+    }
 }
 
 // ------------------------------------------------------------------ type patterns
@@ -297,9 +319,15 @@ fn pick(n: &NamedTypePattern, world: &dyn TypeWorld) -> String {
     if n.candidates.is_empty() {
         return n.name.text.replace('.', "/");
     }
+    // A `.` read as `$` (`Outer.Inner` → `Outer$Inner`) names a nested
+    // class, never a top-level class with a `$` in its name.
+    let written = n.name.text.matches('$').count();
     n.candidates
         .iter()
-        .find(|c| is_primitive(c) || world.exists(c))
+        .find(|c| {
+            is_primitive(c)
+                || (world.exists(c) && (c.matches('$').count() <= written || world.is_nested(c)))
+        })
         .unwrap_or(&n.candidates[0])
         .clone()
 }
@@ -402,7 +430,9 @@ fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) 
             if *dims != t.dims {
                 return false;
             }
-            if name.matches_segments(&segments(t.name)) || by_simple_name(name, imported, t.name) {
+            if name.matches_segments(&segments(t.name, world))
+                || by_import(name, imported, t.name, world)
+            {
                 return true;
             }
             *subtypes
@@ -410,7 +440,7 @@ fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) 
                 && world
                     .super_types(t.name)
                     .iter()
-                    .any(|s| name.matches_segments(&segments(s)))
+                    .any(|s| name.matches_segments(&segments(s, world)))
         }
         Tp::Not(a) => !match_tp(a, t, annots, world),
         Tp::And(a, b) => match_tp(a, t, annots, world) && match_tp(b, t, annots, world),
@@ -1242,7 +1272,7 @@ fn within(tp: &Tp, class: &ClassView<'_>, world: &dyn TypeWorld) -> bool {
         return true;
     }
     let mut name = class.name;
-    while let Some(i) = name.rfind('$') {
+    while let Some(i) = name.rfind('$').filter(|_| world.is_nested(name)) {
         name = &name[..i];
         if match_tp(tp, TypeRef::class(name), Annots::Ask, world) {
             return true;

@@ -146,7 +146,7 @@ impl Scope {
                 let mut n = n.clone();
                 if n.name.is_exact() && !n.name.is_any() {
                     n.candidates = self.candidates(&n.name.text);
-                } else if !n.name.is_any() && !n.name.text.contains('.') {
+                } else if !n.name.is_any() {
                     n.imported = self.imported();
                 }
                 n.type_args = n

@@ -794,3 +794,97 @@ fn member_details_are_only_needed_where_said() {
         }
     }
 }
+
+/// A world where `com/acme/Outer$Inner` is nested and `com/acme/Outer$Dollar`
+/// is a top-level class with a `$` in its name (what `InnerClasses` says).
+struct NestingWorld(SimpleWorld);
+
+impl TypeWorld for NestingWorld {
+    fn exists(&self, n: &str) -> bool {
+        self.0.exists(n)
+    }
+    fn super_types(&self, n: &str) -> Vec<String> {
+        self.0.super_types(n)
+    }
+    fn declares_method(&self, o: &str, n: &str, d: &str) -> bool {
+        self.0.declares_method(o, n, d)
+    }
+    fn is_nested(&self, n: &str) -> bool {
+        n == "com/acme/Outer$Inner"
+    }
+}
+
+/// `$` and nesting as ajc 1.9.5 sees them (conformance case 101): wildcards see
+/// a nested class with `.` for `$`, a top-level class with its `$`; the
+/// aspect's package (`com.acme` here) is tried as a prefix; `Outer.Dollar`
+/// never names the top-level `Outer$Dollar`; `within` covers nested classes
+/// only.
+#[test]
+fn dollar_names_follow_nesting() {
+    let mut s = world();
+    s.add("com/acme/Outer", &["java/lang/Object"], &[])
+        .add("com/acme/Outer$Inner", &["java/lang/Object"], &[])
+        .add("com/acme/Outer$Dollar", &["java/lang/Object"], &[]);
+    let w = NestingWorld(s);
+    let tp = |s: &str| {
+        let t = major_pointcut_lang::parse::parse_type_pattern(s).unwrap();
+        CompiledTypePattern::compile(&scope().resolve_type_pattern(&t), &w)
+    };
+    let inner = "Lcom/acme/Outer$Inner;";
+    let dollar = "Lcom/acme/Outer$Dollar;";
+    let table = [
+        ("Outer.Inner", true, false),
+        ("Outer$Inner", true, false),
+        ("com.acme.Outer$Inner", true, false),
+        ("*$Inner", false, false),
+        ("*.Inner", true, false),
+        ("Outer.*", true, false),
+        ("Outer*", false, true),
+        ("*Inner", false, false),
+        ("Outer$*", false, true),
+        ("*$Dollar", false, true),
+        ("Outer$Dollar", false, true),
+        ("Outer.Dollar", false, false),
+        ("com..*$Dollar", false, true),
+        ("*..Inner", true, false),
+    ];
+    let mut failures = Vec::new();
+    for (pattern, on_inner, on_dollar) in table {
+        let p = tp(pattern);
+        if p.matches_descriptor(inner, &w) != on_inner
+            || p.matches_descriptor(dollar, &w) != on_dollar
+        {
+            failures.push(format!("{pattern}: expected {on_inner}/{on_dollar}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+
+    let within = |pc: &str, class: &str| {
+        let src = SourceFile::new("test", pc);
+        let resolved = resolve_pointcut(&src, &scope()).unwrap();
+        let compiled = CompiledPointcut::compile(&resolved, &|_| None, &w);
+        let view = ClassView {
+            name: class,
+            access: PUBLIC,
+            annotations: &[],
+        };
+        let m = MemberView {
+            name: "run",
+            descriptor: "()V",
+            access: PUBLIC,
+            annotations: &[],
+            exceptions: &[],
+        };
+        let shadow = Shadow {
+            kind: MethodExecution,
+            enclosing_class: view,
+            enclosing_member: m,
+            subject_class: view,
+            subject: m,
+            handler_type: None,
+        };
+        compiled.matches(&shadow, &w)
+    };
+    assert_eq!(within("within(Outer)", "com/acme/Outer$Inner"), Yes);
+    assert_eq!(within("within(Outer)", "com/acme/Outer$Dollar"), No);
+}

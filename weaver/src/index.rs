@@ -157,6 +157,9 @@ pub struct ClassDetails {
     pub methods: Vec<MemberDetails>,
     /// Declared fields.
     pub fields: Vec<MemberDetails>,
+    /// Whether the class is a nested (member, local or anonymous) class: its
+    /// own `InnerClasses` entry says so. A `$` in a name alone does not.
+    pub nested: bool,
 }
 
 impl ClassDetails {
@@ -194,6 +197,7 @@ impl ClassDetails {
                 .collect(),
             methods: c.methods.iter().map(member).collect::<Result<_, _>>()?,
             fields: c.fields.iter().map(member).collect::<Result<_, _>>()?,
+            nested: is_nested(&c)?,
         })
     }
 
@@ -208,6 +212,27 @@ impl ClassDetails {
     pub fn field(&self, name: &str) -> Option<&MemberDetails> {
         self.fields.iter().find(|m| m.name == name)
     }
+}
+
+/// Whether a class file lists itself in its `InnerClasses` attribute (JVMS
+/// 4.7.6: every nested class does).
+fn is_nested(c: &ClassFile<'_>) -> Result<bool, major_classfile::Error> {
+    let Some(a) = c.attribute("InnerClasses") else {
+        return Ok(false);
+    };
+    let this = c.name()?;
+    let mut r = major_classfile::bytes::Cursor::new(a.data, a.data_offset());
+    let n = r.u16("number_of_classes")?;
+    for _ in 0..n {
+        let inner = r.u16("inner_class_info_index")?;
+        r.u16("outer_class_info_index")?;
+        r.u16("inner_name_index")?;
+        r.u16("inner_class_access_flags")?;
+        if c.pool.class_name(inner)? == this {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The index. The first definition of a name wins (class-path order); classes

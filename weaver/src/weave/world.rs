@@ -61,6 +61,10 @@ impl TypeWorld for IndexWorld<'_> {
             .is_some_and(|d| d.method(name, descriptor).is_some())
     }
 
+    fn is_nested(&self, internal_name: &str) -> bool {
+        self.index.details(internal_name).is_some_and(|d| d.nested)
+    }
+
     fn class_annotations(&self, internal_name: &str) -> Vec<String> {
         self.index
             .details(internal_name)
