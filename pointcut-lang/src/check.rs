@@ -369,6 +369,7 @@ fn resolve_advice(
     if !annotation_style {
         check_empty_if(&pc, diags);
     }
+    check_array_construction(&pc, diags);
     if kinds(&pc) == 0 && !matches!(pc.kind, PcKind::Never) {
         diags.push((
             pc.file,
@@ -719,6 +720,50 @@ fn kinds(pc: &Pc) -> u16 {
         PcKind::Or(a, b) => kinds(a) | kinds(b),
         PcKind::Never => 0,
         _ => ALL,
+    }
+}
+
+/// `call(int[].new(..))`: array creation is no join point (ajc 1.9.5 without
+/// `-Xjoinpoints:arrayconstruction`), so the designator matches nothing; an
+/// exact array type gets ajc's warning.
+fn check_array_construction(pc: &Pc, diags: &mut Diags) {
+    match &pc.kind {
+        PcKind::And(a, b) | PcKind::Or(a, b) => {
+            check_array_construction(a, diags);
+            check_array_construction(b, diags);
+        }
+        PcKind::Not(a) | PcKind::Cflow(a) | PcKind::CflowBelow(a) => {
+            check_array_construction(a, diags)
+        }
+        PcKind::Call(s)
+        | PcKind::Execution(s)
+        | PcKind::Initialization(s)
+        | PcKind::PreInitialization(s)
+            if s.kind == crate::patterns::SignatureKind::Constructor =>
+        {
+            if let Some(crate::patterns::TypePattern {
+                kind: crate::patterns::TypePatternKind::Named(n),
+                ..
+            }) = &s.declaring_type
+            {
+                if n.dims > 0 && n.name.is_exact() {
+                    diags.push((
+                        pc.file,
+                        Diagnostic::warning(
+                            "pointcut::array-construction",
+                            "There are no join points for array construction unless \
+                             -Xjoinpoints:arrayconstruction is specified",
+                            pc.span,
+                        )
+                        .with_label("matches nothing")
+                        .with_help(
+                            "major, like ajc by default, has no array construction join points",
+                        ),
+                    ));
+                }
+            }
+        }
+        _ => {}
     }
 }
 

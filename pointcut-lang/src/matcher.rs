@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use crate::descriptor::{self, TypeRef};
+use crate::descriptor::{self, GenericArg, GenericType, TypeRef};
 use crate::patterns::*;
 use crate::resolve::{ArgCtx, Ctx, Pc, PcKind};
 
@@ -48,6 +48,14 @@ pub trait TypeWorld {
         internal_name
             .rfind('$')
             .is_some_and(|i| i > 0 && self.exists(&internal_name[..i]))
+    }
+
+    /// The generic signature (`Signature` attribute) of the method `name`
+    /// `descriptor` declared by `owner` or, if it does not declare it, by the
+    /// nearest supertype that does; `None` for a method without one (no
+    /// generic types in its declaration). Used to match parameterized patterns.
+    fn method_signature(&self, _owner: &str, _name: &str, _descriptor: &str) -> Option<String> {
+        None
     }
 
     /// The annotations (internal names) of a class, for annotated type patterns
@@ -87,6 +95,7 @@ pub struct MemberView<'a> {
 #[derive(Debug, Clone, Default)]
 pub struct SimpleWorld {
     classes: HashMap<String, SimpleClass>,
+    signatures: HashMap<(String, String, String), String>,
 }
 
 /// One class of a [`SimpleWorld`]: direct supertypes, methods, annotations.
@@ -120,6 +129,21 @@ impl SimpleWorld {
                     .collect(),
                 annotations: Vec::new(),
             },
+        );
+        self
+    }
+
+    /// Gives the method `name` `descriptor` of `owner` a generic signature.
+    pub fn signature(
+        &mut self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+        signature: &str,
+    ) -> &mut Self {
+        self.signatures.insert(
+            (owner.to_string(), name.to_string(), descriptor.to_string()),
+            signature.to_string(),
         );
         self
     }
@@ -161,6 +185,16 @@ impl TypeWorld for SimpleWorld {
         self.classes
             .get(owner)
             .is_some_and(|c| c.methods.iter().any(|(n, d)| n == name && d == descriptor))
+    }
+
+    fn method_signature(&self, owner: &str, name: &str, descriptor: &str) -> Option<String> {
+        std::iter::once(owner.to_string())
+            .chain(self.super_types(owner))
+            .find_map(|c| {
+                self.signatures
+                    .get(&(c, name.to_string(), descriptor.to_string()))
+                    .cloned()
+            })
     }
 
     fn class_annotations(&self, name: &str) -> Vec<String> {
@@ -301,6 +335,18 @@ enum Tp {
     And(Box<Tp>, Box<Tp>),
     Or(Box<Tp>, Box<Tp>),
     Annotated(Vec<CompiledAnnotation>, Box<Tp>),
+    /// `List<String>`: the raw pattern and the type arguments. Alone it
+    /// matches by erasure; a signature's parameters and return type are
+    /// matched with their generic types ([`match_generic`]).
+    Parameterized(Box<Tp>, Vec<TpArg>),
+}
+
+/// A compiled type argument.
+#[derive(Debug, Clone)]
+enum TpArg {
+    Type(Tp),
+    /// `?` (`None`), `? extends T` (`true`), `? super T` (`false`).
+    Wildcard(Option<(bool, Tp)>),
 }
 
 /// A compiled annotation pattern.
@@ -334,6 +380,30 @@ fn pick(n: &NamedTypePattern, world: &dyn TypeWorld) -> String {
 
 fn compile_tp(t: &TypePattern, world: &dyn TypeWorld) -> Tp {
     match &t.kind {
+        TypePatternKind::Named(n) if !n.type_args.is_empty() => {
+            let mut raw = n.clone();
+            raw.type_args.clear();
+            let base = compile_tp(
+                &TypePattern {
+                    kind: TypePatternKind::Named(raw),
+                    span: t.span,
+                },
+                world,
+            );
+            let args = n
+                .type_args
+                .iter()
+                .map(|a| match a {
+                    TypeArgPattern::Type(t) => TpArg::Type(compile_tp(t, world)),
+                    TypeArgPattern::Wildcard { bound } => TpArg::Wildcard(
+                        bound
+                            .as_ref()
+                            .map(|(upper, t)| (*upper, compile_tp(t, world))),
+                    ),
+                })
+                .collect();
+            Tp::Parameterized(Box::new(base), args)
+        }
         TypePatternKind::Named(n) => {
             let dims = n.dims + u8::from(n.varargs);
             if n.name.is_any() {
@@ -442,6 +512,7 @@ fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) 
                     .iter()
                     .any(|s| name.matches_segments(&segments(s, world)))
         }
+        Tp::Parameterized(base, _) => match_tp(base, t, annots, world),
         Tp::Not(a) => !match_tp(a, t, annots, world),
         Tp::And(a, b) => match_tp(a, t, annots, world) && match_tp(b, t, annots, world),
         Tp::Or(a, b) => match_tp(a, t, annots, world) || match_tp(b, t, annots, world),
@@ -458,6 +529,64 @@ fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) 
                 }
             }
         }
+    }
+}
+
+/// Whether a pattern matches a type known with its generic form `g` (from a
+/// signature): as [`match_tp`], except that a parameterized pattern matches
+/// only the same parameterization (`List<String>` neither a raw `List` nor a
+/// `List<? extends Number>`; `List<*>` any parameterized `List`), as in ajc.
+fn match_generic(tp: &Tp, g: &GenericType, world: &dyn TypeWorld) -> bool {
+    match tp {
+        Tp::Parameterized(base, args) => {
+            match_tp(base, g.erased(), Annots::Ask, world)
+                && !g.type_var
+                && g.args.len() == args.len()
+                && args
+                    .iter()
+                    .zip(&g.args)
+                    .all(|(p, a)| match_arg(p, a, world))
+        }
+        Tp::Not(a) => !match_generic(a, g, world),
+        Tp::And(a, b) => match_generic(a, g, world) && match_generic(b, g, world),
+        Tp::Or(a, b) => match_generic(a, g, world) || match_generic(b, g, world),
+        Tp::Annotated(_, inner) => {
+            match_tp(tp, g.erased(), Annots::Ask, world) && match_generic(inner, g, world)
+        }
+        _ => match_tp(tp, g.erased(), Annots::Ask, world),
+    }
+}
+
+fn match_arg(p: &TpArg, a: &GenericArg, world: &dyn TypeWorld) -> bool {
+    match (p, a) {
+        (TpArg::Type(Tp::Any { dims: 0 }), _) => true,
+        (TpArg::Type(t), GenericArg::Type(g)) => match_generic(t, g, world),
+        (TpArg::Wildcard(None), GenericArg::Any) => true,
+        (TpArg::Wildcard(Some((true, t))), GenericArg::Extends(g))
+        | (TpArg::Wildcard(Some((false, t))), GenericArg::Super(g)) => match_generic(t, g, world),
+        _ => false,
+    }
+}
+
+/// Whether a pattern has type arguments anywhere (then a signature's generic
+/// types are needed to match it).
+fn has_type_args(tp: &Tp) -> bool {
+    match tp {
+        Tp::Parameterized(..) => true,
+        Tp::Not(a) | Tp::Annotated(_, a) => has_type_args(a),
+        Tp::And(a, b) | Tp::Or(a, b) => has_type_args(a) || has_type_args(b),
+        _ => false,
+    }
+}
+
+/// A descriptor type as a generic type without type arguments (a member
+/// without a `Signature` attribute).
+fn raw_generic(t: TypeRef<'_>) -> GenericType {
+    GenericType {
+        name: t.name.to_string(),
+        type_var: false,
+        dims: t.dims,
+        args: Vec::new(),
     }
 }
 
@@ -524,6 +653,20 @@ fn params_match(ps: &[Param], ts: &[TypeRef<'_>], world: &dyn TypeWorld) -> bool
     }
 }
 
+fn generic_params_match(ps: &[Param], ts: &[GenericType], world: &dyn TypeWorld) -> bool {
+    match ps.split_first() {
+        None => ts.is_empty(),
+        Some((Param::Ellipsis, rest)) => {
+            (0..=ts.len()).any(|k| generic_params_match(rest, &ts[k..], world))
+        }
+        Some((Param::Type(tp), rest)) => {
+            !ts.is_empty()
+                && match_generic(tp, &ts[0], world)
+                && generic_params_match(rest, &ts[1..], world)
+        }
+    }
+}
+
 /// A method or constructor signature pattern compiled for matching.
 #[derive(Debug, Clone)]
 pub struct CompiledSignature {
@@ -539,6 +682,8 @@ pub struct CompiledSignature {
     /// do not match, as in AspectJ).
     varargs: Option<bool>,
     throws: Vec<(bool, Tp)>,
+    /// Whether the return or a parameter pattern has type arguments.
+    generic: bool,
 }
 
 impl CompiledSignature {
@@ -568,7 +713,18 @@ impl CompiledSignature {
                 .iter()
                 .map(|t| (t.negated, compile_tp(&t.ty, world)))
                 .collect(),
+            generic: false,
         }
+        .with_generic_flag()
+    }
+
+    fn with_generic_flag(mut self) -> Self {
+        self.generic = self.ret.as_ref().is_some_and(has_type_args)
+            || self
+                .params
+                .iter()
+                .any(|p| matches!(p, Param::Type(t) if has_type_args(t)));
+        self
     }
 
     /// Whether `member`, declared in `class`, matches. For methods, the declaring
@@ -599,13 +755,37 @@ impl CompiledSignature {
         let Some((params, ret)) = descriptor::method_types(member.descriptor) else {
             return false;
         };
-        if let Some(r) = &self.ret {
-            if !match_tp(r, ret, Annots::Ask, world) {
+        if self.generic {
+            // Parameterized patterns see the declaration's generic types.
+            let (gparams, gret) = world
+                .method_signature(class.name, member.name, member.descriptor)
+                .and_then(|g| descriptor::method_signature(&g))
+                .filter(|(g, _)| g.len() == params.len())
+                .unwrap_or_else(|| {
+                    (
+                        params.iter().map(|t| raw_generic(*t)).collect(),
+                        raw_generic(ret),
+                    )
+                });
+            if self
+                .ret
+                .as_ref()
+                .is_some_and(|r| !match_generic(r, &gret, world))
+            {
                 return false;
             }
-        }
-        if !params_match(&self.params, &params, world) {
-            return false;
+            if !generic_params_match(&self.params, &gparams, world) {
+                return false;
+            }
+        } else {
+            if let Some(r) = &self.ret {
+                if !match_tp(r, ret, Annots::Ask, world) {
+                    return false;
+                }
+            }
+            if !params_match(&self.params, &params, world) {
+                return false;
+            }
         }
         if !annotations_match(&self.annotations, member.annotations, world) {
             return false;

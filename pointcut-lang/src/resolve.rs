@@ -152,7 +152,7 @@ impl Scope {
                 n.type_args = n
                     .type_args
                     .iter()
-                    .map(|t| self.resolve_type_pattern(t))
+                    .map(|a| a.map(|t| self.resolve_type_pattern(t)))
                     .collect();
                 TypePatternKind::Named(n)
             }

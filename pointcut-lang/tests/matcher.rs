@@ -888,3 +888,81 @@ fn dollar_names_follow_nesting() {
     assert_eq!(within("within(Outer)", "com/acme/Outer$Inner"), Yes);
     assert_eq!(within("within(Outer)", "com/acme/Outer$Dollar"), No);
 }
+
+/// Parameterized patterns match generic signatures as ajc does (conformance
+/// case 102); the syntax ajc accepts parses: `!Base+.m`, wildcard type
+/// arguments, `int[].new` (which matches no constructor).
+#[test]
+fn generic_parameters_and_new_syntax() {
+    let mut w = world();
+    w.add(
+        "com/acme/G",
+        &["java/lang/Object"],
+        &[
+            ("nums", "(Ljava/util/List;)V"),
+            ("strs", "(Ljava/util/List;)V"),
+            ("raw", "(Ljava/util/List;)V"),
+        ],
+    )
+    .signature(
+        "com/acme/G",
+        "nums",
+        "(Ljava/util/List;)V",
+        "(Ljava/util/List<+Ljava/lang/Number;>;)V",
+    )
+    .signature(
+        "com/acme/G",
+        "strs",
+        "(Ljava/util/List;)V",
+        "(Ljava/util/List<Ljava/lang/String;>;)V",
+    );
+    let on = |pc: &str, name: &'static str| {
+        let compiled = compile(pc, &w);
+        let class = ClassView {
+            name: "com/acme/G",
+            access: PUBLIC,
+            annotations: &[],
+        };
+        let m = MemberView {
+            name,
+            descriptor: "(Ljava/util/List;)V",
+            access: STATIC,
+            annotations: &[],
+            exceptions: &[],
+        };
+        let shadow = Shadow {
+            kind: MethodExecution,
+            enclosing_class: class,
+            enclosing_member: m,
+            subject_class: class,
+            subject: m,
+            handler_type: None,
+        };
+        compiled.matches(&shadow, &w)
+    };
+    let table = [
+        ("execution(* *(List<? extends Number>))", [Yes, No, No]),
+        ("execution(* *(List<String>))", [No, Yes, No]),
+        ("execution(* *(List<? super Integer>))", [No, No, No]),
+        ("execution(* *(List<*>))", [Yes, Yes, No]),
+        ("execution(* *(List))", [Yes, Yes, Yes]),
+        ("execution(* *(!List<String>))", [Yes, No, Yes]),
+    ];
+    for (pc, want) in table {
+        let got = [on(pc, "nums"), on(pc, "strs"), on(pc, "raw")];
+        assert_eq!(got, want, "{pc}");
+    }
+    assert_eq!(on("execution(* !com.acme.G+.*(..))", "nums"), No);
+    assert_eq!(on("execution(* !java.util.Map+.*(..))", "nums"), Yes);
+    // `int[].new` parses and matches no constructor.
+    let ctor = case(
+        ConstructorCall,
+        "java/util/HashMap",
+        "<init>",
+        "(I)V",
+        PUBLIC,
+    );
+    assert_eq!(run("call(int[].new(..))", &ctor), No);
+    assert_eq!(run("call(!java.util.Map+.new(..))", &ctor), No);
+    assert_eq!(run("call(!java.util.List+.new(..))", &ctor), Yes);
+}

@@ -138,6 +138,8 @@ pub struct MemberDetails {
     pub annotations: Vec<String>,
     /// Declared exceptions (internal names); empty for fields.
     pub exceptions: Vec<String>,
+    /// The generic signature (`Signature` attribute), if any.
+    pub signature: Option<String>,
 }
 
 /// Everything pointcut matching may ask about one class.
@@ -180,6 +182,14 @@ impl ClassDetails {
                         .into_iter()
                         .map(|s| s.into_owned())
                         .collect(),
+                    signature: match m.attribute("Signature") {
+                        Some(a) => {
+                            let mut r =
+                                major_classfile::bytes::Cursor::new(a.data, a.data_offset());
+                            Some(c.pool.utf8(r.u16("signature_index")?)?.into_owned())
+                        }
+                        None => None,
+                    },
                 })
             };
         Ok(ClassDetails {

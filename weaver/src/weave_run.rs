@@ -163,7 +163,11 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         ..Default::default()
     };
     clock.lap("match aspects");
-    report.aspect_warnings = program.warnings.iter().map(|w| format!("{w:?}")).collect();
+    report.aspect_warnings = program
+        .warnings
+        .iter()
+        .map(|w| w.render().trim_end().to_string())
+        .collect();
     // Classes the aspects became replace input classes of the same name (an
     // `@Aspect` class compiled with the program is rewritten with aspectOf()).
     let replaced: HashSet<&str> = aspects

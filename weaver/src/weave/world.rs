@@ -61,6 +61,22 @@ impl TypeWorld for IndexWorld<'_> {
             .is_some_and(|d| d.method(name, descriptor).is_some())
     }
 
+    fn method_signature(&self, owner: &str, name: &str, descriptor: &str) -> Option<String> {
+        let declared = |c: &str| {
+            self.index
+                .details(c)
+                .and_then(|d| d.method(name, descriptor).map(|m| m.signature.clone()))
+        };
+        match declared(owner) {
+            Some(s) => s,
+            None => self
+                .supers(owner)
+                .iter()
+                .find_map(|c| declared(c))
+                .flatten(),
+        }
+    }
+
     fn is_nested(&self, internal_name: &str) -> bool {
         self.index.details(internal_name).is_some_and(|d| d.nested)
     }
