@@ -157,6 +157,15 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     clock.lap("index classes");
 
     // 3. Weave every class of every input, in parallel.
+    let circular = major_pointcut_lang::check::precedence_errors(
+        &program,
+        &crate::weave::world::IndexWorld::new(&index),
+    );
+    if !circular.is_empty() {
+        return Err(MajorError::Aspects(
+            major_pointcut_lang::Diagnostics(circular).render(),
+        ));
+    }
     let weaver = Weaver::new(&program, &aspects, &index);
     let mut report = WeaveReport {
         unsupported: weaver.unsupported.clone(),
@@ -166,6 +175,10 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     report.aspect_warnings = program
         .warnings
         .iter()
+        .chain(&major_pointcut_lang::check::unknown_type_names(
+            &program,
+            &crate::weave::world::IndexWorld::new(&index),
+        ))
         .map(|w| w.render().trim_end().to_string())
         .collect();
     // Classes the aspects became replace input classes of the same name (an
