@@ -217,6 +217,12 @@ pub fn method_signature(s: &str) -> Option<(Vec<GenericType>, GenericType)> {
     Some((params, ret))
 }
 
+/// Reads one generic type (`Ljava/util/List<TT;>;`, `TT;`, `[I`) of `s`
+/// starting at byte `*i`, moving `*i` past it.
+pub fn generic_type_at(s: &str, i: &mut usize) -> Option<GenericType> {
+    generic_type(s.as_bytes(), i)
+}
+
 fn generic_type(b: &[u8], i: &mut usize) -> Option<GenericType> {
     let mut dims = 0u8;
     while b.get(*i) == Some(&b'[') {

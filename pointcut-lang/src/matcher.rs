@@ -58,6 +58,19 @@ pub trait TypeWorld {
         None
     }
 
+    /// The generic signature (`Signature` attribute) of a class, if any:
+    /// its type parameters and the type arguments it gives its supertypes.
+    fn class_signature(&self, _internal_name: &str) -> Option<String> {
+        None
+    }
+
+    /// The methods named `name` that `owner` itself declares: descriptor,
+    /// generic signature and access flags. Empty by default (then only
+    /// [`TypeWorld::declares_method`] is asked).
+    fn methods_named(&self, _owner: &str, _name: &str) -> Vec<(String, Option<String>, u16)> {
+        Vec::new()
+    }
+
     /// The annotations (internal names) of a class, for annotated type patterns
     /// applied to types other than the one in a [`ClassView`]. None by default.
     fn class_annotations(&self, _internal_name: &str) -> Vec<String> {
@@ -96,6 +109,7 @@ pub struct MemberView<'a> {
 pub struct SimpleWorld {
     classes: HashMap<String, SimpleClass>,
     signatures: HashMap<(String, String, String), String>,
+    class_signatures: HashMap<String, String>,
 }
 
 /// One class of a [`SimpleWorld`]: direct supertypes, methods, annotations.
@@ -148,6 +162,13 @@ impl SimpleWorld {
         self
     }
 
+    /// Gives a class a generic signature.
+    pub fn class_signature(&mut self, name: &str, signature: &str) -> &mut Self {
+        self.class_signatures
+            .insert(name.to_string(), signature.to_string());
+        self
+    }
+
     /// Sets the annotations of a class already added.
     pub fn annotate(&mut self, name: &str, annotations: &[&str]) -> &mut Self {
         if let Some(c) = self.classes.get_mut(name) {
@@ -195,6 +216,29 @@ impl TypeWorld for SimpleWorld {
                     .get(&(c, name.to_string(), descriptor.to_string()))
                     .cloned()
             })
+    }
+
+    fn class_signature(&self, name: &str) -> Option<String> {
+        self.class_signatures.get(name).cloned()
+    }
+
+    fn methods_named(&self, owner: &str, name: &str) -> Vec<(String, Option<String>, u16)> {
+        self.classes
+            .get(owner)
+            .map(|c| {
+                c.methods
+                    .iter()
+                    .filter(|(n, _)| n == name)
+                    .map(|(n, d)| {
+                        let sig = self
+                            .signatures
+                            .get(&(owner.to_string(), n.clone(), d.clone()))
+                            .cloned();
+                        (d.clone(), sig, 0x0001)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     fn class_annotations(&self, name: &str) -> Vec<String> {
@@ -752,14 +796,59 @@ impl CompiledSignature {
         {
             return false;
         }
-        let Some((params, ret)) = descriptor::method_types(member.descriptor) else {
+        if !annotations_match(&self.annotations, member.annotations, world) {
+            return false;
+        }
+        for (negated, tp) in &self.throws {
+            let any = member
+                .exceptions
+                .iter()
+                .any(|e| match_tp(tp, TypeRef::class(e), Annots::Ask, world));
+            if any == *negated {
+                return false;
+            }
+        }
+        let own_generic = || {
+            world
+                .method_signature(class.name, member.name, member.descriptor)
+                .and_then(|g| descriptor::method_signature(&g))
+        };
+        if self.signature_matches(
+            class.name,
+            Annots::Known(class.annotations),
+            member.descriptor,
+            &own_generic,
+            world,
+        ) {
+            return true;
+        }
+        // The signatures of overridden methods: not for constructors, static
+        // or private methods.
+        if is_ctor || member.access & 0x000A != 0 {
+            return false;
+        }
+        other_signatures(class.name, member.name, member.descriptor, world)
+            .iter()
+            .any(|(owner, d)| self.signature_matches(owner, Annots::Ask, d, &|| None, world))
+    }
+
+    /// Return type, parameters and declaring type against one signature of a
+    /// member: declared by `owner`, with descriptor `d` (and, for the
+    /// member's own signature, its generic types).
+    fn signature_matches(
+        &self,
+        owner: &str,
+        annots: Annots<'_>,
+        d: &str,
+        generic: &dyn Fn() -> Option<(Vec<GenericType>, GenericType)>,
+        world: &dyn TypeWorld,
+    ) -> bool {
+        let Some((params, ret)) = descriptor::method_types(d) else {
             return false;
         };
         if self.generic {
             // Parameterized patterns see the declaration's generic types.
-            let (gparams, gret) = world
-                .method_signature(class.name, member.name, member.descriptor)
-                .and_then(|g| descriptor::method_signature(&g))
+            let (gparams, gret) = generic()
                 .filter(|(g, _)| g.len() == params.len())
                 .unwrap_or_else(|| {
                     (
@@ -787,40 +876,93 @@ impl CompiledSignature {
                 return false;
             }
         }
-        if !annotations_match(&self.annotations, member.annotations, world) {
-            return false;
+        self.decl
+            .as_ref()
+            .is_none_or(|t| match_tp(t, TypeRef::class(owner), annots, world))
+    }
+}
+
+/// The parameter list of a descriptor: `(I)V` → `(I)`.
+fn params_part(d: &str) -> &str {
+    d.find(')').map_or(d, |i| &d[..=i])
+}
+
+const ACC_BRIDGE: u16 = 0x0040;
+
+/// The other signatures AspectJ gives an instance method `name` `d` seen in
+/// class `class` (besides its own): for a method `class` declares, every
+/// supertype method it overrides (same parameters erased, or after the
+/// supertype's type variables are replaced by the arguments `class` gives
+/// them), both erased and parameterized (`Function.apply(Object)` and
+/// `Function.apply(Integer)` for `Doubler implements Function<Integer,
+/// Integer>`), and a covariant return counts; for an inherited method only
+/// the parameterized forms (`IntBox extends Box<Integer>`: `put(4)` is
+/// `IntBox.put(Integer)` and `Box.put(Integer)`, not `Box.put(Object)`).
+fn other_signatures(
+    class: &str,
+    name: &str,
+    d: &str,
+    world: &dyn TypeWorld,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut push = |owner: &str, desc: String| {
+        if !out.iter().any(|(o, x)| o == owner && *x == desc) {
+            out.push((owner.to_string(), desc));
         }
-        for (negated, tp) in &self.throws {
-            let any = member
-                .exceptions
-                .iter()
-                .any(|e| match_tp(tp, TypeRef::class(e), Annots::Ask, world));
-            if any == *negated {
-                return false;
-            }
+    };
+    let declares = |c: &str| {
+        let named = world.methods_named(c, name);
+        if named.is_empty() {
+            world.declares_method(c, name, d)
+        } else {
+            named.iter().any(|(x, _, _)| x == d)
         }
-        match &self.decl {
-            None => true,
-            Some(d) => {
-                if match_tp(
-                    d,
-                    TypeRef::class(class.name),
-                    Annots::Known(class.annotations),
-                    world,
-                ) {
-                    return true;
-                }
-                // Inherited signatures: not for constructors, static or private methods.
-                if is_ctor || member.access & 0x000A != 0 {
-                    return false;
-                }
-                world.super_types(class.name).iter().any(|s| {
-                    world.declares_method(s, member.name, member.descriptor)
-                        && match_tp(d, TypeRef::class(s), Annots::Ask, world)
-                })
+    };
+    let supers = world.super_types(class);
+    let declares_here = declares(class);
+    let mut own = d.to_string();
+    if !declares_here {
+        // Inherited: its parameterized form, declared by `class` too.
+        let declaring = supers.iter().find_map(|s| {
+            world
+                .methods_named(s, name)
+                .into_iter()
+                .find(|(x, _, _)| x == d)
+                .map(|(_, sig, _)| (s, sig))
+        });
+        if let Some((s, Some(sig))) = declaring {
+            if let Some(seen) = crate::generics::seen_from(class, s, &sig, world) {
+                own = seen;
+                push(class, own.clone());
             }
         }
     }
+    for s in &supers {
+        let named = world.methods_named(s, name);
+        if named.is_empty() {
+            if world.declares_method(s, name, d) {
+                push(s, d.to_string());
+            }
+            continue;
+        }
+        for (e, sig, access) in named {
+            if access & (0x000A | ACC_BRIDGE) != 0 {
+                continue;
+            }
+            let seen = sig
+                .and_then(|g| crate::generics::seen_from(class, s, &g, world))
+                .unwrap_or_else(|| e.clone());
+            if declares_here {
+                if params_part(&seen) == params_part(d) || params_part(&e) == params_part(d) {
+                    push(s, e);
+                    push(s, seen);
+                }
+            } else if e == d || params_part(&seen) == params_part(&own) {
+                push(s, seen);
+            }
+        }
+    }
+    out
 }
 
 /// A field signature pattern compiled for matching.

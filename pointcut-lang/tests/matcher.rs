@@ -966,3 +966,101 @@ fn generic_parameters_and_new_syntax() {
     assert_eq!(run("call(!java.util.Map+.new(..))", &ctor), No);
     assert_eq!(run("call(!java.util.List+.new(..))", &ctor), Yes);
 }
+
+/// Every signature a join point has (conformance case 103): overridden
+/// methods with a covariant return, overridden generic methods (erased and
+/// parameterized), and inherited generic methods parameterized as seen from
+/// the receiver's class.
+#[test]
+fn overridden_and_parameterized_signatures() {
+    let mut w = world();
+    w.add("p/Base", &["java/lang/Object"], &[("copy", "()Lp/Base;")])
+        .add(
+            "p/Sub",
+            &["p/Base"],
+            &[("copy", "()Lp/Sub;")],
+        )
+        .add("java/util/function/Function", &[], &[("apply", "(Ljava/lang/Object;)Ljava/lang/Object;")])
+        .add(
+            "p/Doubler",
+            &["java/lang/Object", "java/util/function/Function"],
+            &[("apply", "(Ljava/lang/Integer;)Ljava/lang/Integer;")],
+        )
+        .add("p/Box", &["java/lang/Object"], &[("put", "(Ljava/lang/Object;)V")])
+        .add("p/IntBox", &["p/Box"], &[])
+        .signature("java/util/function/Function", "apply", "(Ljava/lang/Object;)Ljava/lang/Object;", "(TT;)TR;")
+        .signature("p/Box", "put", "(Ljava/lang/Object;)V", "(TT;)V")
+        .class_signature("java/util/function/Function", "<T:Ljava/lang/Object;R:Ljava/lang/Object;>Ljava/lang/Object;")
+        .class_signature(
+            "p/Doubler",
+            "Ljava/lang/Object;Ljava/util/function/Function<Ljava/lang/Integer;Ljava/lang/Integer;>;",
+        )
+        .class_signature("p/Box", "<T:Ljava/lang/Object;>Ljava/lang/Object;")
+        .class_signature("p/IntBox", "Lp/Box<Ljava/lang/Integer;>;");
+    let on = |pc: &str,
+              kind: ShadowKind,
+              class: &'static str,
+              name: &'static str,
+              desc: &'static str| {
+        let compiled = compile(pc, &w);
+        let view = ClassView {
+            name: class,
+            access: PUBLIC,
+            annotations: &[],
+        };
+        let m = MemberView {
+            name,
+            descriptor: desc,
+            access: PUBLIC,
+            annotations: &[],
+            exceptions: &[],
+        };
+        let shadow = Shadow {
+            kind,
+            enclosing_class: view,
+            enclosing_member: m,
+            subject_class: view,
+            subject: m,
+            handler_type: None,
+        };
+        compiled.matches(&shadow, &w)
+    };
+    let copy = |pc: &str| on(pc, MethodExecution, "p/Sub", "copy", "()Lp/Sub;");
+    assert_eq!(copy("execution(p.Base p.Base+.copy())"), Yes);
+    assert_eq!(copy("execution(p.Sub p.Base+.copy())"), Yes);
+    assert_eq!(copy("execution(p.Base p.Sub.copy())"), No);
+    let apply = |pc: &str| {
+        on(
+            pc,
+            MethodExecution,
+            "p/Doubler",
+            "apply",
+            "(Ljava/lang/Integer;)Ljava/lang/Integer;",
+        )
+    };
+    assert_eq!(
+        apply("execution(* java.util.function.Function.apply(..))"),
+        Yes
+    );
+    assert_eq!(
+        apply("execution(* java.util.function.Function.apply(Object))"),
+        Yes
+    );
+    assert_eq!(
+        apply("execution(Integer java.util.function.Function.apply(Integer))"),
+        Yes
+    );
+    assert_eq!(
+        apply("execution(* java.util.function.Function.apply(String))"),
+        No
+    );
+    let put = |pc: &str| on(pc, MethodCall, "p/IntBox", "put", "(Ljava/lang/Object;)V");
+    assert_eq!(put("call(* p.Box.put(Integer))"), Yes);
+    assert_eq!(put("call(* p.Box.put(Object))"), No);
+    assert_eq!(put("call(* p.IntBox.put(Object))"), Yes);
+    assert_eq!(put("call(* p.IntBox.put(Integer))"), Yes);
+    // On a plain Box the erased signature is the only one.
+    let raw = |pc: &str| on(pc, MethodCall, "p/Box", "put", "(Ljava/lang/Object;)V");
+    assert_eq!(raw("call(* p.Box.put(Object))"), Yes);
+    assert_eq!(raw("call(* p.Box.put(Integer))"), No);
+}

@@ -159,6 +159,8 @@ pub struct ClassDetails {
     pub methods: Vec<MemberDetails>,
     /// Declared fields.
     pub fields: Vec<MemberDetails>,
+    /// The class's generic signature (`Signature` attribute), if any.
+    pub signature: Option<String>,
     /// Whether the class is a nested (member, local or anonymous) class: its
     /// own `InnerClasses` entry says so. A `$` in a name alone does not.
     pub nested: bool,
@@ -182,14 +184,7 @@ impl ClassDetails {
                         .into_iter()
                         .map(|s| s.into_owned())
                         .collect(),
-                    signature: match m.attribute("Signature") {
-                        Some(a) => {
-                            let mut r =
-                                major_classfile::bytes::Cursor::new(a.data, a.data_offset());
-                            Some(c.pool.utf8(r.u16("signature_index")?)?.into_owned())
-                        }
-                        None => None,
-                    },
+                    signature: signature_of(&m.attributes, &c.pool)?,
                 })
             };
         Ok(ClassDetails {
@@ -207,6 +202,7 @@ impl ClassDetails {
                 .collect(),
             methods: c.methods.iter().map(member).collect::<Result<_, _>>()?,
             fields: c.fields.iter().map(member).collect::<Result<_, _>>()?,
+            signature: signature_of(&c.attributes, &c.pool)?,
             nested: is_nested(&c)?,
         })
     }
@@ -221,6 +217,20 @@ impl ClassDetails {
     /// The declared field `name`.
     pub fn field(&self, name: &str) -> Option<&MemberDetails> {
         self.fields.iter().find(|m| m.name == name)
+    }
+}
+
+/// The `Signature` attribute among `attributes`, if any.
+fn signature_of(
+    attributes: &[major_classfile::class_reader::Attribute<'_>],
+    pool: &major_classfile::constant_pool::ConstantPool<'_>,
+) -> Result<Option<String>, major_classfile::Error> {
+    match attributes.iter().find(|a| a.name == b"Signature") {
+        Some(a) => {
+            let mut r = major_classfile::bytes::Cursor::new(a.data, a.data_offset());
+            Ok(Some(pool.utf8(r.u16("signature_index")?)?.into_owned()))
+        }
+        None => Ok(None),
     }
 }
 

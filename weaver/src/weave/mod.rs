@@ -885,6 +885,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     fn weave(&mut self, mctx: &MethodContext<'_>) -> Result<()> {
         let is_ctor = self.member.name == "<init>";
+        // A bridge method only delegates (javac's); as in ajc, it has no join
+        // points, not even the call it makes (which has the signature of the
+        // method it bridges to).
+        if self.member.access & 0x0040 != 0 && !is_ctor && self.member.name != "<clinit>" {
+            return Ok(());
+        }
         // Constructors: find the super/this call, and which `invokespecial <init>` are `new`s.
         let mut super_call: Option<usize> = None;
         // `invokespecial <init>` of a `new`, with the index of its `new` when the

@@ -77,6 +77,23 @@ impl TypeWorld for IndexWorld<'_> {
         }
     }
 
+    fn class_signature(&self, internal_name: &str) -> Option<String> {
+        self.index.details(internal_name)?.signature.clone()
+    }
+
+    fn methods_named(&self, owner: &str, name: &str) -> Vec<(String, Option<String>, u16)> {
+        self.index
+            .details(owner)
+            .map(|d| {
+                d.methods
+                    .iter()
+                    .filter(|m| m.name == name)
+                    .map(|m| (m.descriptor.clone(), m.signature.clone(), m.access))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     fn is_nested(&self, internal_name: &str) -> bool {
         self.index.details(internal_name).is_some_and(|d| d.nested)
     }
