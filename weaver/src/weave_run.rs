@@ -244,7 +244,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             .collect::<Vec<_>>()
             .join("\n");
         return Err(MajorError::Usage(format!(
-            "declare error matched; nothing written:\n{text}"
+            "errors at join points (declare error, conflicting precedence); nothing written:\n{text}"
         )));
     }
     for a in weaver.advice() {

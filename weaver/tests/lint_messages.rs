@@ -138,3 +138,45 @@ fn an_aspect_twice_in_one_precedence_list_is_an_error() {
     let o = weave(&jdk, &classes, &[&a, &b], &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn conflicting_precedence_lists_are_an_error_where_both_aspects_advise() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((jdk, classes)) = program(dir.path()) else {
+        return;
+    };
+    let a = dir.path().join("A.aj");
+    let b = dir.path().join("B.aj");
+    std::fs::write(
+        &a,
+        "public aspect A {\n    declare precedence: A, B;\n    before(): execution(* Main.m(..)) { }\n}\n",
+    )
+    .unwrap();
+    // B's advice meets A's nowhere: the lists disagree, but ajc (and major)
+    // only complain at a join point both advise.
+    std::fs::write(
+        &b,
+        "public aspect B {\n    declare precedence: B, A;\n    before(): execution(* Main.main(..)) { }\n}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("woven");
+    let o = weave(&jdk, &classes, &[&a, &b], &out);
+    assert!(o.status.success(), "{}", flat(&o));
+
+    std::fs::write(
+        &b,
+        "public aspect B {\n    declare precedence: B, A;\n    before(): execution(* Main.m(..)) { }\n}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("woven2");
+    let o = weave(&jdk, &classes, &[&a, &b], &out);
+    let stderr = flat(&o);
+    assert!(!o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "Main.java:3 [error] conflicting declare precedence orderings for aspects: B and A"
+        ),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "no output after an error");
+}

@@ -83,6 +83,10 @@ pub struct Weaver<'p> {
     world: IndexWorld<'p>,
     advice: Vec<PlannedAdvice<'p>>,
     declares: Vec<(CompiledPointcut, bool, String)>,
+    /// Pairs of aspects that two `declare precedence` lists order both ways:
+    /// an error at each join point both advise (ajc's "conflicting declare
+    /// precedence orderings").
+    precedence_conflicts: Vec<(String, String)>,
     excluded: HashSet<String>,
     /// Whether some advice may apply to initialization or preinitialization.
     init_advice: bool,
@@ -272,10 +276,12 @@ impl<'p> Weaver<'p> {
                     || declares.iter().any(|(pc, _, _)| pc.needs_member_details(k))
             })
             .collect();
+        let precedence_conflicts = plan::precedence_conflicts(program, &world);
         Weaver {
             world,
             advice,
             declares,
+            precedence_conflicts,
             excluded,
             init_advice,
             cflow_fields,
@@ -1507,6 +1513,28 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 advice: a,
                 residue: r,
             });
+        }
+        for (x, y) in &weaver.precedence_conflicts {
+            let has = |c: &str| out.iter().any(|m| m.advice.aspect_class == *c);
+            if has(x) && has(y) {
+                let file = if self.cls.source_file.is_empty() {
+                    &self.cls.name
+                } else {
+                    &self.cls.source_file
+                };
+                let hit = DeclareHit {
+                    is_error: true,
+                    message: format!(
+                        "conflicting declare precedence orderings for aspects: {} and {}",
+                        x.replace('/', "."),
+                        y.replace('/', ".")
+                    ),
+                    location: format!("{file}:{line}"),
+                };
+                if !self.outcome.declares.contains(&hit) {
+                    self.outcome.declares.push(hit);
+                }
+            }
         }
         out
     }

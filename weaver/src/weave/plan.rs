@@ -277,6 +277,52 @@ pub fn order(advice: &mut [PlannedAdvice<'_>], program: &Program, world: &dyn Ty
     advice.sort_by_key(|a| a.rank);
 }
 
+/// The pairs of concrete aspects (later, earlier in program order) that one
+/// `declare precedence` list puts one way and another list the other way.
+pub fn precedence_conflicts(program: &Program, world: &dyn TypeWorld) -> Vec<(String, String)> {
+    let lists: Vec<Vec<CompiledTypePattern>> = program
+        .aspects
+        .iter()
+        .flat_map(|a| &a.precedence)
+        .map(|l| {
+            l.iter()
+                .map(|tp| CompiledTypePattern::compile(tp, world))
+                .collect()
+        })
+        .collect();
+    if lists.len() < 2 {
+        return Vec::new();
+    }
+    let rank_in = |list: &[CompiledTypePattern], class: &str| -> Option<usize> {
+        let d = format!("L{class};");
+        list.iter()
+            .position(|p| !p.is_any() && p.matches_descriptor(&d, world))
+            .or_else(|| list.iter().position(|p| p.is_any()))
+    };
+    let concrete: Vec<&str> = program
+        .aspects
+        .iter()
+        .filter(|a| !a.is_abstract)
+        .map(|a| a.internal_name.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for (i, a) in concrete.iter().enumerate() {
+        for b in &concrete[i + 1..] {
+            let orders: Vec<bool> = lists
+                .iter()
+                .filter_map(|l| match (rank_in(l, a), rank_in(l, b)) {
+                    (Some(ra), Some(rb)) if ra != rb => Some(ra < rb),
+                    _ => None,
+                })
+                .collect();
+            if orders.contains(&true) && orders.contains(&false) {
+                out.push((b.to_string(), a.to_string()));
+            }
+        }
+    }
+    out
+}
+
 /// Lexical position of an advice inside its aspect hierarchy: the declaration span.
 fn position(a: &PlannedAdvice<'_>) -> (usize, usize) {
     (a.resolved.file, a.resolved.span.start)
