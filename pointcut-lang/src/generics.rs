@@ -10,9 +10,12 @@ use std::collections::HashMap;
 use crate::descriptor::{self, GenericArg, GenericType};
 use crate::matcher::TypeWorld;
 
+/// Type parameters: each name with the erasure of its first bound.
+type TypeParams = Vec<(String, String)>;
+
 /// Type parameters of a class or method signature: names and the erasure of
 /// their first bound (internal name), and the rest of the signature.
-fn type_params(s: &str) -> Option<(Vec<(String, String)>, &str)> {
+fn type_params(s: &str) -> Option<(TypeParams, &str)> {
     let Some(rest) = s.strip_prefix('<') else {
         return Some((Vec::new(), s));
     };
@@ -49,7 +52,7 @@ fn type_params(s: &str) -> Option<(Vec<(String, String)>, &str)> {
 }
 
 /// The direct supertypes a class signature names, with type arguments.
-fn class_supers(sig: &str) -> Option<(Vec<(String, String)>, Vec<GenericType>)> {
+fn class_supers(sig: &str) -> Option<(TypeParams, Vec<GenericType>)> {
     let (params, rest) = type_params(sig)?;
     let mut i = 0;
     let mut supers = Vec::new();
