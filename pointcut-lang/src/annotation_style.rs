@@ -267,7 +267,11 @@ fn shift_pointcut(pc: &mut Pointcut, f: &dyn Fn(usize) -> usize) {
     fn tp(t: &mut TypePattern, f: &dyn Fn(usize) -> usize) {
         sp(&mut t.span, f);
         match &mut t.kind {
-            TypePatternKind::Named(n) => n.type_args.iter_mut().for_each(|x| tp(x, f)),
+            TypePatternKind::Named(n) => n
+                .type_args
+                .iter_mut()
+                .filter_map(TypeArgPattern::type_pattern_mut)
+                .for_each(|x| tp(x, f)),
             TypePatternKind::Not(a) => tp(a, f),
             TypePatternKind::And(a, b) | TypePatternKind::Or(a, b) => {
                 tp(a, f);

@@ -369,6 +369,7 @@ fn resolve_advice(
     if !annotation_style {
         check_empty_if(&pc, diags);
     }
+    check_array_construction(&pc, diags);
     if kinds(&pc) == 0 && !matches!(pc.kind, PcKind::Never) {
         diags.push((
             pc.file,
@@ -722,6 +723,50 @@ fn kinds(pc: &Pc) -> u16 {
     }
 }
 
+/// `call(int[].new(..))`: array creation is no join point (ajc 1.9.5 without
+/// `-Xjoinpoints:arrayconstruction`), so the designator matches nothing; an
+/// exact array type gets ajc's warning.
+fn check_array_construction(pc: &Pc, diags: &mut Diags) {
+    match &pc.kind {
+        PcKind::And(a, b) | PcKind::Or(a, b) => {
+            check_array_construction(a, diags);
+            check_array_construction(b, diags);
+        }
+        PcKind::Not(a) | PcKind::Cflow(a) | PcKind::CflowBelow(a) => {
+            check_array_construction(a, diags)
+        }
+        PcKind::Call(s)
+        | PcKind::Execution(s)
+        | PcKind::Initialization(s)
+        | PcKind::PreInitialization(s)
+            if s.kind == crate::patterns::SignatureKind::Constructor =>
+        {
+            if let Some(crate::patterns::TypePattern {
+                kind: crate::patterns::TypePatternKind::Named(n),
+                ..
+            }) = &s.declaring_type
+            {
+                if n.dims > 0 && n.name.is_exact() {
+                    diags.push((
+                        pc.file,
+                        Diagnostic::warning(
+                            "pointcut::array-construction",
+                            "There are no join points for array construction unless \
+                             -Xjoinpoints:arrayconstruction is specified",
+                            pc.span,
+                        )
+                        .with_label("matches nothing")
+                        .with_help(
+                            "major, like ajc by default, has no array construction join points",
+                        ),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// `declare warning|error` pointcuts must be decidable without running the program.
 fn check_static(pc: &Pc, what: &str, diags: &mut Diags) {
     let dynamic = match &pc.kind {
@@ -757,4 +802,185 @@ fn check_static(pc: &Pc, what: &str, diags: &mut Diags) {
             .with_help("use only kinded designators, `within` and `withincode`"),
         ));
     }
+}
+
+/// ajc's `Xlint:invalidAbsoluteTypeName`: every exact type name in the
+/// program's advice and `declare` pointcuts that names no class `world`
+/// knows, as a warning "no match for this type name: X" at the name (once per
+/// place). Wildcard names are not checked, as in ajc.
+pub fn unknown_type_names(
+    program: &Program,
+    world: &dyn crate::matcher::TypeWorld,
+) -> Vec<Diagnostic> {
+    let mut found: Vec<(usize, Span, String)> = Vec::new();
+    for a in &program.aspects {
+        for ad in &a.advice {
+            unknown_in_pc(&ad.pointcut, world, &mut found);
+        }
+        for d in &a.declares {
+            unknown_in_pc(&d.pointcut, world, &mut found);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    found
+        .into_iter()
+        .filter(|(f, sp, _)| seen.insert((*f, *sp)))
+        .map(|(f, sp, name)| {
+            Diagnostic::warning(
+                "pointcut::invalid-absolute-type-name",
+                format!("no match for this type name: {name} [Xlint:invalidAbsoluteTypeName]"),
+                sp,
+            )
+            .with_label("no class of this name in the inputs, class path or JDK")
+            .in_source(&program.files[f])
+        })
+        .collect()
+}
+
+fn unknown_in_pc(
+    pc: &Pc,
+    world: &dyn crate::matcher::TypeWorld,
+    out: &mut Vec<(usize, Span, String)>,
+) {
+    use crate::patterns::{ArgPattern, SignaturePattern, TypePattern, TypePatternKind};
+    let file = pc.file;
+    fn tp(
+        t: &TypePattern,
+        file: usize,
+        w: &dyn crate::matcher::TypeWorld,
+        out: &mut Vec<(usize, Span, String)>,
+    ) {
+        match &t.kind {
+            TypePatternKind::Named(n) => {
+                if n.name.is_exact()
+                    && !n.name.is_any()
+                    && !crate::patterns::is_primitive(&n.name.text)
+                    && !n.candidates.is_empty()
+                    && !n.candidates.iter().any(|c| w.exists(c))
+                {
+                    out.push((file, t.span, n.name.text.clone()));
+                }
+                for a in n.type_args.iter().filter_map(|a| a.type_pattern()) {
+                    tp(a, file, w, out);
+                }
+            }
+            TypePatternKind::Not(a) => tp(a, file, w, out),
+            TypePatternKind::And(a, b) | TypePatternKind::Or(a, b) => {
+                tp(a, file, w, out);
+                tp(b, file, w, out);
+            }
+            TypePatternKind::Annotated(anns, inner) => {
+                for a in anns {
+                    tp(&a.ty, file, w, out);
+                }
+                tp(inner, file, w, out);
+            }
+        }
+    }
+    let sig = |s: &SignaturePattern, out: &mut Vec<(usize, Span, String)>| {
+        for a in &s.annotations {
+            tp(&a.ty, file, world, out);
+        }
+        for t in s.return_type.iter().chain(&s.declaring_type) {
+            tp(t, file, world, out);
+        }
+        for p in &s.params {
+            if let ArgPattern::Type(t) = p {
+                tp(t, file, world, out);
+            }
+        }
+        for t in &s.throws {
+            tp(&t.ty, file, world, out);
+        }
+    };
+    let ctx = |c: &Ctx, out: &mut Vec<(usize, Span, String)>| {
+        if let Ctx::Type(t) = c {
+            tp(t, file, world, out);
+        }
+    };
+    match &pc.kind {
+        PcKind::And(a, b) | PcKind::Or(a, b) => {
+            unknown_in_pc(a, world, out);
+            unknown_in_pc(b, world, out);
+        }
+        PcKind::Not(a) | PcKind::Cflow(a) | PcKind::CflowBelow(a) => unknown_in_pc(a, world, out),
+        PcKind::Call(s)
+        | PcKind::Execution(s)
+        | PcKind::Initialization(s)
+        | PcKind::PreInitialization(s)
+        | PcKind::WithinCode(s) => sig(s, out),
+        PcKind::Get(f) | PcKind::Set(f) => {
+            for a in &f.annotations {
+                tp(&a.ty, file, world, out);
+            }
+            tp(&f.field_type, file, world, out);
+            if let Some(d) = &f.declaring_type {
+                tp(d, file, world, out);
+            }
+        }
+        PcKind::StaticInitialization(t) | PcKind::Handler(t) | PcKind::Within(t) => {
+            tp(t, file, world, out)
+        }
+        PcKind::This(c)
+        | PcKind::Target(c)
+        | PcKind::AtAnnotation(c)
+        | PcKind::AtWithin(c)
+        | PcKind::AtWithinCode(c)
+        | PcKind::AtThis(c)
+        | PcKind::AtTarget(c) => ctx(c, out),
+        PcKind::Args(list) | PcKind::AtArgs(list) => {
+            for a in list {
+                if let ArgCtx::Ctx(c) = a {
+                    ctx(c, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `declare precedence: A, B, A;`: an aspect that two patterns of one list
+/// match makes the order circular, an error in ajc ("circularity in declare
+/// precedence, 'A' matches two patterns"), reported at the second pattern.
+/// `*` is not counted (it stands for the aspects the others do not match).
+pub fn precedence_errors(
+    program: &Program,
+    world: &dyn crate::matcher::TypeWorld,
+) -> Vec<Diagnostic> {
+    use crate::matcher::CompiledTypePattern;
+    let mut out = Vec::new();
+    for a in &program.aspects {
+        for list in &a.precedence {
+            let compiled: Vec<CompiledTypePattern> = list
+                .iter()
+                .map(|t| CompiledTypePattern::compile(t, world))
+                .collect();
+            for x in program.aspects.iter().filter(|x| !x.is_abstract) {
+                let d = format!("L{};", x.internal_name);
+                let hits: Vec<usize> = compiled
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| !p.is_any() && p.matches_descriptor(&d, world))
+                    .map(|(i, _)| i)
+                    .collect();
+                if let [first, second, ..] = hits[..] {
+                    let simple = x.name.rsplit('.').next().unwrap_or(&x.name);
+                    out.push(
+                        Diagnostic::error(
+                            "pointcut::circular-precedence",
+                            format!(
+                                "circularity in declare precedence, '{simple}' matches two patterns"
+                            ),
+                            list[second].span,
+                        )
+                        .with_label("matches the aspect again")
+                        .with_secondary(list[first].span, "first matched here")
+                        .with_help("name each aspect in one place of the list")
+                        .in_source(&program.files[a.file]),
+                    );
+                }
+            }
+        }
+    }
+    out
 }

@@ -60,6 +60,18 @@ impl Display for ArgPattern {
     }
 }
 
+impl Display for TypeArgPattern {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            TypeArgPattern::Type(t) => t.fmt(f),
+            TypeArgPattern::Wildcard { bound: None } => f.write_str("?"),
+            TypeArgPattern::Wildcard {
+                bound: Some((upper, t)),
+            } => write!(f, "? {} {t}", if *upper { "extends" } else { "super" }),
+        }
+    }
+}
+
 fn list<T: Display>(f: &mut Formatter<'_>, items: &[T], sep: &str) -> fmt::Result {
     for (i, x) in items.iter().enumerate() {
         if i > 0 {

@@ -22,6 +22,7 @@ pub mod descriptor;
 pub mod diagnostics;
 pub mod display;
 pub mod fuzz;
+pub mod generics;
 pub(crate) mod lexical;
 pub mod matcher;
 pub mod parse;

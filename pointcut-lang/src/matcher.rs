@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use crate::descriptor::{self, TypeRef};
+use crate::descriptor::{self, GenericArg, GenericType, TypeRef};
 use crate::patterns::*;
 use crate::resolve::{ArgCtx, Ctx, Pc, PcKind};
 
@@ -38,6 +38,38 @@ pub trait TypeWorld {
     /// Whether class `owner` itself declares the method `name` `descriptor` (used so
     /// that `execution(* java.util.List.add(..))` also matches `ArrayList.add`).
     fn declares_method(&self, owner: &str, name: &str, descriptor: &str) -> bool;
+
+    /// Whether a class is nested in another (member, local or anonymous class),
+    /// as its `InnerClasses` attribute says. Wildcard type patterns see a
+    /// nested class's name with `.` for each `$` (`Outer.Inner`), and a
+    /// top-level class whose name has a `$` with its `$`, as ajc does. By
+    /// default: the part before its last `$` names a class.
+    fn is_nested(&self, internal_name: &str) -> bool {
+        internal_name
+            .rfind('$')
+            .is_some_and(|i| i > 0 && self.exists(&internal_name[..i]))
+    }
+
+    /// The generic signature (`Signature` attribute) of the method `name`
+    /// `descriptor` declared by `owner` or, if it does not declare it, by the
+    /// nearest supertype that does; `None` for a method without one (no
+    /// generic types in its declaration). Used to match parameterized patterns.
+    fn method_signature(&self, _owner: &str, _name: &str, _descriptor: &str) -> Option<String> {
+        None
+    }
+
+    /// The generic signature (`Signature` attribute) of a class, if any:
+    /// its type parameters and the type arguments it gives its supertypes.
+    fn class_signature(&self, _internal_name: &str) -> Option<String> {
+        None
+    }
+
+    /// The methods named `name` that `owner` itself declares: descriptor,
+    /// generic signature and access flags. Empty by default (then only
+    /// [`TypeWorld::declares_method`] is asked).
+    fn methods_named(&self, _owner: &str, _name: &str) -> Vec<(String, Option<String>, u16)> {
+        Vec::new()
+    }
 
     /// The annotations (internal names) of a class, for annotated type patterns
     /// applied to types other than the one in a [`ClassView`]. None by default.
@@ -76,6 +108,8 @@ pub struct MemberView<'a> {
 #[derive(Debug, Clone, Default)]
 pub struct SimpleWorld {
     classes: HashMap<String, SimpleClass>,
+    signatures: HashMap<(String, String, String), String>,
+    class_signatures: HashMap<String, String>,
 }
 
 /// One class of a [`SimpleWorld`]: direct supertypes, methods, annotations.
@@ -110,6 +144,28 @@ impl SimpleWorld {
                 annotations: Vec::new(),
             },
         );
+        self
+    }
+
+    /// Gives the method `name` `descriptor` of `owner` a generic signature.
+    pub fn signature(
+        &mut self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+        signature: &str,
+    ) -> &mut Self {
+        self.signatures.insert(
+            (owner.to_string(), name.to_string(), descriptor.to_string()),
+            signature.to_string(),
+        );
+        self
+    }
+
+    /// Gives a class a generic signature.
+    pub fn class_signature(&mut self, name: &str, signature: &str) -> &mut Self {
+        self.class_signatures
+            .insert(name.to_string(), signature.to_string());
         self
     }
 
@@ -150,6 +206,39 @@ impl TypeWorld for SimpleWorld {
         self.classes
             .get(owner)
             .is_some_and(|c| c.methods.iter().any(|(n, d)| n == name && d == descriptor))
+    }
+
+    fn method_signature(&self, owner: &str, name: &str, descriptor: &str) -> Option<String> {
+        std::iter::once(owner.to_string())
+            .chain(self.super_types(owner))
+            .find_map(|c| {
+                self.signatures
+                    .get(&(c, name.to_string(), descriptor.to_string()))
+                    .cloned()
+            })
+    }
+
+    fn class_signature(&self, name: &str) -> Option<String> {
+        self.class_signatures.get(name).cloned()
+    }
+
+    fn methods_named(&self, owner: &str, name: &str) -> Vec<(String, Option<String>, u16)> {
+        self.classes
+            .get(owner)
+            .map(|c| {
+                c.methods
+                    .iter()
+                    .filter(|(n, _)| n == name)
+                    .map(|(n, d)| {
+                        let sig = self
+                            .signatures
+                            .get(&(owner.to_string(), n.clone(), d.clone()))
+                            .cloned();
+                        (d.clone(), sig, 0x0001)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     fn class_annotations(&self, name: &str) -> Vec<String> {
@@ -226,31 +315,42 @@ impl NameMatcher {
     }
 }
 
-/// Splits an internal name into the segments a dotted pattern sees:
-/// `java/util/Map$Entry` → `java`, `util`, `Map`, `Entry`.
-/// Whether a wildcard simple name matches `internal_name` through the aspect's
-/// package and imports: its package is one of the `imported` packages (ending in
-/// `/`), or it is one of the single-type imports, and its simple name matches.
-fn by_simple_name(name: &NameMatcher, imported: &[String], internal_name: &str) -> bool {
-    if imported.is_empty() {
-        return false;
-    }
-    let (package, simple) = match internal_name.rfind('/') {
-        Some(i) => internal_name.split_at(i + 1),
-        None => return false,
-    };
-    name.matches_simple(simple)
-        && imported.iter().any(|p| {
-            if p.ends_with('/') {
-                p == package
-            } else {
-                p == internal_name
+/// Whether a wildcard name matches `internal_name` through the aspect's package
+/// and imports, as ajc tries it: with the package of an `imported` package
+/// (ending in `/`) taken off the front (`*.Inner` in package `app` matches
+/// `app.Outer.Inner`), or, for a single-type import, by its simple name.
+fn by_import(
+    name: &NameMatcher,
+    imported: &[String],
+    internal_name: &str,
+    world: &dyn TypeWorld,
+) -> bool {
+    imported.iter().any(|p| {
+        if p.ends_with('/') {
+            internal_name.starts_with(p.as_str()) && {
+                let segs = segments(internal_name, world);
+                let package_parts = p.matches('/').count();
+                name.matches_segments(&segs[package_parts.min(segs.len())..])
             }
-        })
+        } else {
+            p == internal_name
+                && segments(internal_name, world)
+                    .last()
+                    .is_some_and(|simple| name.matches_simple(simple))
+        }
+    })
 }
 
-fn segments(internal_name: &str) -> Vec<&str> {
-    internal_name.split(['/', '$']).collect()
+/// Splits an internal name into the segments a dotted pattern sees: the
+/// package parts, then the class name, split at each `$` only for a nested
+/// class (`java/util/Map$Entry` → `java`, `util`, `Map`, `Entry`; a top-level
+/// `p/A$B` → `p`, `A$B`).
+fn segments<'n>(internal_name: &'n str, world: &dyn TypeWorld) -> Vec<&'n str> {
+    if internal_name.contains('$') && world.is_nested(internal_name) {
+        internal_name.split(['/', '$']).collect()
+    } else {
+        internal_name.split('/').collect()
+    }
 }
 
 // ------------------------------------------------------------------ type patterns
@@ -279,6 +379,18 @@ enum Tp {
     And(Box<Tp>, Box<Tp>),
     Or(Box<Tp>, Box<Tp>),
     Annotated(Vec<CompiledAnnotation>, Box<Tp>),
+    /// `List<String>`: the raw pattern and the type arguments. Alone it
+    /// matches by erasure; a signature's parameters and return type are
+    /// matched with their generic types ([`match_generic`]).
+    Parameterized(Box<Tp>, Vec<TpArg>),
+}
+
+/// A compiled type argument.
+#[derive(Debug, Clone)]
+enum TpArg {
+    Type(Tp),
+    /// `?` (`None`), `? extends T` (`true`), `? super T` (`false`).
+    Wildcard(Option<(bool, Tp)>),
 }
 
 /// A compiled annotation pattern.
@@ -297,15 +409,45 @@ fn pick(n: &NamedTypePattern, world: &dyn TypeWorld) -> String {
     if n.candidates.is_empty() {
         return n.name.text.replace('.', "/");
     }
+    // A `.` read as `$` (`Outer.Inner` → `Outer$Inner`) names a nested
+    // class, never a top-level class with a `$` in its name.
+    let written = n.name.text.matches('$').count();
     n.candidates
         .iter()
-        .find(|c| is_primitive(c) || world.exists(c))
+        .find(|c| {
+            is_primitive(c)
+                || (world.exists(c) && (c.matches('$').count() <= written || world.is_nested(c)))
+        })
         .unwrap_or(&n.candidates[0])
         .clone()
 }
 
 fn compile_tp(t: &TypePattern, world: &dyn TypeWorld) -> Tp {
     match &t.kind {
+        TypePatternKind::Named(n) if !n.type_args.is_empty() => {
+            let mut raw = n.clone();
+            raw.type_args.clear();
+            let base = compile_tp(
+                &TypePattern {
+                    kind: TypePatternKind::Named(raw),
+                    span: t.span,
+                },
+                world,
+            );
+            let args = n
+                .type_args
+                .iter()
+                .map(|a| match a {
+                    TypeArgPattern::Type(t) => TpArg::Type(compile_tp(t, world)),
+                    TypeArgPattern::Wildcard { bound } => TpArg::Wildcard(
+                        bound
+                            .as_ref()
+                            .map(|(upper, t)| (*upper, compile_tp(t, world))),
+                    ),
+                })
+                .collect();
+            Tp::Parameterized(Box::new(base), args)
+        }
         TypePatternKind::Named(n) => {
             let dims = n.dims + u8::from(n.varargs);
             if n.name.is_any() {
@@ -402,7 +544,9 @@ fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) 
             if *dims != t.dims {
                 return false;
             }
-            if name.matches_segments(&segments(t.name)) || by_simple_name(name, imported, t.name) {
+            if name.matches_segments(&segments(t.name, world))
+                || by_import(name, imported, t.name, world)
+            {
                 return true;
             }
             *subtypes
@@ -410,8 +554,9 @@ fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) 
                 && world
                     .super_types(t.name)
                     .iter()
-                    .any(|s| name.matches_segments(&segments(s)))
+                    .any(|s| name.matches_segments(&segments(s, world)))
         }
+        Tp::Parameterized(base, _) => match_tp(base, t, annots, world),
         Tp::Not(a) => !match_tp(a, t, annots, world),
         Tp::And(a, b) => match_tp(a, t, annots, world) && match_tp(b, t, annots, world),
         Tp::Or(a, b) => match_tp(a, t, annots, world) || match_tp(b, t, annots, world),
@@ -428,6 +573,64 @@ fn match_tp(tp: &Tp, t: TypeRef<'_>, annots: Annots<'_>, world: &dyn TypeWorld) 
                 }
             }
         }
+    }
+}
+
+/// Whether a pattern matches a type known with its generic form `g` (from a
+/// signature): as [`match_tp`], except that a parameterized pattern matches
+/// only the same parameterization (`List<String>` neither a raw `List` nor a
+/// `List<? extends Number>`; `List<*>` any parameterized `List`), as in ajc.
+fn match_generic(tp: &Tp, g: &GenericType, world: &dyn TypeWorld) -> bool {
+    match tp {
+        Tp::Parameterized(base, args) => {
+            match_tp(base, g.erased(), Annots::Ask, world)
+                && !g.type_var
+                && g.args.len() == args.len()
+                && args
+                    .iter()
+                    .zip(&g.args)
+                    .all(|(p, a)| match_arg(p, a, world))
+        }
+        Tp::Not(a) => !match_generic(a, g, world),
+        Tp::And(a, b) => match_generic(a, g, world) && match_generic(b, g, world),
+        Tp::Or(a, b) => match_generic(a, g, world) || match_generic(b, g, world),
+        Tp::Annotated(_, inner) => {
+            match_tp(tp, g.erased(), Annots::Ask, world) && match_generic(inner, g, world)
+        }
+        _ => match_tp(tp, g.erased(), Annots::Ask, world),
+    }
+}
+
+fn match_arg(p: &TpArg, a: &GenericArg, world: &dyn TypeWorld) -> bool {
+    match (p, a) {
+        (TpArg::Type(Tp::Any { dims: 0 }), _) => true,
+        (TpArg::Type(t), GenericArg::Type(g)) => match_generic(t, g, world),
+        (TpArg::Wildcard(None), GenericArg::Any) => true,
+        (TpArg::Wildcard(Some((true, t))), GenericArg::Extends(g))
+        | (TpArg::Wildcard(Some((false, t))), GenericArg::Super(g)) => match_generic(t, g, world),
+        _ => false,
+    }
+}
+
+/// Whether a pattern has type arguments anywhere (then a signature's generic
+/// types are needed to match it).
+fn has_type_args(tp: &Tp) -> bool {
+    match tp {
+        Tp::Parameterized(..) => true,
+        Tp::Not(a) | Tp::Annotated(_, a) => has_type_args(a),
+        Tp::And(a, b) | Tp::Or(a, b) => has_type_args(a) || has_type_args(b),
+        _ => false,
+    }
+}
+
+/// A descriptor type as a generic type without type arguments (a member
+/// without a `Signature` attribute).
+fn raw_generic(t: TypeRef<'_>) -> GenericType {
+    GenericType {
+        name: t.name.to_string(),
+        type_var: false,
+        dims: t.dims,
+        args: Vec::new(),
     }
 }
 
@@ -494,6 +697,20 @@ fn params_match(ps: &[Param], ts: &[TypeRef<'_>], world: &dyn TypeWorld) -> bool
     }
 }
 
+fn generic_params_match(ps: &[Param], ts: &[GenericType], world: &dyn TypeWorld) -> bool {
+    match ps.split_first() {
+        None => ts.is_empty(),
+        Some((Param::Ellipsis, rest)) => {
+            (0..=ts.len()).any(|k| generic_params_match(rest, &ts[k..], world))
+        }
+        Some((Param::Type(tp), rest)) => {
+            !ts.is_empty()
+                && match_generic(tp, &ts[0], world)
+                && generic_params_match(rest, &ts[1..], world)
+        }
+    }
+}
+
 /// A method or constructor signature pattern compiled for matching.
 #[derive(Debug, Clone)]
 pub struct CompiledSignature {
@@ -509,6 +726,8 @@ pub struct CompiledSignature {
     /// do not match, as in AspectJ).
     varargs: Option<bool>,
     throws: Vec<(bool, Tp)>,
+    /// Whether the return or a parameter pattern has type arguments.
+    generic: bool,
 }
 
 impl CompiledSignature {
@@ -538,7 +757,18 @@ impl CompiledSignature {
                 .iter()
                 .map(|t| (t.negated, compile_tp(&t.ty, world)))
                 .collect(),
+            generic: false,
         }
+        .with_generic_flag()
+    }
+
+    fn with_generic_flag(mut self) -> Self {
+        self.generic = self.ret.as_ref().is_some_and(has_type_args)
+            || self
+                .params
+                .iter()
+                .any(|p| matches!(p, Param::Type(t) if has_type_args(t)));
+        self
     }
 
     /// Whether `member`, declared in `class`, matches. For methods, the declaring
@@ -566,17 +796,6 @@ impl CompiledSignature {
         {
             return false;
         }
-        let Some((params, ret)) = descriptor::method_types(member.descriptor) else {
-            return false;
-        };
-        if let Some(r) = &self.ret {
-            if !match_tp(r, ret, Annots::Ask, world) {
-                return false;
-            }
-        }
-        if !params_match(&self.params, &params, world) {
-            return false;
-        }
         if !annotations_match(&self.annotations, member.annotations, world) {
             return false;
         }
@@ -589,28 +808,161 @@ impl CompiledSignature {
                 return false;
             }
         }
-        match &self.decl {
-            None => true,
-            Some(d) => {
-                if match_tp(
-                    d,
-                    TypeRef::class(class.name),
-                    Annots::Known(class.annotations),
-                    world,
-                ) {
-                    return true;
-                }
-                // Inherited signatures: not for constructors, static or private methods.
-                if is_ctor || member.access & 0x000A != 0 {
+        let own_generic = || {
+            world
+                .method_signature(class.name, member.name, member.descriptor)
+                .and_then(|g| descriptor::method_signature(&g))
+        };
+        if self.signature_matches(
+            class.name,
+            Annots::Known(class.annotations),
+            member.descriptor,
+            &own_generic,
+            world,
+        ) {
+            return true;
+        }
+        // The signatures of overridden methods: not for constructors, static
+        // or private methods.
+        if is_ctor || member.access & 0x000A != 0 {
+            return false;
+        }
+        other_signatures(class.name, member.name, member.descriptor, world)
+            .iter()
+            .any(|(owner, d)| self.signature_matches(owner, Annots::Ask, d, &|| None, world))
+    }
+
+    /// Return type, parameters and declaring type against one signature of a
+    /// member: declared by `owner`, with descriptor `d` (and, for the
+    /// member's own signature, its generic types).
+    fn signature_matches(
+        &self,
+        owner: &str,
+        annots: Annots<'_>,
+        d: &str,
+        generic: &dyn Fn() -> Option<(Vec<GenericType>, GenericType)>,
+        world: &dyn TypeWorld,
+    ) -> bool {
+        let Some((params, ret)) = descriptor::method_types(d) else {
+            return false;
+        };
+        if self.generic {
+            // Parameterized patterns see the declaration's generic types.
+            let (gparams, gret) = generic()
+                .filter(|(g, _)| g.len() == params.len())
+                .unwrap_or_else(|| {
+                    (
+                        params.iter().map(|t| raw_generic(*t)).collect(),
+                        raw_generic(ret),
+                    )
+                });
+            if self
+                .ret
+                .as_ref()
+                .is_some_and(|r| !match_generic(r, &gret, world))
+            {
+                return false;
+            }
+            if !generic_params_match(&self.params, &gparams, world) {
+                return false;
+            }
+        } else {
+            if let Some(r) = &self.ret {
+                if !match_tp(r, ret, Annots::Ask, world) {
                     return false;
                 }
-                world.super_types(class.name).iter().any(|s| {
-                    world.declares_method(s, member.name, member.descriptor)
-                        && match_tp(d, TypeRef::class(s), Annots::Ask, world)
-                })
+            }
+            if !params_match(&self.params, &params, world) {
+                return false;
+            }
+        }
+        self.decl
+            .as_ref()
+            .is_none_or(|t| match_tp(t, TypeRef::class(owner), annots, world))
+    }
+}
+
+/// The parameter list of a descriptor: `(I)V` → `(I)`.
+fn params_part(d: &str) -> &str {
+    d.find(')').map_or(d, |i| &d[..=i])
+}
+
+const ACC_BRIDGE: u16 = 0x0040;
+
+/// The other signatures AspectJ gives an instance method `name` `d` seen in
+/// class `class` (besides its own): for a method `class` declares, every
+/// supertype method it overrides (same parameters erased, or after the
+/// supertype's type variables are replaced by the arguments `class` gives
+/// them), both erased and parameterized (`Function.apply(Object)` and
+/// `Function.apply(Integer)` for `Doubler implements Function<Integer,
+/// Integer>`), and a covariant return counts; for an inherited method only
+/// the parameterized forms (`IntBox extends Box<Integer>`: `put(4)` is
+/// `IntBox.put(Integer)` and `Box.put(Integer)`, not `Box.put(Object)`).
+fn other_signatures(
+    class: &str,
+    name: &str,
+    d: &str,
+    world: &dyn TypeWorld,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut push = |owner: &str, desc: String| {
+        if !out.iter().any(|(o, x)| o == owner && *x == desc) {
+            out.push((owner.to_string(), desc));
+        }
+    };
+    let declares = |c: &str| {
+        let named = world.methods_named(c, name);
+        if named.is_empty() {
+            world.declares_method(c, name, d)
+        } else {
+            named.iter().any(|(x, _, _)| x == d)
+        }
+    };
+    let supers = world.super_types(class);
+    let declares_here = declares(class);
+    let mut own = d.to_string();
+    if !declares_here {
+        // Inherited: its parameterized form, declared by `class` too.
+        let declaring = supers.iter().find_map(|s| {
+            world
+                .methods_named(s, name)
+                .into_iter()
+                .find(|(x, _, _)| x == d)
+                .map(|(_, sig, _)| (s, sig))
+        });
+        if let Some((s, Some(sig))) = declaring {
+            if let Some(seen) = crate::generics::seen_from(class, s, &sig, world) {
+                own = seen;
+                push(class, own.clone());
             }
         }
     }
+    for s in &supers {
+        let named = world.methods_named(s, name);
+        if named.is_empty() {
+            if world.declares_method(s, name, d) {
+                push(s, d.to_string());
+            }
+            continue;
+        }
+        for (e, sig, access) in named {
+            if access & (0x000A | ACC_BRIDGE) != 0 {
+                continue;
+            }
+            let seen = sig
+                .and_then(|g| crate::generics::seen_from(class, s, &g, world))
+                .unwrap_or_else(|| e.clone());
+            if declares_here {
+                if params_part(&seen) == params_part(d) || params_part(&e) == params_part(d) {
+                    push(s, e);
+                    push(s, seen);
+                }
+            } else if e == d || params_part(&seen) == params_part(&own) {
+                push(s, seen);
+            }
+        }
+    }
+    out
 }
 
 /// A field signature pattern compiled for matching.
@@ -1096,32 +1448,85 @@ fn value_test(tp: Option<&Tp>, t: TypeRef<'_>, world: &dyn TypeWorld) -> Fuzzy {
     let Some(tp) = tp else {
         return Fuzzy::Yes;
     };
-    if match_tp(&subtypes_of(tp), t, Annots::Ask, world) {
-        return Fuzzy::Yes;
-    }
-    // Boxing, as ajc 1.9.5 decides it statically: a primitive argument matches
-    // a reference pattern its box type matches (`args(Object)`, `args(Integer)`
-    // on an `int`); a primitive pattern matches an argument of its box type
-    // (`args(int)` on an `Integer`), not of a supertype of it (`Object`).
     let pattern_primitive = match tp {
         Tp::Exact { name, dims: 0, .. } if is_primitive(name) => Some(name.as_str()),
         _ => None,
     };
     if t.is_primitive() {
-        return match (pattern_primitive, box_of(t.name)) {
-            (None, Some(boxed)) => Fuzzy::of(match_tp(
-                &subtypes_of(tp),
-                TypeRef::class(boxed),
-                Annots::Ask,
-                world,
-            )),
-            _ => Fuzzy::No,
-        };
+        // ajc 1.9.5 decides primitives statically: a primitive pattern matches
+        // a primitive value it widens to (`args(long)` on an `int`); a
+        // reference pattern matches only if it names the value's box or
+        // `Object` (`args(Integer)`, `args(Object)` on an `int`, never
+        // `args(Number)`; a `+` makes no difference).
+        return Fuzzy::of(match pattern_primitive {
+            Some(p) => primitive_widens(t.name, p),
+            None => {
+                let exact = without_subtypes(tp);
+                box_of(t.name).is_some_and(|b| {
+                    match_tp(&exact, TypeRef::class(b), Annots::Ask, world)
+                        || match_tp(
+                            &exact,
+                            TypeRef::class("java/lang/Object"),
+                            Annots::Ask,
+                            world,
+                        )
+                })
+            }
+        });
     }
+    if match_tp(&subtypes_of(tp), t, Annots::Ask, world) {
+        return Fuzzy::Yes;
+    }
+    // A primitive pattern matches a value of exactly its box type (`args(int)`
+    // on an `Integer`), not of a supertype of it (`Object`) nor of another box.
     if let Some(p) = pattern_primitive {
         return Fuzzy::of(t.dims == 0 && box_of(p) == Some(t.name));
     }
     Fuzzy::Maybe
+}
+
+/// Whether a primitive value of type `from` matches a primitive type pattern
+/// `to` in `args`/`this`/`target` and after-returning bindings (both keywords,
+/// `int`): the type itself and the widening conversions, as ajc 1.9.5 decides
+/// them, which also lets a `byte` widen to `char`.
+pub fn primitive_widens(from: &str, to: &str) -> bool {
+    if from == to {
+        return is_primitive(from) && from != "void";
+    }
+    matches!(
+        (from, to),
+        (
+            "byte",
+            "char" | "short" | "int" | "long" | "float" | "double"
+        ) | ("short" | "char", "int" | "long" | "float" | "double")
+            | ("int", "long" | "float" | "double")
+            | ("long", "float" | "double")
+            | ("float", "double")
+    )
+}
+
+/// The same pattern without `+` on exact names (ajc tests a primitive's box
+/// against the named type itself).
+fn without_subtypes(tp: &Tp) -> Tp {
+    match tp {
+        Tp::Exact { name, dims, .. } => Tp::Exact {
+            name: name.clone(),
+            dims: *dims,
+            subtypes: false,
+        },
+        Tp::Glob {
+            name,
+            dims,
+            imported,
+            ..
+        } => Tp::Glob {
+            name: name.clone(),
+            dims: *dims,
+            subtypes: false,
+            imported: imported.clone(),
+        },
+        other => other.clone(),
+    }
 }
 
 /// The wrapper class of a primitive type (internal name).
@@ -1192,7 +1597,7 @@ fn within(tp: &Tp, class: &ClassView<'_>, world: &dyn TypeWorld) -> bool {
         return true;
     }
     let mut name = class.name;
-    while let Some(i) = name.rfind('$') {
+    while let Some(i) = name.rfind('$').filter(|_| world.is_nested(name)) {
         name = &name[..i];
         if match_tp(tp, TypeRef::class(name), Annots::Ask, world) {
             return true;

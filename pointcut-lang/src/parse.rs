@@ -958,7 +958,7 @@ fn type_pattern(p: P<'_>) -> Result<TypePattern, Diagnostic> {
                     Rule::tp_args => {
                         n.type_args = x
                             .into_inner()
-                            .map(type_pattern)
+                            .map(type_arg_pattern)
                             .collect::<Result<Vec<_>, _>>()?
                     }
                     Rule::tp_suffix => {
@@ -987,6 +987,19 @@ fn type_pattern(p: P<'_>) -> Result<TypePattern, Diagnostic> {
             "here",
         )),
     }
+}
+
+/// One type argument: a wildcard (`?`, `? extends T`, `? super T`) or a type pattern.
+fn type_arg_pattern(p: P<'_>) -> Result<TypeArgPattern, Diagnostic> {
+    if p.as_rule() != Rule::tp_wildcard {
+        return Ok(TypeArgPattern::Type(type_pattern(p)?));
+    }
+    let mut it = p.into_inner();
+    let bound = match (it.next(), it.next()) {
+        (Some(kind), Some(t)) => Some((kind.as_str() == "extends", Box::new(type_pattern(t)?))),
+        _ => None,
+    };
+    Ok(TypeArgPattern::Wildcard { bound })
 }
 
 fn check_name_pattern(n: &NamePattern, sp: Span) -> Result<(), Diagnostic> {
@@ -1085,6 +1098,11 @@ fn split_member_ref(p: P<'_>) -> Result<(Option<TypePattern>, NamePattern, Span)
             }
             Ok((Some(tp), NamePattern::new(name.as_str()), span(name)))
         }
+        [decl, name] if decl.as_rule() == Rule::decl_type_negated => Ok((
+            Some(negated_decl(decl)?),
+            NamePattern::new(name.as_str()),
+            span(name),
+        )),
         [np, _plus, name] => Ok((
             Some(named_pattern(np.as_str(), span(np), true)?),
             NamePattern::new(name.as_str()),
@@ -1119,6 +1137,17 @@ fn split_member_ref(p: P<'_>) -> Result<(Option<TypePattern>, NamePattern, Span)
         }
         _ => Err(custom(sp, "internal: malformed member reference", "here")),
     }
+}
+
+/// `!Base+` before `.m` or `.new`.
+fn negated_decl(decl: &P<'_>) -> Result<TypePattern, Diagnostic> {
+    let sp = span(decl);
+    let np = decl.clone().into_inner().next().expect("name");
+    let inner = named_pattern(np.as_str(), Span::new(sp.start + 1, sp.end), true)?;
+    Ok(TypePattern {
+        kind: TypePatternKind::Not(Box::new(inner)),
+        span: sp,
+    })
 }
 
 fn wrap_subtypes(tp: TypePattern) -> Result<TypePattern, Diagnostic> {
@@ -1181,11 +1210,24 @@ fn member_pattern(p: P<'_>) -> Result<SignaturePattern, Diagnostic> {
                                 tp
                             }
                         }
+                        Rule::decl_type_negated => negated_decl(&decl)?,
                         _ => {
+                            // `Foo.new`, `Foo+.new`, `int[].new` (an array
+                            // constructor: matches nothing, as in ajc without
+                            // -Xjoinpoints:arrayconstruction).
                             let dsp = span(&decl);
                             let mut it = decl.into_inner();
                             let np = it.next().expect("name");
-                            named_pattern(np.as_str(), dsp, it.next().is_some())?
+                            let mut tp = named_pattern(np.as_str(), dsp, false)?;
+                            for y in it {
+                                if let TypePatternKind::Named(n) = &mut tp.kind {
+                                    match y.as_rule() {
+                                        Rule::plus => n.subtypes = true,
+                                        _ => n.dims = y.as_str().matches('[').count() as u8,
+                                    }
+                                }
+                            }
+                            tp
                         }
                     });
                 }

@@ -118,8 +118,10 @@ pub struct NamedTypePattern {
     pub name: NamePattern,
     /// `+`: the type or any subtype.
     pub subtypes: bool,
-    /// Type arguments (kept, matched by erasure).
-    pub type_args: Vec<TypePattern>,
+    /// Type arguments: `List<String>` matches only that parameterization
+    /// (read from generic signatures); without them a name matches the raw
+    /// type and every parameterization.
+    pub type_args: Vec<TypeArgPattern>,
     /// Array dimensions.
     pub dims: u8,
     /// `...` (a varargs parameter: one more dimension).
@@ -134,6 +136,46 @@ pub struct NamedTypePattern {
     /// in `/`), and its single-type imports (internal names). Filled by
     /// [`crate::resolve`].
     pub imported: Vec<String>,
+}
+
+/// One type argument of a parameterized type pattern.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeArgPattern {
+    /// A type pattern (`String`, `*`, `List<*>`).
+    Type(TypePattern),
+    /// `?`, `? extends T` (`upper` true) or `? super T`.
+    Wildcard {
+        /// The bound, with whether it is an upper (`extends`) bound.
+        bound: Option<(bool, Box<TypePattern>)>,
+    },
+}
+
+impl TypeArgPattern {
+    /// The type pattern inside: the argument itself or a wildcard's bound.
+    pub fn type_pattern(&self) -> Option<&TypePattern> {
+        match self {
+            TypeArgPattern::Type(t) => Some(t),
+            TypeArgPattern::Wildcard { bound } => bound.as_ref().map(|(_, t)| &**t),
+        }
+    }
+
+    /// The same argument with its type pattern changed by `f`.
+    pub fn map(&self, f: impl FnOnce(&TypePattern) -> TypePattern) -> TypeArgPattern {
+        match self {
+            TypeArgPattern::Type(t) => TypeArgPattern::Type(f(t)),
+            TypeArgPattern::Wildcard { bound } => TypeArgPattern::Wildcard {
+                bound: bound.as_ref().map(|(upper, t)| (*upper, Box::new(f(t)))),
+            },
+        }
+    }
+
+    /// The type pattern inside, mutably.
+    pub fn type_pattern_mut(&mut self) -> Option<&mut TypePattern> {
+        match self {
+            TypeArgPattern::Type(t) => Some(t),
+            TypeArgPattern::Wildcard { bound } => bound.as_mut().map(|(_, t)| &mut **t),
+        }
+    }
 }
 
 /// An annotation pattern `@Foo`, `!@Foo`, `@(Foo || Bar)`.

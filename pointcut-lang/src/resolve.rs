@@ -146,13 +146,13 @@ impl Scope {
                 let mut n = n.clone();
                 if n.name.is_exact() && !n.name.is_any() {
                     n.candidates = self.candidates(&n.name.text);
-                } else if !n.name.is_any() && !n.name.text.contains('.') {
+                } else if !n.name.is_any() {
                     n.imported = self.imported();
                 }
                 n.type_args = n
                     .type_args
                     .iter()
-                    .map(|t| self.resolve_type_pattern(t))
+                    .map(|a| a.map(|t| self.resolve_type_pattern(t)))
                     .collect();
                 TypePatternKind::Named(n)
             }

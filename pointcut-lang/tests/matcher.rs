@@ -65,6 +65,19 @@ fn world() -> SimpleWorld {
         &["java/lang/Object", "java/util/Map"],
         &[],
     )
+    .add("java/lang/Number", &["java/lang/Object"], &[])
+    .add("java/lang/Comparable", &[], &[])
+    .add(
+        "java/lang/Integer",
+        &["java/lang/Number", "java/lang/Comparable"],
+        &[],
+    )
+    .add(
+        "java/lang/Long",
+        &["java/lang/Number", "java/lang/Comparable"],
+        &[],
+    )
+    .add("java/lang/Character", &["java/lang/Object"], &[])
     .add("com/acme/Marker", &[], &[])
     .add(
         "com/acme/OrderService",
@@ -399,7 +412,9 @@ fn table() {
         ("execution(* *(..)) && args(String)", &handle, No),
         ("execution(* *(..)) && args(String, int)", &handle, Yes),
         ("execution(* *(..)) && args(.., int)", &handle, Yes),
-        ("execution(* *(..)) && args(*, long)", &handle, No),
+        // An int argument widens to long, as in ajc (conformance case 100).
+        ("execution(* *(..)) && args(*, long)", &handle, Yes),
+        ("execution(* *(..)) && args(*, short)", &handle, No),
         ("execution(* *(..)) && args(CharSequence, ..)", &handle, Yes),
         ("execution(* *(..)) && args(Integer, ..)", &handle, Maybe),
         ("execution(* *(..)) && args()", &handle, No),
@@ -450,6 +465,134 @@ fn table() {
         table.len(),
         failures.join("\n")
     );
+}
+
+/// Primitive, box and reference arguments against primitive, box and
+/// reference `args(..)` patterns, as ajc 1.9.5 decides them (the static part
+/// of conformance case 100): each row is an argument type and the patterns
+/// that match it, then those left to a run-time test.
+#[test]
+fn primitive_args_follow_ajc() {
+    let pats = [
+        "boolean",
+        "byte",
+        "char",
+        "short",
+        "int",
+        "long",
+        "float",
+        "double",
+        "Integer",
+        "Long",
+        "Character",
+        "Number",
+        "Object",
+        "Comparable",
+        "Integer+",
+        "Number+",
+        "Object+",
+    ];
+    let rows: &[(&str, &[&str], &[&str])] = &[
+        ("Z", &["boolean", "Object", "Object+"], &[]),
+        (
+            "B",
+            &[
+                "byte", "char", "short", "int", "long", "float", "double", "Object", "Object+",
+            ],
+            &[],
+        ),
+        (
+            "C",
+            &[
+                "char",
+                "int",
+                "long",
+                "float",
+                "double",
+                "Character",
+                "Object",
+                "Object+",
+            ],
+            &[],
+        ),
+        (
+            "S",
+            &[
+                "short", "int", "long", "float", "double", "Object", "Object+",
+            ],
+            &[],
+        ),
+        (
+            "I",
+            &[
+                "int", "long", "float", "double", "Integer", "Object", "Integer+", "Object+",
+            ],
+            &[],
+        ),
+        (
+            "J",
+            &["long", "float", "double", "Long", "Object", "Object+"],
+            &[],
+        ),
+        ("F", &["float", "double", "Object", "Object+"], &[]),
+        ("D", &["double", "Object", "Object+"], &[]),
+        (
+            "Ljava/lang/Integer;",
+            &[
+                "int",
+                "Integer",
+                "Number",
+                "Object",
+                "Comparable",
+                "Integer+",
+                "Number+",
+                "Object+",
+            ],
+            // Unrelated classes: left to a run-time test that fails.
+            &["Long", "Character"],
+        ),
+        (
+            "Ljava/lang/Number;",
+            &["Number", "Object", "Number+", "Object+"],
+            &["Integer", "Long", "Character", "Comparable", "Integer+"],
+        ),
+        (
+            "Ljava/lang/Object;",
+            &["Object", "Object+"],
+            &[
+                "Integer",
+                "Long",
+                "Character",
+                "Number",
+                "Comparable",
+                "Integer+",
+                "Number+",
+            ],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (arg, yes, maybe) in rows {
+        let desc = format!("({arg})V");
+        let desc: &'static str = Box::leak(desc.into_boxed_str());
+        let c = case(MethodExecution, "com/acme/OrderService", "p", desc, STATIC);
+        for pat in pats {
+            let want = if yes.contains(&pat) {
+                Yes
+            } else if maybe.contains(&pat) {
+                Maybe
+            } else {
+                No
+            };
+            let pc = format!("execution(* p(..)) && args({pat})");
+            let got = run(&pc, &c);
+            if got != want {
+                failures.push(format!("{pc} on {arg}: expected {want:?}, got {got:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(primitive_widens("byte", "char") && !primitive_widens("char", "short"));
+    assert!(!primitive_widens("void", "void") && !primitive_widens("int", "boolean"));
 }
 
 #[test]
@@ -651,4 +794,274 @@ fn member_details_are_only_needed_where_said() {
             assert_eq!(full, run(pc, &stripped), "{pc} on {}.{}", c.class, c.name);
         }
     }
+}
+
+/// A world where `com/acme/Outer$Inner` is nested and `com/acme/Outer$Dollar`
+/// is a top-level class with a `$` in its name (what `InnerClasses` says).
+struct NestingWorld(SimpleWorld);
+
+impl TypeWorld for NestingWorld {
+    fn exists(&self, n: &str) -> bool {
+        self.0.exists(n)
+    }
+    fn super_types(&self, n: &str) -> Vec<String> {
+        self.0.super_types(n)
+    }
+    fn declares_method(&self, o: &str, n: &str, d: &str) -> bool {
+        self.0.declares_method(o, n, d)
+    }
+    fn is_nested(&self, n: &str) -> bool {
+        n == "com/acme/Outer$Inner"
+    }
+}
+
+/// `$` and nesting as ajc 1.9.5 sees them (conformance case 101): wildcards see
+/// a nested class with `.` for `$`, a top-level class with its `$`; the
+/// aspect's package (`com.acme` here) is tried as a prefix; `Outer.Dollar`
+/// never names the top-level `Outer$Dollar`; `within` covers nested classes
+/// only.
+#[test]
+fn dollar_names_follow_nesting() {
+    let mut s = world();
+    s.add("com/acme/Outer", &["java/lang/Object"], &[])
+        .add("com/acme/Outer$Inner", &["java/lang/Object"], &[])
+        .add("com/acme/Outer$Dollar", &["java/lang/Object"], &[]);
+    let w = NestingWorld(s);
+    let tp = |s: &str| {
+        let t = major_pointcut_lang::parse::parse_type_pattern(s).unwrap();
+        CompiledTypePattern::compile(&scope().resolve_type_pattern(&t), &w)
+    };
+    let inner = "Lcom/acme/Outer$Inner;";
+    let dollar = "Lcom/acme/Outer$Dollar;";
+    let table = [
+        ("Outer.Inner", true, false),
+        ("Outer$Inner", true, false),
+        ("com.acme.Outer$Inner", true, false),
+        ("*$Inner", false, false),
+        ("*.Inner", true, false),
+        ("Outer.*", true, false),
+        ("Outer*", false, true),
+        ("*Inner", false, false),
+        ("Outer$*", false, true),
+        ("*$Dollar", false, true),
+        ("Outer$Dollar", false, true),
+        ("Outer.Dollar", false, false),
+        ("com..*$Dollar", false, true),
+        ("*..Inner", true, false),
+    ];
+    let mut failures = Vec::new();
+    for (pattern, on_inner, on_dollar) in table {
+        let p = tp(pattern);
+        if p.matches_descriptor(inner, &w) != on_inner
+            || p.matches_descriptor(dollar, &w) != on_dollar
+        {
+            failures.push(format!("{pattern}: expected {on_inner}/{on_dollar}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+
+    let within = |pc: &str, class: &str| {
+        let src = SourceFile::new("test", pc);
+        let resolved = resolve_pointcut(&src, &scope()).unwrap();
+        let compiled = CompiledPointcut::compile(&resolved, &|_| None, &w);
+        let view = ClassView {
+            name: class,
+            access: PUBLIC,
+            annotations: &[],
+        };
+        let m = MemberView {
+            name: "run",
+            descriptor: "()V",
+            access: PUBLIC,
+            annotations: &[],
+            exceptions: &[],
+        };
+        let shadow = Shadow {
+            kind: MethodExecution,
+            enclosing_class: view,
+            enclosing_member: m,
+            subject_class: view,
+            subject: m,
+            handler_type: None,
+        };
+        compiled.matches(&shadow, &w)
+    };
+    assert_eq!(within("within(Outer)", "com/acme/Outer$Inner"), Yes);
+    assert_eq!(within("within(Outer)", "com/acme/Outer$Dollar"), No);
+}
+
+/// Parameterized patterns match generic signatures as ajc does (conformance
+/// case 102); the syntax ajc accepts parses: `!Base+.m`, wildcard type
+/// arguments, `int[].new` (which matches no constructor).
+#[test]
+fn generic_parameters_and_new_syntax() {
+    let mut w = world();
+    w.add(
+        "com/acme/G",
+        &["java/lang/Object"],
+        &[
+            ("nums", "(Ljava/util/List;)V"),
+            ("strs", "(Ljava/util/List;)V"),
+            ("raw", "(Ljava/util/List;)V"),
+        ],
+    )
+    .signature(
+        "com/acme/G",
+        "nums",
+        "(Ljava/util/List;)V",
+        "(Ljava/util/List<+Ljava/lang/Number;>;)V",
+    )
+    .signature(
+        "com/acme/G",
+        "strs",
+        "(Ljava/util/List;)V",
+        "(Ljava/util/List<Ljava/lang/String;>;)V",
+    );
+    let on = |pc: &str, name: &'static str| {
+        let compiled = compile(pc, &w);
+        let class = ClassView {
+            name: "com/acme/G",
+            access: PUBLIC,
+            annotations: &[],
+        };
+        let m = MemberView {
+            name,
+            descriptor: "(Ljava/util/List;)V",
+            access: STATIC,
+            annotations: &[],
+            exceptions: &[],
+        };
+        let shadow = Shadow {
+            kind: MethodExecution,
+            enclosing_class: class,
+            enclosing_member: m,
+            subject_class: class,
+            subject: m,
+            handler_type: None,
+        };
+        compiled.matches(&shadow, &w)
+    };
+    let table = [
+        ("execution(* *(List<? extends Number>))", [Yes, No, No]),
+        ("execution(* *(List<String>))", [No, Yes, No]),
+        ("execution(* *(List<? super Integer>))", [No, No, No]),
+        ("execution(* *(List<*>))", [Yes, Yes, No]),
+        ("execution(* *(List))", [Yes, Yes, Yes]),
+        ("execution(* *(!List<String>))", [Yes, No, Yes]),
+    ];
+    for (pc, want) in table {
+        let got = [on(pc, "nums"), on(pc, "strs"), on(pc, "raw")];
+        assert_eq!(got, want, "{pc}");
+    }
+    assert_eq!(on("execution(* !com.acme.G+.*(..))", "nums"), No);
+    assert_eq!(on("execution(* !java.util.Map+.*(..))", "nums"), Yes);
+    // `int[].new` parses and matches no constructor.
+    let ctor = case(
+        ConstructorCall,
+        "java/util/HashMap",
+        "<init>",
+        "(I)V",
+        PUBLIC,
+    );
+    assert_eq!(run("call(int[].new(..))", &ctor), No);
+    assert_eq!(run("call(!java.util.Map+.new(..))", &ctor), No);
+    assert_eq!(run("call(!java.util.List+.new(..))", &ctor), Yes);
+}
+
+/// Every signature a join point has (conformance case 103): overridden
+/// methods with a covariant return, overridden generic methods (erased and
+/// parameterized), and inherited generic methods parameterized as seen from
+/// the receiver's class.
+#[test]
+fn overridden_and_parameterized_signatures() {
+    let mut w = world();
+    w.add("p/Base", &["java/lang/Object"], &[("copy", "()Lp/Base;")])
+        .add(
+            "p/Sub",
+            &["p/Base"],
+            &[("copy", "()Lp/Sub;")],
+        )
+        .add("java/util/function/Function", &[], &[("apply", "(Ljava/lang/Object;)Ljava/lang/Object;")])
+        .add(
+            "p/Doubler",
+            &["java/lang/Object", "java/util/function/Function"],
+            &[("apply", "(Ljava/lang/Integer;)Ljava/lang/Integer;")],
+        )
+        .add("p/Box", &["java/lang/Object"], &[("put", "(Ljava/lang/Object;)V")])
+        .add("p/IntBox", &["p/Box"], &[])
+        .signature("java/util/function/Function", "apply", "(Ljava/lang/Object;)Ljava/lang/Object;", "(TT;)TR;")
+        .signature("p/Box", "put", "(Ljava/lang/Object;)V", "(TT;)V")
+        .class_signature("java/util/function/Function", "<T:Ljava/lang/Object;R:Ljava/lang/Object;>Ljava/lang/Object;")
+        .class_signature(
+            "p/Doubler",
+            "Ljava/lang/Object;Ljava/util/function/Function<Ljava/lang/Integer;Ljava/lang/Integer;>;",
+        )
+        .class_signature("p/Box", "<T:Ljava/lang/Object;>Ljava/lang/Object;")
+        .class_signature("p/IntBox", "Lp/Box<Ljava/lang/Integer;>;");
+    let on = |pc: &str,
+              kind: ShadowKind,
+              class: &'static str,
+              name: &'static str,
+              desc: &'static str| {
+        let compiled = compile(pc, &w);
+        let view = ClassView {
+            name: class,
+            access: PUBLIC,
+            annotations: &[],
+        };
+        let m = MemberView {
+            name,
+            descriptor: desc,
+            access: PUBLIC,
+            annotations: &[],
+            exceptions: &[],
+        };
+        let shadow = Shadow {
+            kind,
+            enclosing_class: view,
+            enclosing_member: m,
+            subject_class: view,
+            subject: m,
+            handler_type: None,
+        };
+        compiled.matches(&shadow, &w)
+    };
+    let copy = |pc: &str| on(pc, MethodExecution, "p/Sub", "copy", "()Lp/Sub;");
+    assert_eq!(copy("execution(p.Base p.Base+.copy())"), Yes);
+    assert_eq!(copy("execution(p.Sub p.Base+.copy())"), Yes);
+    assert_eq!(copy("execution(p.Base p.Sub.copy())"), No);
+    let apply = |pc: &str| {
+        on(
+            pc,
+            MethodExecution,
+            "p/Doubler",
+            "apply",
+            "(Ljava/lang/Integer;)Ljava/lang/Integer;",
+        )
+    };
+    assert_eq!(
+        apply("execution(* java.util.function.Function.apply(..))"),
+        Yes
+    );
+    assert_eq!(
+        apply("execution(* java.util.function.Function.apply(Object))"),
+        Yes
+    );
+    assert_eq!(
+        apply("execution(Integer java.util.function.Function.apply(Integer))"),
+        Yes
+    );
+    assert_eq!(
+        apply("execution(* java.util.function.Function.apply(String))"),
+        No
+    );
+    let put = |pc: &str| on(pc, MethodCall, "p/IntBox", "put", "(Ljava/lang/Object;)V");
+    assert_eq!(put("call(* p.Box.put(Integer))"), Yes);
+    assert_eq!(put("call(* p.Box.put(Object))"), No);
+    assert_eq!(put("call(* p.IntBox.put(Object))"), Yes);
+    assert_eq!(put("call(* p.IntBox.put(Integer))"), Yes);
+    // On a plain Box the erased signature is the only one.
+    let raw = |pc: &str| on(pc, MethodCall, "p/Box", "put", "(Ljava/lang/Object;)V");
+    assert_eq!(raw("call(* p.Box.put(Object))"), Yes);
+    assert_eq!(raw("call(* p.Box.put(Integer))"), No);
 }

@@ -138,6 +138,8 @@ pub struct MemberDetails {
     pub annotations: Vec<String>,
     /// Declared exceptions (internal names); empty for fields.
     pub exceptions: Vec<String>,
+    /// The generic signature (`Signature` attribute), if any.
+    pub signature: Option<String>,
 }
 
 /// Everything pointcut matching may ask about one class.
@@ -157,6 +159,11 @@ pub struct ClassDetails {
     pub methods: Vec<MemberDetails>,
     /// Declared fields.
     pub fields: Vec<MemberDetails>,
+    /// The class's generic signature (`Signature` attribute), if any.
+    pub signature: Option<String>,
+    /// Whether the class is a nested (member, local or anonymous) class: its
+    /// own `InnerClasses` entry says so. A `$` in a name alone does not.
+    pub nested: bool,
 }
 
 impl ClassDetails {
@@ -177,6 +184,7 @@ impl ClassDetails {
                         .into_iter()
                         .map(|s| s.into_owned())
                         .collect(),
+                    signature: signature_of(&m.attributes, &c.pool)?,
                 })
             };
         Ok(ClassDetails {
@@ -194,6 +202,8 @@ impl ClassDetails {
                 .collect(),
             methods: c.methods.iter().map(member).collect::<Result<_, _>>()?,
             fields: c.fields.iter().map(member).collect::<Result<_, _>>()?,
+            signature: signature_of(&c.attributes, &c.pool)?,
+            nested: is_nested(&c)?,
         })
     }
 
@@ -208,6 +218,41 @@ impl ClassDetails {
     pub fn field(&self, name: &str) -> Option<&MemberDetails> {
         self.fields.iter().find(|m| m.name == name)
     }
+}
+
+/// The `Signature` attribute among `attributes`, if any.
+fn signature_of(
+    attributes: &[major_classfile::class_reader::Attribute<'_>],
+    pool: &major_classfile::constant_pool::ConstantPool<'_>,
+) -> Result<Option<String>, major_classfile::Error> {
+    match attributes.iter().find(|a| a.name == b"Signature") {
+        Some(a) => {
+            let mut r = major_classfile::bytes::Cursor::new(a.data, a.data_offset());
+            Ok(Some(pool.utf8(r.u16("signature_index")?)?.into_owned()))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Whether a class file lists itself in its `InnerClasses` attribute (JVMS
+/// 4.7.6: every nested class does).
+fn is_nested(c: &ClassFile<'_>) -> Result<bool, major_classfile::Error> {
+    let Some(a) = c.attribute("InnerClasses") else {
+        return Ok(false);
+    };
+    let this = c.name()?;
+    let mut r = major_classfile::bytes::Cursor::new(a.data, a.data_offset());
+    let n = r.u16("number_of_classes")?;
+    for _ in 0..n {
+        let inner = r.u16("inner_class_info_index")?;
+        r.u16("outer_class_info_index")?;
+        r.u16("inner_name_index")?;
+        r.u16("inner_class_access_flags")?;
+        if c.pool.class_name(inner)? == this {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The index. The first definition of a name wins (class-path order); classes

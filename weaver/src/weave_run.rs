@@ -167,6 +167,15 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     clock.lap("index classes");
 
     // 3. Weave every class of every input, in parallel.
+    let circular = major_pointcut_lang::check::precedence_errors(
+        &program,
+        &crate::weave::world::IndexWorld::new(&index),
+    );
+    if !circular.is_empty() {
+        return Err(MajorError::Aspects(
+            major_pointcut_lang::Diagnostics(circular).render(),
+        ));
+    }
     let mut weaver = Weaver::new(&program, &aspects, &index);
     weaver.strict = opts.strict;
     weaver.full_coverage = opts.full_coverage;
@@ -175,7 +184,15 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         ..Default::default()
     };
     clock.lap("match aspects");
-    report.aspect_warnings = program.warnings.iter().map(|w| format!("{w:?}")).collect();
+    report.aspect_warnings = program
+        .warnings
+        .iter()
+        .chain(&major_pointcut_lang::check::unknown_type_names(
+            &program,
+            &crate::weave::world::IndexWorld::new(&index),
+        ))
+        .map(|w| w.render().trim_end().to_string())
+        .collect();
     // Classes the aspects became replace input classes of the same name (an
     // `@Aspect` class compiled with the program is rewritten with aspectOf()).
     let replaced: HashSet<&str> = aspects
@@ -239,7 +256,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             .collect::<Vec<_>>()
             .join("\n");
         return Err(MajorError::Usage(format!(
-            "declare error matched; nothing written:\n{text}"
+            "errors at join points (declare error, conflicting precedence); nothing written:\n{text}"
         )));
     }
     for a in weaver.advice() {

@@ -89,6 +89,10 @@ pub struct Weaver<'p> {
     /// The precedence relation, for the advice that meet at one shadow.
     precedence: plan::Precedence,
     declares: Vec<(CompiledPointcut, bool, String)>,
+    /// Pairs of aspects that two `declare precedence` lists order both ways:
+    /// an error at each join point both advise (ajc's "conflicting declare
+    /// precedence orderings").
+    precedence_conflicts: Vec<(String, String)>,
     excluded: HashSet<String>,
     /// Whether some advice may apply to initialization or preinitialization.
     init_advice: bool,
@@ -170,18 +174,6 @@ fn describe_short(a: &PlannedAdvice<'_>) -> String {
         "{} advice in {}",
         a.resolved.kind.name(),
         a.resolved.declared_in
-    )
-}
-
-/// Java's widening primitive conversions (`after returning (long l)` also sees ints).
-fn widens(from: &str, to: &str) -> bool {
-    matches!(
-        (from, to),
-        ("B", "S" | "I" | "J" | "F" | "D")
-            | ("S" | "C", "I" | "J" | "F" | "D")
-            | ("I", "J" | "F" | "D")
-            | ("J", "F" | "D")
-            | ("F", "D")
     )
 }
 
@@ -304,11 +296,13 @@ impl<'p> Weaver<'p> {
                     || declares.iter().any(|(pc, _, _)| pc.needs_member_details(k))
             })
             .collect();
+        let precedence_conflicts = plan::precedence_conflicts(program, &world);
         Weaver {
             world,
             advice,
             precedence,
             declares,
+            precedence_conflicts,
             excluded,
             init_advice,
             cflow_fields,
@@ -983,6 +977,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     fn weave(&mut self, mctx: &MethodContext<'_>) -> Result<()> {
         self.statics.begin_method();
         let is_ctor = self.member.name == "<init>";
+        // A bridge method only delegates (javac's); as in ajc, it has no join
+        // points, not even the call it makes (which has the signature of the
+        // method it bridges to).
+        if self.member.access & 0x0040 != 0 && !is_ctor && self.member.name != "<clinit>" {
+            return Ok(());
+        }
         // Constructors: find the super/this call, and which `invokespecial <init>` are `new`s.
         let mut super_call: Option<usize> = None;
         // `invokespecial <init>` of a `new`, with the index of its `new` when the
@@ -1541,23 +1541,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                             }
                         }
                         Some(have) => {
-                            let boxed_to_object =
-                                emit::is_primitive(have) && want == "Ljava/lang/Object;";
-                            if !boxed_to_object
-                                && !assignable(world, have, &want)
-                                && !widens(have, &want)
-                            {
-                                if have.starts_with('L') || have.starts_with('[') {
-                                    r = Residue::And(
-                                        Box::new(r),
-                                        Box::new(Residue::InstanceOf(
-                                            Source::Returning,
-                                            plan::internal_of(&want),
-                                        )),
-                                    );
-                                } else if have != want {
-                                    continue;
-                                }
+                            match plan::value_type_test(Source::Returning, have, &want, &types) {
+                                Residue::True => {}
+                                Residue::False => continue,
+                                test => r = Residue::And(Box::new(r), Box::new(test)),
                             }
                         }
                     }
@@ -1648,6 +1635,28 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .precedence
             .sort(&mut out, |m| m.advice.entry.is_none().then_some(m.advice));
         out.reverse();
+        for (x, y) in &weaver.precedence_conflicts {
+            let has = |c: &str| out.iter().any(|m| m.advice.aspect_class == *c);
+            if has(x) && has(y) {
+                let file = if self.cls.source_file.is_empty() {
+                    &self.cls.name
+                } else {
+                    &self.cls.source_file
+                };
+                let hit = DeclareHit {
+                    is_error: true,
+                    message: format!(
+                        "conflicting declare precedence orderings for aspects: {} and {}",
+                        x.replace('/', "."),
+                        y.replace('/', ".")
+                    ),
+                    location: format!("{file}:{line}"),
+                };
+                if !self.outcome.declares.contains(&hit) {
+                    self.outcome.declares.push(hit);
+                }
+            }
+        }
         out
     }
 

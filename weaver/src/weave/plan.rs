@@ -4,7 +4,7 @@
 
 use major_pointcut_lang::ast::AdviceKind;
 use major_pointcut_lang::matcher::{
-    CompiledPointcut, CompiledTypePattern, Fuzzy, Shadow, TypeWorld,
+    primitive_widens, CompiledPointcut, CompiledTypePattern, Fuzzy, Shadow, TypeWorld,
 };
 use major_pointcut_lang::patterns::{TypePattern, TypePatternKind};
 use major_pointcut_lang::resolve::{ArgCtx, Ctx, Pc, PcKind};
@@ -340,6 +340,52 @@ pub fn order(advice: &mut [PlannedAdvice<'_>], precedence: &Precedence) {
         advice[i].rank = rank;
     }
     advice.sort_by_key(|a| a.rank);
+}
+
+/// The pairs of concrete aspects (later, earlier in program order) that one
+/// `declare precedence` list puts one way and another list the other way.
+pub fn precedence_conflicts(program: &Program, world: &dyn TypeWorld) -> Vec<(String, String)> {
+    let lists: Vec<Vec<CompiledTypePattern>> = program
+        .aspects
+        .iter()
+        .flat_map(|a| &a.precedence)
+        .map(|l| {
+            l.iter()
+                .map(|tp| CompiledTypePattern::compile(tp, world))
+                .collect()
+        })
+        .collect();
+    if lists.len() < 2 {
+        return Vec::new();
+    }
+    let rank_in = |list: &[CompiledTypePattern], class: &str| -> Option<usize> {
+        let d = format!("L{class};");
+        list.iter()
+            .position(|p| !p.is_any() && p.matches_descriptor(&d, world))
+            .or_else(|| list.iter().position(|p| p.is_any()))
+    };
+    let concrete: Vec<&str> = program
+        .aspects
+        .iter()
+        .filter(|a| !a.is_abstract)
+        .map(|a| a.internal_name.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for (i, a) in concrete.iter().enumerate() {
+        for b in &concrete[i + 1..] {
+            let orders: Vec<bool> = lists
+                .iter()
+                .filter_map(|l| match (rank_in(l, a), rank_in(l, b)) {
+                    (Some(ra), Some(rb)) if ra != rb => Some(ra < rb),
+                    _ => None,
+                })
+                .collect();
+            if orders.contains(&true) && orders.contains(&false) {
+                out.push((b.to_string(), a.to_string()));
+            }
+        }
+    }
+    out
 }
 
 /// Lexical position of an advice inside its aspect hierarchy: the declaration span.
@@ -701,14 +747,22 @@ fn node(
 
 /// The test that the value from `s` has type `want` (a descriptor).
 fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
-    let Some(have) = types.static_type(s) else {
-        return Residue::False;
-    };
-    if types.assignable(&have, want) {
+    match types.static_type(s) {
+        Some(have) => value_type_test(s, &have, want, types),
+        None => Residue::False,
+    }
+}
+
+/// The test that the value from `s`, of static type `have`, has type `want`
+/// (descriptors), with ajc's rules for primitives (the matcher's
+/// `value_test`): a primitive matches a primitive it widens to, its box and
+/// `Object`; a box matches its primitive; references are tested at run time
+/// unless the static type decides.
+pub fn value_type_test(s: Source, have: &str, want: &str, types: &dyn ShadowTypes) -> Residue {
+    if types.assignable(have, want) {
         return Residue::True;
     }
-    let have_ref = have.starts_with('L') || have.starts_with('[');
-    let want_ref = want.starts_with('L') || want.starts_with('[');
+    let is_ref = |d: &str| d.starts_with('L') || d.starts_with('[');
     let boxed = |primitive: &str| {
         primitive
             .chars()
@@ -716,15 +770,25 @@ fn type_test(s: Source, want: &str, types: &dyn ShadowTypes) -> Residue {
             .and_then(crate::weave::emit::box_class)
             .map(|b| format!("L{b};"))
     };
-    // Boxing as the static matcher decides it (ajc's rules): a primitive value
-    // matches a type its box is assignable to; a primitive type matches a value
-    // of exactly its box type.
-    match (have_ref, want_ref) {
+    match (is_ref(have), is_ref(want)) {
         (true, true) => Residue::InstanceOf(s, internal_of(want)),
-        (true, false) if boxed(want).as_deref() == Some(have.as_str()) => Residue::True,
-        (false, true) if boxed(&have).is_some_and(|b| types.assignable(&b, want)) => Residue::True,
+        (true, false) if boxed(want).as_deref() == Some(have) => Residue::True,
+        (false, true) if boxed(have).as_deref() == Some(want) || want == "Ljava/lang/Object;" => {
+            Residue::True
+        }
+        (false, false) => match (primitive_keyword(have), primitive_keyword(want)) {
+            (Some(h), Some(w)) if primitive_widens(h, w) => Residue::True,
+            _ => Residue::False,
+        },
         _ => Residue::False,
     }
+}
+
+/// The keyword (`int`) of a primitive descriptor (`I`).
+fn primitive_keyword(d: &str) -> Option<&str> {
+    major_pointcut_lang::descriptor::field_type(d)
+        .filter(|t| t.is_primitive())
+        .map(|t| t.name)
 }
 
 /// `Lp/A;` → `p/A`; arrays stay descriptors.

@@ -134,6 +134,43 @@ impl TypeWorld for IndexWorld<'_> {
         }
     }
 
+    fn method_signature(&self, owner: &str, name: &str, descriptor: &str) -> Option<String> {
+        let declared = |c: &str| {
+            self.index
+                .details(c)
+                .and_then(|d| d.method(name, descriptor).map(|m| m.signature.clone()))
+        };
+        match declared(owner) {
+            Some(s) => s,
+            None => self
+                .supers(owner)
+                .iter()
+                .find_map(|c| declared(c))
+                .flatten(),
+        }
+    }
+
+    fn class_signature(&self, internal_name: &str) -> Option<String> {
+        self.index.details(internal_name)?.signature.clone()
+    }
+
+    fn methods_named(&self, owner: &str, name: &str) -> Vec<(String, Option<String>, u16)> {
+        self.index
+            .details(owner)
+            .map(|d| {
+                d.methods
+                    .iter()
+                    .filter(|m| m.name == name)
+                    .map(|m| (m.descriptor.clone(), m.signature.clone(), m.access))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn is_nested(&self, internal_name: &str) -> bool {
+        self.index.details(internal_name).is_some_and(|d| d.nested)
+    }
+
     fn class_annotations(&self, internal_name: &str) -> Vec<String> {
         match self.index.details(internal_name) {
             Some(d) => d.annotations.clone(),
