@@ -20,6 +20,10 @@ pub(crate) fn open(root: &Path) -> Result<(Vec<Entry>, u64), ArchiveError> {
             .path()
             .strip_prefix(root)
             .expect("walkdir yields paths under its root");
+        // The manifest of a directory major wrote is its record, not content.
+        if relative.as_os_str() == crate::DIR_MANIFEST {
+            continue;
+        }
         let name = relative_name(relative).ok_or_else(|| {
             ArchiveError::unsupported(
                 root,

@@ -40,6 +40,7 @@ mod error;
 mod jimage;
 mod output;
 mod prepared;
+mod replace;
 mod zip_input;
 mod zip_output;
 
@@ -55,6 +56,7 @@ pub use error::ArchiveError;
 pub use jimage::RuntimeImage;
 pub use output::{OutputArchive, OutputKind};
 pub use prepared::PreparedEntry;
+pub use replace::{check_replace, DIR_MANIFEST, ZIP_MARKER};
 
 /// The kind of container an [`Archive`] was opened from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

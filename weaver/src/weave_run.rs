@@ -176,7 +176,15 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // (untouched entries raw-copied) while the next one is woven. The output is
     // renamed into place only at the end, if all went well.
     let out_kind = OutputArchive::kind_for(&opts.output);
-    let out = OutputArchive::create(&opts.output, out_kind)?;
+    let mut out = OutputArchive::create(&opts.output, out_kind)?;
+    // A jar woven from a jar has its permission bits (a directory output's
+    // class files have those of their input files).
+    let first_file = opts.inputs.iter().find(|p| p.is_file());
+    if let (OutputKind::Zip, Some(mode)) =
+        (out_kind, first_file.and_then(|p| OutputArchive::mode_of(p)))
+    {
+        out.set_mode(mode);
+    }
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
     let mut out = std::thread::scope(|scope| -> Result<OutputArchive, MajorError> {

@@ -240,12 +240,14 @@ fn listing(dir: &Path) -> Vec<String> {
 
 /// A zip's entries as stored, from its central directory: name → (method,
 /// CRC-32, the compressed bytes). Enough of the format for the jars here
-/// (no zip64, no archive comment).
+/// (no zip64; an archive comment, as major writes, is skipped).
 fn raw_entries(zip: &[u8]) -> BTreeMap<String, (u16, u32, Vec<u8>)> {
     let u16_at = |o: usize| u16::from_le_bytes([zip[o], zip[o + 1]]);
     let u32_at = |o: usize| u32::from_le_bytes(zip[o..o + 4].try_into().unwrap());
-    let eocd = zip.len() - 22;
-    assert_eq!(u32_at(eocd), 0x0605_4b50, "no end of central directory");
+    let eocd = (0..=zip.len() - 22)
+        .rev()
+        .find(|&o| u32_at(o) == 0x0605_4b50 && o + 22 + u16_at(o + 20) as usize == zip.len())
+        .expect("no end of central directory");
     let count = u16_at(eocd + 10) as usize;
     let mut at = u32_at(eocd + 16) as usize;
     let mut out = BTreeMap::new();
