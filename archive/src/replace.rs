@@ -226,7 +226,7 @@ mod tests {
         assert_eq!(names, ["p/A.class"]);
         // A file added by hand makes the directory the user's.
         fs::write(dir.join("p/notes.txt"), b"mine").unwrap();
-        let why = refusal(&[dir.clone()], &[]).unwrap();
+        let why = refusal(std::slice::from_ref(&dir), &[]).unwrap();
         assert!(why.contains("p/notes.txt"), "{why}");
     }
 
