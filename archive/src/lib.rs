@@ -57,6 +57,7 @@ pub use jimage::RuntimeImage;
 pub use output::{OutputArchive, OutputKind};
 pub use prepared::PreparedEntry;
 pub use replace::{check_replace, DIR_MANIFEST, ZIP_MARKER};
+pub use zip_input::MAX_CLASS_SIZE;
 
 /// The kind of container an [`Archive`] was opened from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -326,3 +326,151 @@ fn woven_outputs_keep_the_modes_of_their_inputs() {
     succeeded(&f.check("classes", "checked", &[]));
     assert_eq!(mode(&f.path("checked/app/Main.class")), 0o640);
 }
+
+/// Raw deflate data of `size` zero bytes, best compression (~1000:1).
+fn deflated_zeros(size: u64) -> Vec<u8> {
+    use std::io::Write;
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    let chunk = vec![0u8; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        enc.write_all(&chunk[..n]).unwrap();
+        left -= n as u64;
+    }
+    enc.finish().unwrap()
+}
+
+/// A zip of `count` entries `p/Bomb{i}.class`, each `size` (< 4 GiB) zero
+/// bytes deflated: a zip bomb of class entries, written by hand.
+fn class_bomb(path: &Path, count: usize, size: u64) {
+    let data = deflated_zeros(size);
+    let mut crc = crc32fast::Hasher::new();
+    let chunk = vec![0u8; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        crc.update(&chunk[..n]);
+        left -= n as u64;
+    }
+    let crc = crc.finalize();
+    let size = u32::try_from(size).unwrap();
+    let packed = u32::try_from(data.len()).unwrap();
+    let mut zip = Vec::new();
+    let mut central = Vec::new();
+    let u16le = |v: &mut Vec<u8>, x: u16| v.extend_from_slice(&x.to_le_bytes());
+    let u32le = |v: &mut Vec<u8>, x: u32| v.extend_from_slice(&x.to_le_bytes());
+    for i in 0..count {
+        let name = format!("p/Bomb{i}.class");
+        let offset = zip.len() as u32;
+        // Local header: version, flags, method 8, time, date, crc, sizes, name.
+        u32le(&mut zip, 0x0403_4b50);
+        for x in [20, 0, 8, 0, 0x21] {
+            u16le(&mut zip, x);
+        }
+        for x in [crc, packed, size] {
+            u32le(&mut zip, x);
+        }
+        u16le(&mut zip, name.len() as u16);
+        u16le(&mut zip, 0);
+        zip.extend_from_slice(name.as_bytes());
+        zip.extend_from_slice(&data);
+        // Central directory record.
+        u32le(&mut central, 0x0201_4b50);
+        for x in [0x0314, 20, 0, 8, 0, 0x21] {
+            u16le(&mut central, x);
+        }
+        for x in [crc, packed, size] {
+            u32le(&mut central, x);
+        }
+        for x in [name.len() as u16, 0, 0, 0, 0] {
+            u16le(&mut central, x);
+        }
+        u32le(&mut central, 0o100644 << 16);
+        u32le(&mut central, offset);
+        central.extend_from_slice(name.as_bytes());
+    }
+    let start = zip.len() as u32;
+    zip.extend_from_slice(&central);
+    u32le(&mut zip, 0x0605_4b50);
+    for x in [0, 0, count as u16, count as u16] {
+        u16le(&mut zip, x);
+    }
+    u32le(&mut zip, central.len() as u32);
+    u32le(&mut zip, start);
+    u16le(&mut zip, 0);
+    std::fs::write(path, zip).unwrap();
+}
+
+/// Runs `c` to its end; its exit code, stderr and peak resident memory in
+/// bytes (of the process and the children it waited for), from `wait4`.
+#[cfg(target_os = "linux")]
+fn run_measured(c: &mut Command) -> (Option<i32>, String, u64) {
+    use std::io::Read;
+    let mut child = c
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value of this plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for; both pointers point to
+    // live, writable locals of the right types.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
+    std::mem::forget(child); // reaped above
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (code, err, usage.ru_maxrss as u64 * 1024)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_zip_bomb_of_classes_fails_naming_an_entry_in_bounded_memory() {
+    let Some(f) = Fixture::new() else { return };
+    const GIB: u64 = 1 << 30;
+    // The bomb of the report: eight 1 GiB classes, over the size cap; and
+    // eight of 200 MiB, under it, that are no classes (the magic check).
+    let huge = f.path("huge.jar");
+    class_bomb(&huge, 8, GIB);
+    let zeros = f.path("zeros.jar");
+    class_bomb(&zeros, 8, 200 << 20);
+    assert!(std::fs::metadata(&huge).unwrap().len() < 16 << 20);
+    for jar in ["huge.jar", "zeros.jar"] {
+        let (code, err, peak) = run_measured(
+            Command::new(env!("CARGO_BIN_EXE_major"))
+                .current_dir(f.dir.path())
+                .env("RAYON_NUM_THREADS", "8")
+                .args(["check", "--jdk"])
+                .arg(&f.jdk.home)
+                .arg(jar),
+        );
+        assert_eq!(code, Some(1), "check {jar}: {err}");
+        assert!(err.contains("p/Bomb"), "check {jar}: {err}");
+        eprintln!("check {jar}: peak {} MiB", peak >> 20);
+        assert!(peak < GIB, "check {jar}: peak {} MiB", peak >> 20);
+        let (code, err, peak) = run_measured(
+            Command::new(env!("CARGO_BIN_EXE_major"))
+                .current_dir(f.dir.path())
+                .env("RAYON_NUM_THREADS", "8")
+                .args(["weave", "--jdk"])
+                .arg(&f.jdk.home)
+                .arg("--cache-dir")
+                .arg(f.path(".cache"))
+                .args(["--aspect", "Hello.aj", jar, "-o", "bomb-woven.jar"]),
+        );
+        assert_eq!(code, Some(2), "weave {jar}: {err}");
+        assert!(err.contains("p/Bomb"), "weave {jar}: {err}");
+        eprintln!("weave {jar}: peak {} MiB", peak >> 20);
+        assert!(peak < GIB, "weave {jar}: peak {} MiB", peak >> 20);
+        assert!(!f.path("bomb-woven.jar").exists());
+    }
+}
