@@ -111,8 +111,10 @@ mod tests {
     fn prepared_entries_write_what_direct_writes_would() {
         let dir = tempfile::tempdir().unwrap();
         let from = Archive::open(&input(dir.path())).unwrap();
-        let big: Vec<u8> = (0..200_000u32)
-            .flat_map(|i| (i % 251).to_le_bytes())
+        // A class entry this large must start like a class file to be read.
+        let big: Vec<u8> = [0xCA, 0xFE, 0xBA, 0xBE]
+            .into_iter()
+            .chain((0..200_000u32).flat_map(|i| (i % 251).to_le_bytes()))
             .collect();
         let news: Vec<(&str, Vec<u8>)> = vec![
             ("p/New.class", b"new class".to_vec()),

@@ -30,6 +30,11 @@ const INFLATE_BUDGET: u64 = 512 << 20;
 /// Entries up to this size are inflated without asking the budget.
 const SMALL_ENTRY: u64 = 8 << 20;
 
+/// Class entries larger than this must start with [`CLASS_MAGIC`], checked
+/// before they are inflated whole; smaller ones are read as they are and
+/// judged by the class-file parser.
+const MAGIC_CHECKED: u64 = 64 << 10;
+
 /// The mapped bytes of a zip, from `start` (4 for a jmod, past its header)
 /// to the end of the file. Cloning shares the mapping.
 #[derive(Clone)]
@@ -241,6 +246,7 @@ impl ZipInput {
     ) -> Result<Cow<'a, [u8]>, ArchiveError> {
         let name = Some(entry.name.as_str());
         let is_class = entry.class_name().is_some();
+        let check_magic = is_class && entry.size > MAGIC_CHECKED;
         if is_class && entry.size > MAX_CLASS_SIZE {
             return Err(ArchiveError::corrupt(
                 path,
@@ -287,7 +293,7 @@ impl ZipInput {
                 })?;
             // A class is checked to start like one before it is inflated
             // whole: a few bytes of the stream are inflated first.
-            if is_class {
+            if check_magic {
                 let head = if method == CompressionMethod::Stored {
                     data.get(..4).unwrap_or(data).to_vec()
                 } else {
@@ -331,7 +337,7 @@ impl ZipInput {
         let decompress_error = |e: std::io::Error| {
             ArchiveError::corrupt(path, name, format!("cannot decompress the entry: {e}"))
         };
-        if is_class {
+        if check_magic {
             (&mut file)
                 .take(4)
                 .read_to_end(&mut out)
