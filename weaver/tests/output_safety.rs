@@ -474,3 +474,46 @@ fn a_zip_bomb_of_classes_fails_naming_an_entry_in_bounded_memory() {
         assert!(!f.path("bomb-woven.jar").exists());
     }
 }
+
+#[test]
+fn an_error_far_along_a_long_line_is_reported_without_a_panic() {
+    let Some(f) = Fixture::new() else { return };
+    let pad = " ".repeat(70_000);
+    // A parse error (pointcut-lang's diagnostics) and a javac error mapped
+    // back to the aspect (the compile error's diagnostics), both past column
+    // 65,535 of line 1.
+    for (name, body, says) in [
+        (
+            "Parse.aj",
+            "before(): execution(* app.Main.main(..)) && nosuch() { }",
+            "nosuch",
+        ),
+        (
+            "Javac.aj",
+            "before(): execution(* app.Main.main(..)) { int x = \"s\"; }",
+            "incompatible types",
+        ),
+    ] {
+        let aspect = name.trim_end_matches(".aj");
+        std::fs::write(f.path(name), format!("aspect {aspect} {{{pad}{body}\n}}\n")).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_major"))
+            .current_dir(f.dir.path())
+            .arg("weave")
+            .arg("--jdk")
+            .arg(&f.jdk.home)
+            .args(["--no-cache", "--aspect", name, "in.jar", "-o", "out.jar"])
+            .output()
+            .unwrap();
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {t}");
+        assert!(!t.contains("panicked"), "{name}: {t}");
+        assert!(t.contains(says), "{name}: {t}");
+        assert!(
+            t.contains(&format!("{name}:1:700")),
+            "{name}: the real column: {t}"
+        );
+        assert!(t.contains("long lines clipped"), "{name}: {t}");
+        assert!(t.len() < 10_000, "{name}: {} bytes of output", t.len());
+        assert!(!f.path("out.jar").exists());
+    }
+}
