@@ -368,8 +368,12 @@ fn a_corrupt_entry_fails_and_leaves_no_output() {
 
     let outdir = app.path("out");
     std::fs::create_dir(&outdir).unwrap();
+    // An earlier output of major (which a weave may replace).
     let out_jar = outdir.join("out.jar");
-    std::fs::write(&out_jar, "old").unwrap();
+    let mut old = OutputArchive::create(&out_jar, OutputKind::Zip).unwrap();
+    old.write("old.txt", b"old").unwrap();
+    old.finish().unwrap();
+    let old = std::fs::read(&out_jar).unwrap();
     let fails = |inputs: &[&Path], out: &Path, needle: &str| {
         let mut c = app.weave(&[p("--cache-dir"), &cache, p("-a"), &aspect]);
         c.args(inputs).arg("-o").arg(out);
@@ -377,7 +381,7 @@ fn a_corrupt_entry_fails_and_leaves_no_output() {
         let t = text(&o);
         assert_eq!(o.status.code(), Some(2), "{t}");
         assert!(t.contains(needle), "stderr should name {needle}:\n{t}");
-        assert_eq!(std::fs::read(&out_jar).unwrap(), b"old", "{t}");
+        assert_eq!(std::fs::read(&out_jar).unwrap(), old, "{t}");
         assert_eq!(listing(&outdir), ["out.jar"], "leftovers beside the output");
     };
 
