@@ -244,6 +244,7 @@ impl JavacArchive {
         }
         let name = format!("javac-{}.jsa", &key.finish()[..16]);
         let path = dir.join(name);
+        remove_stale_dumps(dir);
         let temp = dir.join(format!(".javac-{}-{}.jsa", std::process::id(), unique()));
         JavacArchive {
             exists: path.is_file(),
@@ -282,6 +283,32 @@ impl JavacArchive {
     pub fn after_run(&self) {
         if !self.exists && self.temp.is_file() && fs::rename(&self.temp, &self.path).is_err() {
             let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Removes the temporaries `.javac-PID-N.jsa` of runs that were killed while
+/// javac dumped an archive (their process is gone; where that cannot be told,
+/// nothing is removed).
+fn remove_stale_dumps(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(listing) = fs::read_dir(dir) else {
+        return;
+    };
+    let own = std::process::id();
+    for item in listing.flatten() {
+        let name = item.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(".javac-")?.strip_suffix(".jsa"))
+            .and_then(|n| n.split_once('-'))
+            .and_then(|(pid, n)| n.parse::<u64>().ok().and(pid.parse::<u32>().ok()));
+        if let Some(pid) = pid.filter(|&p| p != own) {
+            if !Path::new("/proc").join(pid.to_string()).exists() {
+                let _ = fs::remove_file(item.path());
+            }
         }
     }
 }
@@ -411,6 +438,25 @@ mod tests {
             .is_err());
         // Nothing is left behind by the probe.
         assert!(fs::read_dir(d.path().join("new")).unwrap().next().is_none());
+    }
+
+    #[test]
+    fn dumps_of_killed_runs_are_removed() {
+        let d = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = d.path().join(format!(".javac-{dead}-0.jsa"));
+        let running = d
+            .path()
+            .join(format!(".javac-{}-7.jsa", std::process::id()));
+        let other = d.path().join(".javac-notes.jsa");
+        for f in [&stale, &running, &other] {
+            fs::write(f, b"x").unwrap();
+        }
+        let _ = JavacArchive::new(d.path(), Path::new("/no/such/javac"));
+        assert!(!stale.exists());
+        assert!(running.exists() && other.exists());
     }
 
     #[test]
