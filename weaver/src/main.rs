@@ -211,7 +211,9 @@ fn demo(keep: Option<PathBuf>, jdk: Option<PathBuf>) -> Result<ExitCode, MajorEr
 }
 
 fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
-    major_archive::check_replace(std::slice::from_ref(&args.out), &args.inputs, args.force)?;
+    // The class path is read by the run too: no output replaces it either.
+    let read: Vec<PathBuf> = args.inputs.iter().chain(&args.classpath).cloned().collect();
+    major_archive::check_replace(std::slice::from_ref(&args.out), &read, args.force)?;
     let jdk = jdk_or_default(args.jdk)?;
     let cache = if args.no_cache {
         None
@@ -302,7 +304,8 @@ fn check(
         inputs
     };
     if let Some(out) = out {
-        major_archive::check_replace(&[out.to_path_buf()], inputs, force)?;
+        let read: Vec<PathBuf> = inputs.iter().chain(classpath).cloned().collect();
+        major_archive::check_replace(&[out.to_path_buf()], &read, force)?;
     }
     let archives: Vec<Archive> = inputs
         .iter()

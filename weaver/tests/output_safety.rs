@@ -202,6 +202,12 @@ fn an_output_that_is_an_input_is_refused_unless_forced() {
     refused(&f.check("classes", "classes", &[]), "also an input");
     // An output inside an input directory.
     refused(&f.weave("classes", "classes/woven", &[]), "inside");
+    // An archive of the class path is read too.
+    std::fs::copy(f.path("in.jar"), f.path("lib.jar")).unwrap();
+    refused(
+        &f.weave("classes", "lib.jar", &["--classpath", "lib.jar"]),
+        "also an input",
+    );
     assert_eq!(std::fs::read(f.path("in.jar")).unwrap(), jar);
     assert_eq!(listing(&f.path("classes")), ["app"]);
     // Weaving in place, on purpose.
