@@ -210,3 +210,61 @@ fn a_damaged_class_data_sharing_archive_is_rebuilt() {
     assert!(compiled(&o));
     assert!(std::fs::read_dir(f.path("run")).unwrap().next().is_none());
 }
+
+/// A small tmpfs mounted for a test (root only), unmounted on drop.
+struct SmallFs(PathBuf);
+
+impl SmallFs {
+    fn mount(at: PathBuf, size: &str) -> Option<SmallFs> {
+        std::fs::create_dir_all(&at).unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&at)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        ok.then_some(SmallFs(at))
+    }
+
+    fn read_only(&self) -> bool {
+        Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(&self.0)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+}
+
+impl Drop for SmallFs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).output();
+    }
+}
+
+#[test]
+fn a_full_or_read_only_cache_file_system_costs_only_time() {
+    let Some(f) = Fixture::new() else { return };
+    let at = f.path("small");
+    // Room for the runtime jar and compiled aspects, not for javac's
+    // class-data-sharing archive (about 10 MB).
+    let Some(fs) = SmallFs::mount(at.clone(), "256k") else {
+        eprintln!("SKIP: cannot mount a tmpfs here (needs root)");
+        return;
+    };
+    let cache = at.join("cache");
+    f.weave("small", &cache);
+    // Full: not even the probe fits.
+    let mut fill = std::fs::File::create(at.join("fill")).unwrap();
+    let chunk = vec![0u8; 4096];
+    while std::io::Write::write_all(&mut fill, &chunk).is_ok() {}
+    drop(fill);
+    let o = f.weave("full", &cache);
+    assert!(stderr(&o).contains("cannot be used"), "{}", stderr(&o));
+    // Read-only, for root too.
+    std::fs::remove_file(at.join("fill")).unwrap();
+    if fs.read_only() {
+        let o = f.weave("read-only", &cache);
+        assert!(stderr(&o).contains("cannot be used"), "{}", stderr(&o));
+    } else {
+        eprintln!("SKIP: cannot remount the tmpfs read-only");
+    }
+}

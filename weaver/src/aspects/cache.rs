@@ -231,6 +231,8 @@ pub struct JavacArchive {
     /// Where this run dumps it when there is none yet.
     temp: PathBuf,
     exists: bool,
+    /// Set when the JVM could not use or dump the archive: no options.
+    disabled: bool,
 }
 
 impl JavacArchive {
@@ -250,12 +252,15 @@ impl JavacArchive {
             exists: path.is_file(),
             path,
             temp,
+            disabled: false,
         }
     }
 
     /// The `-J` options for javac: map the archive, or dump one.
     pub fn jvm_options(&self) -> Vec<String> {
-        if self.exists {
+        if self.disabled {
+            Vec::new()
+        } else if self.exists {
             vec![format!("-J-XX:SharedArchiveFile={}", self.path.display())]
         } else if fs::create_dir_all(self.temp.parent().unwrap_or(Path::new("."))).is_ok() {
             vec![format!(
@@ -279,8 +284,19 @@ impl JavacArchive {
         self.exists = false;
     }
 
+    /// Gives up on the archive for this run (the JVM could not map or dump
+    /// it): no more options, and a partial dump is removed.
+    pub fn disable(&mut self) {
+        self.disabled = true;
+        let _ = fs::remove_file(&self.temp);
+    }
+
     /// After javac ran: moves a freshly dumped archive into place.
     pub fn after_run(&self) {
+        if self.disabled {
+            let _ = fs::remove_file(&self.temp);
+            return;
+        }
         if !self.exists && self.temp.is_file() && fs::rename(&self.temp, &self.path).is_err() {
             let _ = fs::remove_file(&self.temp);
         }

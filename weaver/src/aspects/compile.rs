@@ -315,13 +315,17 @@ fn run_javac_on(
                 )?;
             }
         }
-        // A JVM that does not take the class-data-sharing options: without them.
-        if !run.ok
-            && !jvm.is_empty()
-            && run
-                .output
-                .contains("Could not create the Java Virtual Machine")
-        {
+        // A JVM that does not take the class-data-sharing options, or cannot
+        // dump the archive (a full or read-only cache): without them, for the
+        // rest of this run.
+        let cds_failed = |out: &str| {
+            out.contains("Could not create the Java Virtual Machine")
+                || out.contains("shared archive")
+        };
+        if !run.ok && !jvm.is_empty() && (run.crashed || cds_failed(&run.output)) {
+            if let Some(archive) = cds.as_deref_mut() {
+                archive.disable();
+            }
             return run_javac(
                 javac,
                 &[],
