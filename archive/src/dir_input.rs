@@ -20,6 +20,10 @@ pub(crate) fn open(root: &Path) -> Result<(Vec<Entry>, u64), ArchiveError> {
             .path()
             .strip_prefix(root)
             .expect("walkdir yields paths under its root");
+        // The manifest of a directory major wrote is its record, not content.
+        if relative.as_os_str() == crate::DIR_MANIFEST {
+            continue;
+        }
         let name = relative_name(relative).ok_or_else(|| {
             ArchiveError::unsupported(
                 root,
@@ -62,9 +66,26 @@ fn walk_error(root: &Path, error: walkdir::Error) -> ArchiveError {
     ArchiveError::io(root, entry.as_deref(), source)
 }
 
-/// Reads entry `entry` of the directory `root`.
+/// Reads entry `entry` of the directory `root`; a class file larger than
+/// [`MAX_CLASS_SIZE`](crate::MAX_CLASS_SIZE) is refused unread.
 pub(crate) fn read<'a>(root: &Path, entry: &Entry) -> Result<Cow<'a, [u8]>, ArchiveError> {
-    std::fs::read(root.join(&entry.name))
+    let path = root.join(&entry.name);
+    if entry.class_name().is_some() {
+        let size = std::fs::metadata(&path)
+            .map_err(|e| ArchiveError::io(root, Some(&entry.name), e))?
+            .len();
+        if size > crate::MAX_CLASS_SIZE {
+            return Err(ArchiveError::corrupt(
+                root,
+                Some(&entry.name),
+                format!(
+                    "a class file of {size} bytes: larger than the {} MiB major reads",
+                    crate::MAX_CLASS_SIZE >> 20
+                ),
+            ));
+        }
+    }
+    std::fs::read(path)
         .map(Cow::Owned)
         .map_err(|e| ArchiveError::io(root, Some(&entry.name), e))
 }
@@ -100,6 +121,13 @@ mod tests {
         assert_eq!(archive.entries()[2].size, 4);
         assert_eq!(&*archive.read(2).unwrap(), b"\xCA\xFE\xBA\xBE");
         assert_eq!(archive.find("b/A.class"), Some(1));
+
+        // A class file over the cap (sparse: nothing is written).
+        let huge = std::fs::File::create(root.join("b/A.class")).unwrap();
+        huge.set_len(crate::MAX_CLASS_SIZE + 1).unwrap();
+        let err = archive.read(1).unwrap_err();
+        assert_eq!(err.entry(), Some("b/A.class"));
+        assert!(err.to_string().contains("larger than the 256 MiB"), "{err}");
 
         std::fs::remove_file(root.join("Z.txt")).unwrap();
         let err = archive.read(0).unwrap_err();

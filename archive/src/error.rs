@@ -69,6 +69,17 @@ pub enum ArchiveError {
         entry: String,
     },
 
+    /// An output would replace something it must not: a file or directory
+    /// major did not write, or an input of the run (see
+    /// [`check_replace`](crate::check_replace)).
+    #[error("{}: not replaced: {reason} (`--force` replaces it)", path.display())]
+    Refused {
+        /// The output path.
+        path: PathBuf,
+        /// Why it is kept.
+        reason: String,
+    },
+
     /// An entry index past the end of [`Archive::entries`](crate::Archive::entries).
     #[error("{}: no entry with index {index} (the archive has {count})", path.display())]
     NoSuchEntry {
@@ -90,6 +101,7 @@ impl ArchiveError {
             | ArchiveError::Unsupported { path, .. }
             | ArchiveError::InvalidName { path, .. }
             | ArchiveError::Duplicate { path, .. }
+            | ArchiveError::Refused { path, .. }
             | ArchiveError::NoSuchEntry { path, .. } => path,
         }
     }
@@ -103,7 +115,7 @@ impl ArchiveError {
             ArchiveError::InvalidName { entry, .. } | ArchiveError::Duplicate { entry, .. } => {
                 Some(entry)
             }
-            ArchiveError::NoSuchEntry { .. } => None,
+            ArchiveError::NoSuchEntry { .. } | ArchiveError::Refused { .. } => None,
         }
     }
 

@@ -40,6 +40,7 @@ mod error;
 mod jimage;
 mod output;
 mod prepared;
+mod replace;
 mod zip_input;
 mod zip_output;
 
@@ -55,6 +56,8 @@ pub use error::ArchiveError;
 pub use jimage::RuntimeImage;
 pub use output::{OutputArchive, OutputKind};
 pub use prepared::PreparedEntry;
+pub use replace::{check_replace, DIR_MANIFEST, ZIP_MARKER};
+pub use zip_input::MAX_CLASS_SIZE;
 
 /// The kind of container an [`Archive`] was opened from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

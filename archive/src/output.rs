@@ -52,6 +52,8 @@ pub struct OutputArchive {
     names: HashSet<String>,
     /// Set once the output is in place: nothing to clean up any more.
     done: bool,
+    /// The permission bits the output gets, if set ([`set_mode`](Self::set_mode)).
+    mode: Option<u32>,
 }
 
 impl std::fmt::Debug for OutputArchive {
@@ -68,12 +70,62 @@ impl std::fmt::Debug for OutputArchive {
 /// Makes temporary names unique within the process.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// The tags of the hidden siblings an output run makes: the output being
+/// written, and an old directory output moved aside.
+const SIBLING_TAGS: [&str; 2] = ["tmp", "old"];
+
 /// A hidden sibling of `target`: `.{name}.major-{tag}-{pid}-{n}`.
 fn sibling(target: &Path, tag: &str) -> Option<PathBuf> {
     let name = target.file_name()?.to_string_lossy();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let pid = std::process::id();
     Some(target.with_file_name(format!(".{name}.major-{tag}-{pid}-{n}")))
+}
+
+/// Removes the hidden siblings of `target` (see [`sibling`]) left by runs
+/// that were killed: those whose process is gone. A sibling of a process
+/// still running (another run writing the same output) is left alone, and
+/// so is everything where liveness cannot be told (no `/proc`).
+fn remove_stale_siblings(target: &Path) {
+    let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+        return;
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(listing) = fs::read_dir(parent) else {
+        return;
+    };
+    let own = std::process::id();
+    let name = name.to_string_lossy();
+    for item in listing.flatten() {
+        let file = item.file_name();
+        let file = file.to_string_lossy();
+        let Some(rest) = file
+            .strip_prefix('.')
+            .and_then(|f| f.strip_prefix(&*name))
+            .and_then(|f| f.strip_prefix(".major-"))
+        else {
+            continue;
+        };
+        let pid = SIBLING_TAGS
+            .iter()
+            .find_map(|tag| rest.strip_prefix(tag)?.strip_prefix('-'))
+            .and_then(|f| f.split_once('-'))
+            .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok());
+        match pid {
+            Some(pid) if pid != own && !Path::new("/proc").join(pid.to_string()).exists() => {
+                let _ = remove_any(&item.path());
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Removes a file, or a directory tree, without following a symbolic link.
@@ -106,6 +158,9 @@ fn check_name(name: &str, kind: OutputKind) -> Result<(), &'static str> {
     if kind == OutputKind::Directory && name.contains('\\') {
         return Err("backslash in name");
     }
+    if kind == OutputKind::Directory && name == crate::DIR_MANIFEST {
+        return Err("the name of major's manifest of a directory output");
+    }
     if body
         .split('/')
         .any(|part| part.is_empty() || part == "." || part == "..")
@@ -124,6 +179,9 @@ pub(crate) struct EntryMeta {
     pub(crate) time: DateTime,
     /// Unix permission bits.
     pub(crate) mode: u32,
+    /// For a directory output: the permission bits of the file written, when
+    /// it replaces a file of a directory input (else the process default).
+    pub(crate) file_mode: Option<u32>,
 }
 
 impl EntryMeta {
@@ -133,14 +191,23 @@ impl EntryMeta {
             deflated: true,
             time: DateTime::default(),
             mode: 0o644,
+            file_mode: None,
         }
     }
 
     /// An entry replacing entry `index` of `from`: the timestamp, the Unix mode
     /// and the stored/deflated choice of the original when `from` is a zip or
-    /// jmod, else as [`EntryMeta::new`].
+    /// jmod; the permission bits of the input file (as `file_mode`) when it is
+    /// a directory; else as [`EntryMeta::new`].
     pub(crate) fn like(from: &Archive, index: usize) -> Result<EntryMeta, ArchiveError> {
         let mut meta = EntryMeta::new();
+        if let Source::Directory = &from.source {
+            let entry = from.entry(index)?;
+            let file = from.path().join(&entry.name);
+            let m = fs::metadata(&file)
+                .map_err(|e| ArchiveError::io(from.path(), Some(&entry.name), e))?;
+            meta.file_mode = Some(permission_bits(&m));
+        }
         if let Source::Zip(input) = &from.source {
             let entry = from.entry(index)?;
             let name = output_name(from, entry);
@@ -156,6 +223,34 @@ impl EntryMeta {
             }
         }
         Ok(meta)
+    }
+}
+
+/// The permission bits of a file (0644 where the system has none).
+fn permission_bits(meta: &fs::Metadata) -> u32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o7777
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        0o644
+    }
+}
+
+/// Sets the permission bits of `path` (nothing where the system has none).
+fn set_permission_bits(path: &Path, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
     }
 }
 
@@ -222,6 +317,7 @@ impl OutputArchive {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(parent).map_err(io_error)?;
         }
+        remove_stale_siblings(path);
         // A leftover of a crashed run that had the same process id.
         if fs::symlink_metadata(&temp).is_ok() {
             remove_any(&temp).map_err(io_error)?;
@@ -247,6 +343,7 @@ impl OutputArchive {
             zip,
             names: HashSet::new(),
             done: false,
+            mode: None,
         })
     }
 
@@ -272,6 +369,19 @@ impl OutputArchive {
     /// The kind of the output.
     pub fn kind(&self) -> OutputKind {
         self.kind
+    }
+
+    /// Gives the output file (or directory) these permission bits when it is
+    /// moved into place, e.g. those of the input it replaces
+    /// ([`mode_of`](Self::mode_of)). Without it, the process default applies.
+    pub fn set_mode(&mut self, mode: u32) {
+        self.mode = Some(mode & 0o7777);
+    }
+
+    /// The permission bits of the file or directory at `path`, if it can be
+    /// looked at.
+    pub fn mode_of(path: &Path) -> Option<u32> {
+        fs::metadata(path).ok().map(|m| permission_bits(&m))
     }
 
     /// Copies entry `index` of `from` unchanged. From a zip or jmod to a zip
@@ -321,11 +431,7 @@ impl OutputArchive {
     ) -> Result<(), ArchiveError> {
         let entry = from.entry(index)?;
         let name = output_name(from, entry);
-        let meta = if self.zip.is_some() {
-            EntryMeta::like(from, index)?
-        } else {
-            EntryMeta::new()
-        };
+        let meta = EntryMeta::like(from, index)?;
         self.write_with(name, data, meta)
     }
 
@@ -348,7 +454,13 @@ impl OutputArchive {
                     .and_then(|e| writer.add(&e.header(&entry.name), e.bytes()))
                     .map_err(|e| ArchiveError::io(&self.target, Some(&entry.name), e))
             }
-            (Prepared::Plain(data), _) => self.write_with(&entry.name, &data, EntryMeta::new()),
+            (Prepared::Plain(data, file_mode), _) => {
+                let meta = EntryMeta {
+                    file_mode,
+                    ..EntryMeta::new()
+                };
+                self.write_with(&entry.name, &data, meta)
+            }
             (Prepared::Zip(_), None) => unreachable!("kinds checked above"),
         }
     }
@@ -371,6 +483,10 @@ impl OutputArchive {
                         None => Ok(()),
                     }
                     .and_then(|()| fs::write(&dest, data))
+                    .and_then(|()| match meta.file_mode {
+                        Some(mode) => set_permission_bits(&dest, mode),
+                        None => Ok(()),
+                    })
                 };
                 result.map_err(|e| ArchiveError::io(&self.target, Some(name), e))
             }
@@ -396,6 +512,12 @@ impl OutputArchive {
     /// not), which would cost a few milliseconds on every weave.
     pub fn finish(mut self) -> Result<(), ArchiveError> {
         let io_error = |e| ArchiveError::io(&self.target, None, e);
+        if self.kind == OutputKind::Directory {
+            self.write_manifest().map_err(io_error)?;
+        }
+        if let Some(mode) = self.mode {
+            set_permission_bits(&self.temp, mode).map_err(io_error)?;
+        }
         if let Some(writer) = self.zip.take() {
             let file = writer.finish().map_err(io_error)?;
             drop(file);
@@ -413,6 +535,25 @@ impl OutputArchive {
         }
         self.done = true;
         Ok(())
+    }
+
+    /// Writes [`DIR_MANIFEST`](crate::DIR_MANIFEST) into a directory
+    /// output: every file written, sorted.
+    fn write_manifest(&self) -> io::Result<()> {
+        let mut files: Vec<&str> = self
+            .names
+            .iter()
+            .filter(|n| !n.ends_with('/'))
+            .map(String::as_str)
+            .collect();
+        files.sort_unstable();
+        let mut text = String::from(crate::replace::MANIFEST_HEADER);
+        text.push('\n');
+        for f in files {
+            text.push_str(f);
+            text.push('\n');
+        }
+        fs::write(self.temp.join(crate::DIR_MANIFEST), text)
     }
 }
 

@@ -25,8 +25,9 @@ pub struct PreparedEntry {
 pub(crate) enum Prepared {
     /// The entry encoded for a zip (or why it could not be).
     Zip(std::io::Result<Encoded<'static>>),
-    /// The data, for a directory output.
-    Plain(Vec<u8>),
+    /// The data, for a directory output, and the permission bits of the
+    /// input file it replaces (from a directory input).
+    Plain(Vec<u8>, Option<u32>),
 }
 
 impl std::fmt::Debug for PreparedEntry {
@@ -54,16 +55,13 @@ impl PreparedEntry {
         data: &[u8],
     ) -> Result<PreparedEntry, ArchiveError> {
         let name = output_name(from, from.entry(index)?).to_owned();
-        let meta = match kind {
-            OutputKind::Zip => EntryMeta::like(from, index)?,
-            OutputKind::Directory => EntryMeta::new(),
-        };
+        let meta = EntryMeta::like(from, index)?;
         Ok(Self::with_meta(kind, name, data, meta))
     }
 
     fn with_meta(kind: OutputKind, name: String, data: &[u8], meta: EntryMeta) -> PreparedEntry {
         let body = match kind {
-            OutputKind::Directory => Prepared::Plain(data.to_vec()),
+            OutputKind::Directory => Prepared::Plain(data.to_vec(), meta.file_mode),
             OutputKind::Zip => {
                 Prepared::Zip(Encoded::new(&name, data, meta).map(Encoded::into_owned))
             }
@@ -113,8 +111,10 @@ mod tests {
     fn prepared_entries_write_what_direct_writes_would() {
         let dir = tempfile::tempdir().unwrap();
         let from = Archive::open(&input(dir.path())).unwrap();
-        let big: Vec<u8> = (0..200_000u32)
-            .flat_map(|i| (i % 251).to_le_bytes())
+        // A class entry this large must start like a class file to be read.
+        let big: Vec<u8> = [0xCA, 0xFE, 0xBA, 0xBE]
+            .into_iter()
+            .chain((0..200_000u32).flat_map(|i| (i % 251).to_le_bytes()))
             .collect();
         let news: Vec<(&str, Vec<u8>)> = vec![
             ("p/New.class", b"new class".to_vec()),

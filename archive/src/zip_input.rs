@@ -14,6 +14,27 @@ use zip::{CompressionMethod, ZipArchive};
 
 use crate::{ArchiveError, ArchiveKind, Entry};
 
+/// The largest class entry read, declared or actual uncompressed size: no
+/// JVM loads a class file anywhere near it, and a hostile archive must not
+/// make major inflate gigabytes (zero-filled deflate data shrinks about
+/// 1000:1).
+pub const MAX_CLASS_SIZE: u64 = 256 << 20;
+
+/// The first bytes of every class file.
+const CLASS_MAGIC: [u8; 4] = [0xCA, 0xFE, 0xBA, 0xBE];
+
+/// How many bytes of large entries are inflated at once across all threads
+/// (see [`InflateBudget`]).
+const INFLATE_BUDGET: u64 = 512 << 20;
+
+/// Entries up to this size are inflated without asking the budget.
+const SMALL_ENTRY: u64 = 8 << 20;
+
+/// Class entries larger than this must start with [`CLASS_MAGIC`], checked
+/// before they are inflated whole; smaller ones are read as they are and
+/// judged by the class-file parser.
+const MAGIC_CHECKED: u64 = 64 << 10;
+
 /// The mapped bytes of a zip, from `start` (4 for a jmod, past its header)
 /// to the end of the file. Cloning shares the mapping.
 #[derive(Clone)]
@@ -224,6 +245,19 @@ impl ZipInput {
         entry: &Entry,
     ) -> Result<Cow<'a, [u8]>, ArchiveError> {
         let name = Some(entry.name.as_str());
+        let is_class = entry.class_name().is_some();
+        let check_magic = is_class && entry.size > MAGIC_CHECKED;
+        if is_class && entry.size > MAX_CLASS_SIZE {
+            return Err(ArchiveError::corrupt(
+                path,
+                name,
+                format!(
+                    "a class entry of {} bytes: larger than the {} MiB major reads",
+                    entry.size,
+                    MAX_CLASS_SIZE >> 20
+                ),
+            ));
+        }
         let mut zip = self.archive();
         let raw = zip
             .by_index_raw(index)
@@ -257,6 +291,21 @@ impl ZipInput {
                 .ok_or_else(|| {
                     ArchiveError::corrupt(path, name, "the entry data extends past the end of file")
                 })?;
+            // A class is checked to start like one before it is inflated
+            // whole: a few bytes of the stream are inflated first.
+            if check_magic {
+                let head = if method == CompressionMethod::Stored {
+                    data.get(..4).unwrap_or(data).to_vec()
+                } else {
+                    inflate_head(data, 4)
+                };
+                check_class_magic(&head).map_err(|why| ArchiveError::corrupt(path, name, why))?;
+            }
+            let _budget = InflateBudget::take(if method == CompressionMethod::Stored {
+                0
+            } else {
+                size
+            });
             let bytes = if method == CompressionMethod::Stored {
                 Cow::Borrowed(data)
             } else {
@@ -284,9 +333,23 @@ impl ZipInput {
         // header must not make us reserve gigabytes up front.
         let capacity = usize::try_from(size.min(64 << 20)).unwrap_or(0);
         let mut out = Vec::with_capacity(capacity);
-        file.read_to_end(&mut out).map_err(|e| {
+        let _budget = InflateBudget::take(size);
+        let decompress_error = |e: std::io::Error| {
             ArchiveError::corrupt(path, name, format!("cannot decompress the entry: {e}"))
-        })?;
+        };
+        if check_magic {
+            (&mut file)
+                .take(4)
+                .read_to_end(&mut out)
+                .map_err(decompress_error)?;
+            check_class_magic(&out).map_err(|why| ArchiveError::corrupt(path, name, why))?;
+        }
+        // Never more than one byte past the declared size.
+        let limit = size.saturating_add(1).saturating_sub(out.len() as u64);
+        (&mut file)
+            .take(limit)
+            .read_to_end(&mut out)
+            .map_err(decompress_error)?;
         if out.len() as u64 != size {
             return Err(ArchiveError::corrupt(
                 path,
@@ -298,6 +361,92 @@ impl ZipInput {
             ));
         }
         Ok(Cow::Owned(out))
+    }
+}
+
+/// Checks that `head` (the first bytes of an entry) starts a class file.
+fn check_class_magic(head: &[u8]) -> Result<(), String> {
+    if head.starts_with(&CLASS_MAGIC) {
+        Ok(())
+    } else {
+        Err(format!(
+            "not a class file: it starts with {:02x?}, not CA FE BA BE",
+            head
+        ))
+    }
+}
+
+/// Inflates at most `n` bytes from the start of the raw deflate stream
+/// `data` (fewer if the stream ends or is damaged), reading only as much of
+/// the stream as that takes.
+fn inflate_head(data: &[u8], n: usize) -> Vec<u8> {
+    let mut inflater = flate2::Decompress::new(false);
+    let mut out = Vec::with_capacity(n);
+    let mut input = data;
+    while out.len() < n {
+        let before_in = inflater.total_in();
+        let before_out = out.len();
+        // Feed the stream in small pieces, so that little is decoded past
+        // the bytes asked for.
+        let piece = &input[..input.len().min(256)];
+        match inflater.decompress_vec(piece, &mut out, flate2::FlushDecompress::None) {
+            Ok(flate2::Status::StreamEnd) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let used = (inflater.total_in() - before_in) as usize;
+        input = &input[used..];
+        if used == 0 && out.len() == before_out {
+            break;
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+/// Bounds the bytes of large entries being inflated at once across all
+/// threads to [`INFLATE_BUDGET`]: a read of an entry over [`SMALL_ENTRY`]
+/// waits while others hold the budget, unless nothing is being inflated (so
+/// that one entry larger than the whole budget still goes through).
+struct InflateBudget {
+    size: u64,
+}
+
+/// Bytes of large entries being inflated now, and the condition readers
+/// waiting for room wait on.
+static BUDGET: (std::sync::Mutex<u64>, std::sync::Condvar) =
+    (std::sync::Mutex::new(0), std::sync::Condvar::new());
+
+impl InflateBudget {
+    /// Takes `size` bytes of the budget (nothing for a small entry), waiting
+    /// for room; given back on drop.
+    fn take(size: u64) -> InflateBudget {
+        if size <= SMALL_ENTRY {
+            return InflateBudget { size: 0 };
+        }
+        let (lock, room) = &BUDGET;
+        let mut used = lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        while *used > 0 && *used + size > INFLATE_BUDGET {
+            used = room
+                .wait(used)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        *used += size;
+        InflateBudget { size }
+    }
+}
+
+impl Drop for InflateBudget {
+    fn drop(&mut self) {
+        if self.size > 0 {
+            let (lock, room) = &BUDGET;
+            let mut used = lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            *used -= self.size;
+            room.notify_all();
+        }
     }
 }
 
@@ -404,6 +553,66 @@ mod tests {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         path
+    }
+
+    /// A zip whose entries are `size` zero bytes each, deflated (or stored).
+    fn zeros_zip(names: &[&str], size: u64, method: CompressionMethod) -> Vec<u8> {
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        let chunk = vec![0u8; 1 << 20];
+        for name in names {
+            let options = SimpleFileOptions::default()
+                .compression_method(method)
+                .large_file(size >= 1 << 32);
+            writer.start_file(*name, options).unwrap();
+            let mut left = size;
+            while left > 0 {
+                let n = left.min(chunk.len() as u64) as usize;
+                writer.write_all(&chunk[..n]).unwrap();
+                left -= n as u64;
+            }
+        }
+        writer.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn a_class_entry_that_is_no_class_fails_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        for method in [CompressionMethod::Deflated, CompressionMethod::Stored] {
+            let bytes = zeros_zip(&["p/Zero.class", "p/zero.bin"], 20 << 20, method);
+            let archive = Archive::open(&write_temp(&dir, "z.jar", &bytes)).unwrap();
+            let err = archive.read(0).unwrap_err();
+            assert_eq!(err.entry(), Some("p/Zero.class"));
+            assert!(err.to_string().contains("not a class file"), "{err}");
+            // Another entry of the same bytes is no class: read as it is.
+            assert_eq!(archive.read(1).unwrap().len(), 20 << 20);
+        }
+    }
+
+    #[test]
+    fn a_class_entry_over_the_size_cap_fails_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let size = MAX_CLASS_SIZE + 1;
+        let bytes = zeros_zip(&["p/Huge.class"], size, CompressionMethod::Deflated);
+        assert!(bytes.len() < 2 << 20, "{}", bytes.len());
+        let archive = Archive::open(&write_temp(&dir, "h.jar", &bytes)).unwrap();
+        let err = archive.read(0).unwrap_err();
+        assert_eq!(err.entry(), Some("p/Huge.class"));
+        assert!(err.to_string().contains("larger than the 256 MiB"), "{err}");
+    }
+
+    #[test]
+    fn inflating_the_head_of_a_stream_reads_little() {
+        let data: Vec<u8> = (0..100_000u32).flat_map(|i| i.to_be_bytes()).collect();
+        let deflated = {
+            let mut c = libdeflater::Compressor::new(libdeflater::CompressionLvl::default());
+            let mut out = vec![0; c.deflate_compress_bound(data.len())];
+            let n = c.deflate_compress(&data, &mut out).unwrap();
+            out.truncate(n);
+            out
+        };
+        assert_eq!(inflate_head(&deflated, 8), data[..8]);
+        assert_eq!(inflate_head(&deflated[..0], 8), b"");
+        assert_eq!(inflate_head(b"\xff\xff garbage", 4).len(), 0);
     }
 
     #[test]

@@ -413,7 +413,9 @@ impl ZipOutput {
         put16(&mut end, count); // in all
         put32(&mut end, field32(len));
         put32(&mut end, field32(start));
-        put16(&mut end, 0); // comment length
+        // The comment that tells a later run major wrote this file.
+        put16(&mut end, crate::ZIP_MARKER.len() as u16);
+        end.extend_from_slice(crate::ZIP_MARKER);
         self.out.write_all(&end)?;
         self.out
             .into_inner()
@@ -630,11 +632,14 @@ mod tests {
         }
         // No zip64 end records in a small zip: the end record follows the
         // central directory.
-        let end = bytes.len() as u64 - 22;
+        let end = bytes.len() as u64 - 22 - crate::ZIP_MARKER.len() as u64;
         assert_eq!(u32_at(&bytes, end), END);
         let (len, start) = (u32_at(&bytes, end + 12), u32_at(&bytes, end + 16));
         assert_eq!(u64::from(start) + u64::from(len), end);
         assert_eq!(u16_at(&bytes, end + 10), expected.len() as u16);
+        // The archive comment marks the file as major's own.
+        assert_eq!(u16_at(&bytes, end + 20), crate::ZIP_MARKER.len() as u16);
+        assert_eq!(&bytes[end as usize + 22..], crate::ZIP_MARKER);
     }
 
     fn fs_read(path: &Path) -> Vec<u8> {
@@ -679,7 +684,7 @@ mod tests {
         // The classic end record says "see zip64", and the locator points at
         // the zip64 end record, which holds the count.
         let bytes = fs_read(&path);
-        let end = bytes.len() as u64 - 22;
+        let end = bytes.len() as u64 - 22 - crate::ZIP_MARKER.len() as u64;
         assert_eq!(u32_at(&bytes, end), END);
         assert_eq!(u16_at(&bytes, end + 8), 0xFFFF);
         assert_eq!(u16_at(&bytes, end + 10), 0xFFFF);

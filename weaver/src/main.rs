@@ -81,9 +81,15 @@ enum Command {
         #[arg(long, requires = "reframe")]
         keep_frames: bool,
         /// Write the re-framed classes here (a directory, or a .jar); usable with
-        /// `java --patch-module`. Written atomically.
+        /// `java --patch-module`. Written atomically. OUT is replaced whole, and only
+        /// if it is missing, an empty directory, or an output major wrote (and the
+        /// user added nothing to), and is no input; else the run stops (see --force).
         #[arg(long, short = 'o', requires = "reframe")]
         out: Option<PathBuf>,
+        /// Replace OUT whatever it is: a file or non-empty directory major did not
+        /// write, or an input.
+        #[arg(long, requires = "out")]
+        force: bool,
         /// In a run-time image (lib/modules), only the classes of this module (e.g. java.base).
         #[arg(long)]
         module: Option<String>,
@@ -105,9 +111,15 @@ struct WeaveArgs {
     /// Inputs: jars/zips or class directories.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// The output: a .jar/.zip, or a directory. Written atomically.
+    /// The output: a .jar/.zip, or a directory. Written atomically. OUT is replaced
+    /// whole, and only if it is missing, an empty directory, or an output major wrote
+    /// (and the user added nothing to), and is no input; else the run stops (see --force).
     #[arg(long, short = 'o')]
     out: PathBuf,
+    /// Replace OUT whatever it is: a file or non-empty directory major did not write,
+    /// or an input (weaving in place).
+    #[arg(long)]
+    force: bool,
     /// More archives for type resolution only (not woven, not copied).
     #[arg(long = "classpath", value_delimiter = ':')]
     classpath: Vec<PathBuf>,
@@ -157,6 +169,7 @@ fn main() -> ExitCode {
             reframe,
             keep_frames,
             out,
+            force,
             module,
             jdk,
             classpath,
@@ -168,6 +181,7 @@ fn main() -> ExitCode {
                 keep_frames,
             },
             out.as_deref(),
+            force,
             module.as_deref(),
             jdk.as_deref(),
             &classpath,
@@ -208,6 +222,9 @@ fn demo(keep: Option<PathBuf>, jdk: Option<PathBuf>) -> Result<ExitCode, MajorEr
 }
 
 fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
+    // The class path is read by the run too: no output replaces it either.
+    let read: Vec<PathBuf> = args.inputs.iter().chain(&args.classpath).cloned().collect();
+    major_archive::check_replace(std::slice::from_ref(&args.out), &read, args.force)?;
     let jdk = jdk_or_default(args.jdk)?;
     let cache = if args.no_cache {
         None
@@ -272,6 +289,7 @@ fn check(
     inputs: &[PathBuf],
     opts: CheckOptions,
     out: Option<&Path>,
+    force: bool,
     module: Option<&str>,
     jdk: Option<&Path>,
     classpath: &[PathBuf],
@@ -298,6 +316,10 @@ fn check(
     } else {
         inputs
     };
+    if let Some(out) = out {
+        let read: Vec<PathBuf> = inputs.iter().chain(classpath).cloned().collect();
+        major_archive::check_replace(&[out.to_path_buf()], &read, force)?;
+    }
     let archives: Vec<Archive> = inputs
         .iter()
         .map(|p| Archive::open(p))
@@ -322,7 +344,11 @@ fn check(
         );
     }
     let mut output = match out {
-        Some(p) => Some(OutputArchive::create(p, OutputArchive::kind_for(p))?),
+        Some(p) => {
+            let mut o = OutputArchive::create(p, OutputArchive::kind_for(p))?;
+            keep_input_mode(&mut o, inputs);
+            Some(o)
+        }
         None => None,
     };
     let mut failed = false;
@@ -361,6 +387,19 @@ fn check(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A jar written from jar inputs gets the permission bits of the first one.
+fn keep_input_mode(out: &mut OutputArchive, inputs: &[PathBuf]) {
+    if out.kind() == major_archive::OutputKind::Zip {
+        if let Some(mode) = inputs
+            .iter()
+            .find(|p| p.is_file())
+            .and_then(|p| OutputArchive::mode_of(p))
+        {
+            out.set_mode(mode);
+        }
+    }
 }
 
 fn report_errors(errors: Vec<MajorError>) {

@@ -62,9 +62,17 @@ pub fn cached_runtime_jar(dir: &Path) -> Result<PathBuf, ArchiveError> {
         .map(|b| format!("{b:02x}"))
         .collect();
     let path = dir.join(format!("major-runtime-{hex}.jar"));
-    let complete =
-        Archive::open(&path).is_ok_and(|a| a.entries().len() == RUNTIME_CLASSES.len() + 1);
-    if !complete {
+    // Its classes are copied into woven outputs as they are: it is used only
+    // if it holds exactly the embedded classes, else written again.
+    let intact = Archive::open(&path).is_ok_and(|a| {
+        a.entries().len() == RUNTIME_CLASSES.len() + 1
+            && RUNTIME_CLASSES.iter().all(|(name, bytes)| {
+                a.find(name)
+                    .and_then(|i| a.read(i).ok())
+                    .is_some_and(|b| *b == **bytes)
+            })
+    });
+    if !intact {
         write_runtime_jar(&path)?;
     }
     Ok(path)
@@ -86,6 +94,35 @@ mod tests {
         assert_eq!(
             std::fs::metadata(&jar).unwrap().modified().unwrap(),
             written
+        );
+        // A jar with the right number of entries but another class in it.
+        {
+            let mut out =
+                major_archive::OutputArchive::create(&jar, major_archive::OutputKind::Zip).unwrap();
+            for (i, (name, _)) in RUNTIME_CLASSES.iter().enumerate() {
+                out.write(
+                    name,
+                    if i == 0 {
+                        b"\xCA\xFE\xBA\xBE other"
+                    } else {
+                        RUNTIME_CLASSES[i].1
+                    },
+                )
+                .unwrap();
+            }
+            out.write("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\n")
+                .unwrap();
+            out.finish().unwrap();
+        }
+        assert_eq!(
+            Archive::open(&jar).unwrap().entries().len(),
+            RUNTIME_CLASSES.len() + 1
+        );
+        assert_eq!(cached_runtime_jar(dir.path()).unwrap(), jar);
+        let a = Archive::open(&jar).unwrap();
+        assert_eq!(
+            &*a.read(a.find(RUNTIME_CLASSES[0].0).unwrap()).unwrap(),
+            RUNTIME_CLASSES[0].1
         );
         std::fs::write(&jar, b"damaged").unwrap();
         assert_eq!(cached_runtime_jar(dir.path()).unwrap(), jar);

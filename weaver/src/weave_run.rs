@@ -77,6 +77,8 @@ pub struct WeaveReport {
     /// Empty `finalize()` methods whose execution advice matched, left
     /// unwoven: HotSpot never runs them.
     pub empty_finalizers: usize,
+    /// Other warnings (an aspect cache that cannot be used).
+    pub warnings: Vec<String>,
     /// Wall time of each phase, in order.
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
@@ -95,10 +97,35 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         major_pointcut_lang::compile(files).map_err(|d| MajorError::Aspects(d.render()))?;
     let work = tempfile::tempdir()
         .map_err(|e| MajorError::Usage(format!("cannot create a temporary directory: {e}")))?;
+    // A cache that cannot be written is not used: the run goes on without it.
+    let mut warnings = Vec::new();
+    let mut cache_dir = opts.cache.clone();
+    let mut no_cache = |dir: &Path, why: String| {
+        warnings.push(format!(
+            "the aspect cache {} cannot be used ({why}): compiling the aspects without it",
+            dir.display()
+        ));
+    };
+    if let Some(dir) = &opts.cache {
+        if let Err(e) = AspectCache::new(dir).check_writable() {
+            no_cache(dir, e.to_string());
+            cache_dir = None;
+        }
+    }
     // The runtime jar javac compiles against: kept in the cache directory
     // (written once per build of major), else written for this run.
-    let rt = match &opts.cache {
-        Some(dir) => cached_runtime_jar(dir)?,
+    let mut rt = None;
+    if let Some(dir) = cache_dir.clone() {
+        match cached_runtime_jar(&dir) {
+            Ok(jar) => rt = Some(jar),
+            Err(e) => {
+                no_cache(&dir, e.to_string());
+                cache_dir = None;
+            }
+        }
+    }
+    let rt = match rt {
+        Some(jar) => jar,
         None => {
             let rt = work.path().join("major-runtime.jar");
             write_runtime_jar(&rt)?;
@@ -119,7 +146,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let cp = PathBuf::from(
         std::env::join_paths(&cp).map_err(|e| MajorError::Usage(format!("class path: {e}")))?,
     );
-    let cache = opts.cache.as_ref().map(|dir| {
+    let cache = cache_dir.as_ref().map(|dir| {
         let mut key = CacheKey::new();
         for (name, bytes) in RUNTIME_CLASSES {
             key.bytes(name, bytes);
@@ -181,6 +208,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     weaver.full_coverage = opts.full_coverage;
     let mut report = WeaveReport {
         unsupported: weaver.unsupported.clone(),
+        warnings,
         ..Default::default()
     };
     clock.lap("match aspects");
@@ -205,7 +233,15 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // (untouched entries raw-copied) while the next one is woven. The output is
     // renamed into place only at the end, if all went well.
     let out_kind = OutputArchive::kind_for(&opts.output);
-    let out = OutputArchive::create(&opts.output, out_kind)?;
+    let mut out = OutputArchive::create(&opts.output, out_kind)?;
+    // A jar woven from a jar has its permission bits (a directory output's
+    // class files have those of their input files).
+    let first_file = opts.inputs.iter().find(|p| p.is_file());
+    if let (OutputKind::Zip, Some(mode)) =
+        (out_kind, first_file.and_then(|p| OutputArchive::mode_of(p)))
+    {
+        out.set_mode(mode);
+    }
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
     let mut out = std::thread::scope(|scope| -> Result<OutputArchive, MajorError> {
@@ -272,7 +308,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // 4. The classes major adds, after the inputs. The runtime classes are
     // copied, already compressed, from the cached runtime jar when there is
     // one (the same bytes a fresh compression gives).
-    let runtime_jar = match (&opts.cache, opts.bundle_runtime, out_kind) {
+    let runtime_jar = match (&cache_dir, opts.bundle_runtime, out_kind) {
         (Some(_), true, OutputKind::Zip) => Archive::open(&rt)
             .ok()
             .filter(|a| a.entries().len() == RUNTIME_CLASSES.len() + 1),
@@ -490,6 +526,9 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
             "total",
             total.as_secs_f64() * 1e3
         );
+    }
+    for w in &r.warnings {
+        eprintln!("warning: {w}");
     }
     for w in &r.aspect_warnings {
         eprintln!("{w}");

@@ -12,9 +12,11 @@
 //!
 //! One file per key (`<hex>.classes`), written to a temporary file in the same
 //! directory and renamed into place, so readers never see half a file and
-//! concurrent `major` runs storing the same key are harmless. A file that does
-//! not read back exactly (bad magic, truncation, checksum) is a miss and is
-//! removed. At most [`MAX_ENTRIES`] files are kept; the least recently used go
+//! concurrent `major` runs storing the same key are harmless. Each file holds
+//! its own key and ends with a SHA-256 of everything before it: a file that
+//! does not read back exactly (bad magic, truncation, checksum) or that holds
+//! another key (a file copied or renamed over another) is a miss and is
+//! removed, so a cache hit is always what javac made for that key. At most [`MAX_ENTRIES`] files are kept; the least recently used go
 //! first (a hit refreshes the file's modification time).
 
 use std::fs;
@@ -27,7 +29,7 @@ use sha2::{Digest, Sha256};
 /// How many compiled aspect sets the cache keeps.
 pub const MAX_ENTRIES: usize = 64;
 
-const MAGIC: &[u8; 8] = b"MAJORAC1";
+const MAGIC: &[u8; 8] = b"MAJORAC2";
 const SUFFIX: &str = ".classes";
 
 /// The default cache directory: `$MAJOR_CACHE_DIR`, else
@@ -149,7 +151,7 @@ impl AspectCache {
     pub fn load(&self, key: &str) -> Option<Vec<(String, Vec<u8>)>> {
         let path = self.file(key);
         let data = fs::read(&path).ok()?;
-        match decode(&data) {
+        match decode(&data, key) {
             Some(classes) => {
                 // Refresh for least-recently-used pruning; failure is harmless.
                 if let Ok(f) = fs::File::options().append(true).open(&path) {
@@ -171,10 +173,24 @@ impl AspectCache {
         let mut tmp = tempfile::Builder::new()
             .prefix(".major-cache-")
             .tempfile_in(&self.dir)?;
-        tmp.write_all(&encode(classes))?;
+        tmp.write_all(&encode(key, classes))?;
         tmp.as_file().sync_all()?;
         tmp.persist(self.file(key)).map_err(|e| e.error)?;
         self.prune();
+        Ok(())
+    }
+
+    /// Checks that the cache directory can be written: creates it if needed,
+    /// and a file in it (removed again). A cache that cannot be written
+    /// (read-only, a file in its place, no space) should not be used.
+    pub fn check_writable(&self) -> std::io::Result<()> {
+        fs::create_dir_all(&self.dir)?;
+        let mut probe = tempfile::Builder::new()
+            .prefix(".major-probe-")
+            .tempfile_in(&self.dir)?;
+        // No fsync: a full file system refuses the write itself (its blocks
+        // are reserved when written), and a sync would cost every weave.
+        probe.write_all(&[0; 4096])?;
         Ok(())
     }
 
@@ -205,7 +221,10 @@ impl AspectCache {
 /// (`-XX:SharedArchiveFile`) and start about twice as fast. One file per JDK
 /// (keyed by javac's path and the size and time of its run-time image), written
 /// under a temporary name and renamed into place; a JVM that finds it stale
-/// ignores it.
+/// ignores it. A damaged archive can crash the JVM that maps it (a truncated
+/// one: SIGBUS): after a javac run that crashed with the archive in use, the
+/// caller [`discard`](Self::discard)s it and runs javac again, which dumps a
+/// new one.
 #[derive(Debug, Clone)]
 pub struct JavacArchive {
     /// The archive.
@@ -213,6 +232,8 @@ pub struct JavacArchive {
     /// Where this run dumps it when there is none yet.
     temp: PathBuf,
     exists: bool,
+    /// Set when the JVM could not use or dump the archive: no options.
+    disabled: bool,
 }
 
 impl JavacArchive {
@@ -226,17 +247,21 @@ impl JavacArchive {
         }
         let name = format!("javac-{}.jsa", &key.finish()[..16]);
         let path = dir.join(name);
+        remove_stale_dumps(dir);
         let temp = dir.join(format!(".javac-{}-{}.jsa", std::process::id(), unique()));
         JavacArchive {
             exists: path.is_file(),
             path,
             temp,
+            disabled: false,
         }
     }
 
     /// The `-J` options for javac: map the archive, or dump one.
     pub fn jvm_options(&self) -> Vec<String> {
-        if self.exists {
+        if self.disabled {
+            Vec::new()
+        } else if self.exists {
             vec![format!("-J-XX:SharedArchiveFile={}", self.path.display())]
         } else if fs::create_dir_all(self.temp.parent().unwrap_or(Path::new("."))).is_ok() {
             vec![format!(
@@ -248,10 +273,59 @@ impl JavacArchive {
         }
     }
 
+    /// True when [`jvm_options`](Self::jvm_options) map an existing archive.
+    pub fn in_use(&self) -> bool {
+        self.exists
+    }
+
+    /// Deletes the archive (after a JVM that mapped it crashed): the next
+    /// [`jvm_options`](Self::jvm_options) dump a new one.
+    pub fn discard(&mut self) {
+        let _ = fs::remove_file(&self.path);
+        self.exists = false;
+    }
+
+    /// Gives up on the archive for this run (the JVM could not map or dump
+    /// it): no more options, and a partial dump is removed.
+    pub fn disable(&mut self) {
+        self.disabled = true;
+        let _ = fs::remove_file(&self.temp);
+    }
+
     /// After javac ran: moves a freshly dumped archive into place.
     pub fn after_run(&self) {
+        if self.disabled {
+            let _ = fs::remove_file(&self.temp);
+            return;
+        }
         if !self.exists && self.temp.is_file() && fs::rename(&self.temp, &self.path).is_err() {
             let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Removes the temporaries `.javac-PID-N.jsa` of runs that were killed while
+/// javac dumped an archive (their process is gone; where that cannot be told,
+/// nothing is removed).
+fn remove_stale_dumps(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(listing) = fs::read_dir(dir) else {
+        return;
+    };
+    let own = std::process::id();
+    for item in listing.flatten() {
+        let name = item.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(".javac-")?.strip_suffix(".jsa"))
+            .and_then(|n| n.split_once('-'))
+            .and_then(|(pid, n)| n.parse::<u64>().ok().and(pid.parse::<u32>().ok()));
+        if let Some(pid) = pid.filter(|&p| p != own) {
+            if !Path::new("/proc").join(pid.to_string()).exists() {
+                let _ = fs::remove_file(item.path());
+            }
         }
     }
 }
@@ -262,10 +336,13 @@ fn unique() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// `MAGIC`, count, then (name length, name, data length, data) per class, all
-/// lengths u32 little-endian, then the SHA-256 of everything before it.
-fn encode(classes: &[(String, Vec<u8>)]) -> Vec<u8> {
+/// `MAGIC`, the key (length, bytes), count, then (name length, name, data
+/// length, data) per class, all lengths u32 little-endian, then the SHA-256 of
+/// everything before it.
+fn encode(key: &str, classes: &[(String, Vec<u8>)]) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&(key.len() as u32).to_le_bytes());
+    out.extend_from_slice(key.as_bytes());
     out.extend_from_slice(&(classes.len() as u32).to_le_bytes());
     for (name, data) in classes {
         out.extend_from_slice(&(name.len() as u32).to_le_bytes());
@@ -278,7 +355,9 @@ fn encode(classes: &[(String, Vec<u8>)]) -> Vec<u8> {
     out
 }
 
-fn decode(data: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+/// The classes of a file written by [`encode`] for `key`; `None` if it is
+/// damaged or holds another key.
+fn decode(data: &[u8], key: &str) -> Option<Vec<(String, Vec<u8>)>> {
     let body_len = data.len().checked_sub(32)?;
     let (body, sum) = data.split_at(body_len);
     if Sha256::digest(body).as_slice() != sum || !body.starts_with(MAGIC) {
@@ -294,6 +373,10 @@ fn decode(data: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
         Some(a)
     };
     let u32_at = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes")) as usize;
+    let n = u32_at(take(4)?);
+    if take(n)? != key.as_bytes() {
+        return None;
+    }
     let count = u32_at(take(4)?);
     let mut out = Vec::with_capacity(count.min(1 << 16));
     for _ in 0..count {
@@ -342,6 +425,55 @@ mod tests {
         flipped[14] ^= 1;
         fs::write(&f, &flipped).unwrap();
         assert!(c.load("k").is_none());
+    }
+
+    #[test]
+    fn a_file_swapped_for_another_key_is_a_miss() {
+        let d = tempfile::tempdir().unwrap();
+        let c = AspectCache::new(d.path());
+        let other = vec![("q/B.class".to_string(), vec![0xca, 0xfe, 0xba, 0xbe, 9])];
+        c.store("a", &sample()).unwrap();
+        c.store("b", &other).unwrap();
+        // The file of key `b` replaced by the (intact) file of key `a`.
+        fs::copy(c.file("a"), c.file("b")).unwrap();
+        assert!(c.load("b").is_none(), "a swapped file was taken as a hit");
+        assert!(!c.file("b").exists(), "the swapped file should be removed");
+        assert_eq!(c.load("a").unwrap(), sample());
+    }
+
+    #[test]
+    fn a_cache_that_cannot_be_written_is_told() {
+        let d = tempfile::tempdir().unwrap();
+        assert!(AspectCache::new(d.path().join("new"))
+            .check_writable()
+            .is_ok());
+        let file = d.path().join("file");
+        fs::write(&file, b"x").unwrap();
+        assert!(AspectCache::new(&file).check_writable().is_err());
+        assert!(AspectCache::new(file.join("below"))
+            .check_writable()
+            .is_err());
+        // Nothing is left behind by the probe.
+        assert!(fs::read_dir(d.path().join("new")).unwrap().next().is_none());
+    }
+
+    #[test]
+    fn dumps_of_killed_runs_are_removed() {
+        let d = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = d.path().join(format!(".javac-{dead}-0.jsa"));
+        let running = d
+            .path()
+            .join(format!(".javac-{}-7.jsa", std::process::id()));
+        let other = d.path().join(".javac-notes.jsa");
+        for f in [&stale, &running, &other] {
+            fs::write(f, b"x").unwrap();
+        }
+        let _ = JavacArchive::new(d.path(), Path::new("/no/such/javac"));
+        assert!(!stale.exists());
+        assert!(running.exists() && other.exists());
     }
 
     #[test]

@@ -224,14 +224,14 @@ pub fn compile(
     let classes = match cached {
         Some(classes) => classes,
         None => {
-            let cds = cache.map(|c| JavacArchive::new(c.cache.dir(), javac));
+            let mut cds = cache.map(|c| JavacArchive::new(c.cache.dir(), javac));
             let classes = run_javac_on(
                 program,
                 &mut sources,
                 runtime_classpath,
                 javac,
                 work_dir,
-                cds.as_ref(),
+                cds.as_mut(),
             )?;
             if let (Some(c), Some(k)) = (cache, key.as_deref()) {
                 // A cache that cannot be written only costs time next run.
@@ -266,7 +266,7 @@ fn run_javac_on(
     runtime_classpath: &Path,
     javac: &Path,
     work_dir: &Path,
-    cds: Option<&JavacArchive>,
+    mut cds: Option<&mut JavacArchive>,
 ) -> Result<Vec<(String, Vec<u8>)>, AspectCompileError> {
     let src_dir = work_dir.join("src");
     let classes_dir = work_dir.join("classes");
@@ -284,9 +284,12 @@ fn run_javac_on(
             .map_err(io_err(format!("cannot write {}", u.path.display())))?;
     }
     let files: Vec<PathBuf> = sources.iter().map(|u| u.path.clone()).collect();
-    let jvm = cds.map(JavacArchive::jvm_options).unwrap_or_default();
-    let javac_run = |release: Option<&str>| -> Result<JavacRun, AspectCompileError> {
-        let run = run_javac(
+    let mut javac_run = |release: Option<&str>| -> Result<JavacRun, AspectCompileError> {
+        let jvm = cds
+            .as_deref()
+            .map(JavacArchive::jvm_options)
+            .unwrap_or_default();
+        let mut run = run_javac(
             javac,
             &jvm,
             runtime_classpath,
@@ -295,13 +298,34 @@ fn run_javac_on(
             &files,
             release,
         )?;
-        // A JVM that does not take the class-data-sharing options: without them.
-        if !run.ok
-            && !jvm.is_empty()
-            && run
-                .output
-                .contains("Could not create the Java Virtual Machine")
-        {
+        // A JVM that crashed mapping the class-data-sharing archive (a damaged
+        // one): delete it and run again, dumping a new one.
+        if run.crashed {
+            if let Some(archive) = cds.as_deref_mut().filter(|a| a.in_use()) {
+                archive.discard();
+                let jvm = archive.jvm_options();
+                run = run_javac(
+                    javac,
+                    &jvm,
+                    runtime_classpath,
+                    &src_dir,
+                    &classes_dir,
+                    &files,
+                    release,
+                )?;
+            }
+        }
+        // A JVM that does not take the class-data-sharing options, or cannot
+        // dump the archive (a full or read-only cache): without them, for the
+        // rest of this run.
+        let cds_failed = |out: &str| {
+            out.contains("Could not create the Java Virtual Machine")
+                || out.contains("shared archive")
+        };
+        if !run.ok && !jvm.is_empty() && (run.crashed || cds_failed(&run.output)) {
+            if let Some(archive) = cds.as_deref_mut() {
+                archive.disable();
+            }
             return run_javac(
                 javac,
                 &[],
@@ -318,7 +342,7 @@ fn run_javac_on(
     if !run.ok {
         run = javac_run(None)?;
     }
-    if let Some(cds) = cds {
+    if let Some(cds) = cds.as_deref() {
         cds.after_run();
     }
     if !run.ok {
@@ -1385,6 +1409,8 @@ fn reset_dir(dir: &Path) -> Result<(), AspectCompileError> {
 
 struct JavacRun {
     ok: bool,
+    /// The JVM died of a signal or wrote a fatal error report.
+    crashed: bool,
     status: String,
     output: String,
 }
@@ -1400,6 +1426,14 @@ fn run_javac(
     release: Option<&str>,
 ) -> Result<JavacRun, AspectCompileError> {
     reset_dir(classes_dir)?;
+    // A JVM that crashes writes its fatal error report (hs_err_pid*.log) here,
+    // beside the classes in the run's temporary directory, not into the
+    // current directory.
+    let errors_dir = classes_dir
+        .parent()
+        .unwrap_or(classes_dir)
+        .join("jvm-errors");
+    reset_dir(&errors_dir)?;
     let mut cmd = Command::new(javac);
     cmd.args([
         "-J-Duser.language=en",
@@ -1418,6 +1452,11 @@ fn run_javac(
         "-proc:none",
         "-implicit:none",
     ]);
+    cmd.arg(format!(
+        "-J-XX:ErrorFile={}",
+        errors_dir.join("hs_err_pid%p.log").display()
+    ));
+    cmd.arg("-J-XX:-CreateCoredumpFiles");
     cmd.args(jvm);
     if let Some(r) = release {
         cmd.args(["--release", r]);
@@ -1437,8 +1476,14 @@ fn run_javac(
         })?;
     let mut output = String::from_utf8_lossy(&out.stderr).into_owned();
     output.push_str(&String::from_utf8_lossy(&out.stdout));
+    #[cfg(unix)]
+    let signalled = std::os::unix::process::ExitStatusExt::signal(&out.status).is_some();
+    #[cfg(not(unix))]
+    let signalled = false;
+    let reported = std::fs::read_dir(&errors_dir).is_ok_and(|mut d| d.next().is_some());
     Ok(JavacRun {
         ok: out.status.success(),
+        crashed: signalled || reported,
         status: out.status.to_string(),
         output,
     })
