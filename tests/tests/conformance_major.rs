@@ -35,6 +35,7 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
         jdk: jdk.clone(),
         bundle_runtime: true,
         cache: None,
+        jars: Default::default(),
     };
     let report = match run(&opts) {
         Ok(r) => r,

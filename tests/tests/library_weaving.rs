@@ -68,6 +68,7 @@ fn major_weave(jdk: &Jdk, jar: &Path, aspect: &str, out: &Path) -> Result<WeaveR
         jdk: jdk.clone(),
         bundle_runtime: true,
         cache: None,
+        jars: Default::default(),
     };
     let report = run(&opts).map_err(|e| format!("major weave failed: {e}"))?;
     if !report.unsupported.is_empty() {

@@ -76,6 +76,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         jdk: jdk.clone(),
         bundle_runtime: true,
         cache,
+        jars: Default::default(),
     })?;
     weave_run::print_report(&report, &woven, true);
     eprintln!("demo: java -Xverify:all -cp woven Main");

@@ -1,5 +1,6 @@
 //! The `major` command.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,7 +12,7 @@ use major_weaver::check::{check_archive, module_filter, CheckOptions};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
 use major_weaver::report::MajorError;
-use major_weaver::weave_run::{self, WeaveOptions};
+use major_weaver::weave_run::{self, JarOptions, WeaveOptions};
 
 // Weaving allocates and frees many small objects on several threads at once;
 // mimalloc does that with less time in the allocator than the system's.
@@ -91,8 +92,8 @@ enum Command {
         #[arg(long)]
         jdk: Option<PathBuf>,
         /// More archives for the class hierarchy only.
-        #[arg(long = "classpath", value_delimiter = ':')]
-        classpath: Vec<PathBuf>,
+        #[arg(long = "classpath", value_delimiter = ':', value_parser = clap::value_parser!(OsString))]
+        classpath: Vec<OsString>,
     },
 }
 
@@ -102,15 +103,22 @@ struct WeaveArgs {
     /// Aspect files: code style (.aj) or annotation style (@Aspect .java); repeat for several.
     #[arg(long = "aspect", short = 'a', required = true)]
     aspects: Vec<PathBuf>,
-    /// Inputs: jars/zips or class directories.
+    /// Inputs: jars/zips or class directories. Several inputs woven into a
+    /// directory give one woven jar (or directory) per input, under its name.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// The output: a .jar/.zip, or a directory. Written atomically.
     #[arg(long, short = 'o')]
     out: PathBuf,
-    /// More archives for type resolution only (not woven, not copied).
-    #[arg(long = "classpath", value_delimiter = ':')]
-    classpath: Vec<PathBuf>,
+    /// With several inputs woven into a directory: the jar there that gets the
+    /// aspect and runtime classes (an input's file name puts them into that
+    /// woven jar). Default: major-runtime.jar.
+    #[arg(long, value_name = "NAME")]
+    runtime_jar: Option<String>,
+    /// More archives for type resolution only (not woven, not copied). An
+    /// empty element is the current directory, as for `java -cp`.
+    #[arg(long = "classpath", value_delimiter = ':', value_parser = clap::value_parser!(OsString))]
+    classpath: Vec<OsString>,
     /// The JDK for javac and the class library (default: JAVA_HOME or the java on PATH).
     #[arg(long)]
     jdk: Option<PathBuf>,
@@ -159,7 +167,7 @@ fn main() -> ExitCode {
             out.as_deref(),
             module.as_deref(),
             jdk.as_deref(),
-            &classpath,
+            &class_path(classpath),
         ),
     };
     match r {
@@ -208,14 +216,32 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         aspects: args.aspects,
         inputs: args.inputs,
         output: args.out.clone(),
-        classpath: args.classpath,
+        classpath: class_path(args.classpath),
         jdk,
         bundle_runtime: !args.no_runtime,
         cache,
+        jars: JarOptions {
+            runtime_jar: args.runtime_jar,
+        },
     };
     let report = weave_run::run(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);
     Ok(ExitCode::SUCCESS)
+}
+
+/// A class path as `java -cp` reads it: an empty element is the current
+/// directory.
+fn class_path(elements: Vec<OsString>) -> Vec<PathBuf> {
+    elements
+        .into_iter()
+        .map(|p| {
+            if p.is_empty() {
+                PathBuf::from(".")
+            } else {
+                PathBuf::from(p)
+            }
+        })
+        .collect()
 }
 
 fn dump(input: &Path, class: Option<&str>, method: Option<&str>) -> Result<ExitCode, MajorError> {

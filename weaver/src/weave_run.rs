@@ -22,6 +22,7 @@ use crate::aspects::cache::{AspectCache, CacheKey};
 use crate::aspects::compile::{compile, CompileCache};
 use crate::index::ClassIndex;
 use crate::jdk::Jdk;
+use crate::outputs::Plan;
 use crate::report::MajorError;
 use crate::runtime::{cached_runtime_jar, write_runtime_jar, RUNTIME_CLASSES};
 use crate::weave::{describe, ClassOutcome, DeclareHit, Weaver};
@@ -44,6 +45,19 @@ pub struct WeaveOptions {
     /// The directory caching compiled aspects ([`crate::aspects::cache`]);
     /// `None` compiles with javac every time.
     pub cache: Option<PathBuf>,
+    /// How jars are laid out and treated ([`JarOptions`]).
+    pub jars: JarOptions,
+}
+
+/// How a weave treats jars: where the added classes go when several inputs
+/// are woven into a directory, and what becomes of signed jars.
+#[derive(Debug, Clone, Default)]
+pub struct JarOptions {
+    /// With several inputs woven into a directory: the file name of the jar
+    /// that receives the aspect, extra and runtime classes (an input's name
+    /// puts them into that woven jar); `None`:
+    /// [`DEFAULT_RUNTIME_JAR`](crate::outputs::DEFAULT_RUNTIME_JAR).
+    pub runtime_jar: Option<String>,
 }
 
 /// What a weave did.
@@ -175,21 +189,26 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // are compressed there too. A writer thread writes each chunk in input order
     // (untouched entries raw-copied) while the next one is woven. The output is
     // renamed into place only at the end, if all went well.
-    let out_kind = OutputArchive::kind_for(&opts.output);
-    let out = OutputArchive::create(&opts.output, out_kind)?;
+    let plan = Plan::new(
+        &inputs.iter().map(|a| &**a).collect::<Vec<_>>(),
+        &opts.output,
+        opts.jars.runtime_jar.as_deref(),
+    )?;
+    let outs = plan.create()?;
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
-    let mut out = std::thread::scope(|scope| -> Result<OutputArchive, MajorError> {
+    let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
-        let writer = scope.spawn(|| write_inputs(out, &inputs, &replaced, rx));
+        let writer = scope.spawn(|| write_inputs(outs, &plan, &inputs, &replaced, rx));
         let woven = (|| -> Result<(), MajorError> {
             for (input, a) in inputs.iter().enumerate() {
                 let n = a.entries().len();
+                let kind = plan.kind_of_input(input);
                 for start in (0..n).step_by(CHUNK) {
                     let end = (start + CHUNK).min(n);
                     let results: Vec<Result<Option<Woven>, MajorError>> = (start..end)
                         .into_par_iter()
-                        .map(|i| weave_entry(&weaver, &index, a, i, out_kind))
+                        .map(|i| weave_entry(&weaver, &index, a, i, kind))
                         .collect();
                     for (index, r) in (start..end).zip(results) {
                         let (class, extra) = match r? {
@@ -216,9 +235,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         drop(tx);
         let written = writer.join().expect("the output writer panicked");
         woven?;
-        let (out, notes) = written?;
+        let (outs, notes) = written?;
         report.notes.extend(notes);
-        Ok(out)
+        Ok(outs)
     })?;
     if !errors.is_empty() {
         let text = errors
@@ -243,6 +262,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // 4. The classes major adds, after the inputs. The runtime classes are
     // copied, already compressed, from the cached runtime jar when there is
     // one (the same bytes a fresh compression gives).
+    let out_kind = plan.added_kind();
+    let out = &mut outs[plan.added];
     let runtime_jar = match (&opts.cache, opts.bundle_runtime, out_kind) {
         (Some(_), true, OutputKind::Zip) => Archive::open(&rt)
             .ok()
@@ -274,7 +295,10 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
-    out.finish()?;
+    // Every output is complete: only now does any of them go into place.
+    for out in outs {
+        out.finish()?;
+    }
     clock.lap("finish output");
     report.timings = clock.laps;
     Ok(report)
@@ -367,19 +391,22 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
         .extend(o.skipped_methods.iter().map(|e| e.to_string()));
 }
 
-/// The writer: every entry of the inputs, in order, as `rx` delivers them
+/// The writer: every entry of the inputs, in order, into the output `plan`
+/// gives each input, as `rx` delivers them
 /// (woven classes prepared, other entries copied raw from zips and directories);
 /// entries replaced by aspect classes are left out, with a note. Returns the
 /// output, still to be finished, and the notes.
 fn write_inputs(
-    mut out: OutputArchive,
+    mut outs: Vec<OutputArchive>,
+    plan: &Plan,
     inputs: &[Arc<Archive>],
     replaced: &HashSet<&str>,
     rx: std::sync::mpsc::Receiver<Written>,
-) -> Result<(OutputArchive, Vec<String>), MajorError> {
+) -> Result<(Vec<OutputArchive>, Vec<String>), MajorError> {
     let mut notes = Vec::new();
     for w in rx {
         let a = &inputs[w.input];
+        let out = &mut outs[plan.of_input[w.input]];
         let i = w.index;
         let e = &a.entries()[i];
         if e.class_name().is_some_and(|n| replaced.contains(n)) {
@@ -406,7 +433,7 @@ fn write_inputs(
             }
         }
     }
-    Ok((out, notes))
+    Ok((outs, notes))
 }
 
 /// Wall-clock laps of the phases of a run.

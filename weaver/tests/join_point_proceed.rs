@@ -112,6 +112,7 @@ fn proceeding_join_points_run_the_join_point() {
         jdk: jdk.clone(),
         bundle_runtime: true,
         cache: None,
+        jars: Default::default(),
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
@@ -164,6 +165,7 @@ fn aspect_class_in_the_input_is_replaced() {
         jdk: jdk.clone(),
         bundle_runtime: true,
         cache: None,
+        jars: Default::default(),
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(
