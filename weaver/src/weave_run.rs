@@ -152,7 +152,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(|p| Archive::open(p).map(Arc::new))
         .collect::<Result<_, _>>()?;
     for a in &inputs {
-        index.add_shared(a.clone());
+        index.add_input(a.clone(), None)?;
     }
     for p in &opts.classpath {
         index.add_shared(Arc::new(Archive::open(p)?));

@@ -1,0 +1,151 @@
+//! Jars that are more than a list of classes: classes stored under another
+//! path than their name, multi-release jars, signed jars and modular jars,
+//! woven by the `major` binary and run by the JDK.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use major_archive::{Archive, OutputArchive, OutputKind};
+use major_weaver::jdk::Jdk;
+
+fn jdk_with_javac() -> Option<Jdk> {
+    let jdk = Jdk::find().filter(|j| j.javac().is_some());
+    if jdk.is_none() {
+        eprintln!("SKIP: no JDK with javac");
+    }
+    jdk
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Runs `c`, requiring success; stdout and stderr.
+fn ok(c: &mut Command) -> String {
+    let o = c.output().unwrap();
+    assert!(o.status.success(), "{c:?}: {}", text(&o));
+    text(&o)
+}
+
+/// Writes `sources` (path, text) under `dir/src` and compiles them into `out`
+/// with `args` (e.g. `--release 11`).
+fn javac(jdk: &Jdk, dir: &Path, out: &Path, args: &[&str], sources: &[(&str, &str)]) {
+    let mut files = Vec::new();
+    for (name, body) in sources {
+        let p = dir.join("src").join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, body).unwrap();
+        files.push(p);
+    }
+    ok(Command::new(jdk.javac().unwrap())
+        .args(args)
+        .args(["-nowarn", "-d"])
+        .arg(out)
+        .args(&files));
+}
+
+/// A jar of `entries` (name, bytes) in that order, written by major's writer.
+fn write_jar(path: &Path, entries: &[(String, Vec<u8>)]) {
+    let mut out = OutputArchive::create(path, OutputKind::Zip).unwrap();
+    for (n, b) in entries {
+        out.write(n, b).unwrap();
+    }
+    out.finish().unwrap();
+}
+
+/// Entry names and contents of a jar, in order.
+fn contents(jar: &Path) -> Vec<(String, Vec<u8>)> {
+    let a = Archive::open(jar).unwrap();
+    (0..a.entries().len())
+        .map(|i| (a.entries()[i].name.clone(), a.read(i).unwrap().into_owned()))
+        .collect()
+}
+
+fn entry(jar: &Path, name: &str) -> Option<Vec<u8>> {
+    contents(jar)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, b)| b)
+}
+
+/// `major weave --jdk JDK --no-cache -a ASPECT` and `args`.
+fn weave(jdk: &Jdk, aspect: &Path, args: &[&Path]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
+    c.arg("weave")
+        .arg("--jdk")
+        .arg(&jdk.home)
+        .arg("--no-cache")
+        .arg("-a")
+        .arg(aspect)
+        .args(args);
+    c
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn p(s: &str) -> &Path {
+    Path::new(s)
+}
+
+/// A class stored under another path than its name (`Lib/Sub.class` holding
+/// `q/Sub`) is indexed by its name: `within(p.Base+)` sees that it extends
+/// `p.Base` and weaves it; the woven class, put where a class loader finds
+/// it, runs the advice.
+#[test]
+fn a_class_stored_under_another_path_is_indexed_by_its_name() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    javac(
+        &jdk,
+        dir.path(),
+        &classes,
+        &["--release", "11"],
+        &[
+            (
+                "p/Base.java",
+                "package p;\npublic class Base {\n    public String hello() { return \"base\"; }\n}\n",
+            ),
+            (
+                "q/Sub.java",
+                "package q;\npublic class Sub extends p.Base {\n    public String hello() { return \"sub\"; }\n    public static void main(String[] a) { System.out.println(new Sub().hello()); }\n}\n",
+            ),
+        ],
+    );
+    let read = |n: &str| std::fs::read(classes.join(n)).unwrap();
+    let jar = dir.path().join("in.jar");
+    write_jar(
+        &jar,
+        &[
+            ("p/Base.class".into(), read("p/Base.class")),
+            ("Lib/Sub.class".into(), read("q/Sub.class")),
+        ],
+    );
+    let aspect = write(
+        dir.path(),
+        "Hello.aj",
+        "package t;\npublic aspect Hello {\n    before(): execution(String hello()) && within(p.Base+) {\n        System.out.println(\"advised \" + thisJoinPointStaticPart.getSignature().getDeclaringTypeName());\n    }\n}\n",
+    );
+    let out = dir.path().join("out.jar");
+    ok(&mut weave(&jdk, &aspect, &[&jar, p("-o"), &out]));
+    let woven = entry(&out, "Lib/Sub.class").expect("the entry keeps its path");
+    assert!(woven != read("q/Sub.class"), "Lib/Sub.class was not woven");
+    // Where a class loader finds it, the woven class runs the advice.
+    let fixed = dir.path().join("fixed");
+    std::fs::create_dir_all(fixed.join("q")).unwrap();
+    std::fs::write(fixed.join("q/Sub.class"), &woven).unwrap();
+    let o = ok(Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(std::env::join_paths([&fixed, &out]).unwrap())
+        .arg("q.Sub"));
+    assert_eq!(o, "advised q.Sub\nsub\n");
+}
