@@ -124,12 +124,49 @@ impl Plan {
         self.targets[self.added].1
     }
 
-    /// Starts every output (nothing appears at a target before it is finished).
-    pub fn create(&self) -> Result<Vec<OutputArchive>, MajorError> {
-        self.targets
+    /// Starts every output (nothing appears at a target before it is
+    /// finished). The directory that receives one output per input is created
+    /// if missing; the returned guard removes it again unless
+    /// [`CreatedDir::keep`] is called (once every output is in place), so a
+    /// failed run leaves nothing behind.
+    pub fn create(&self) -> Result<(Vec<OutputArchive>, CreatedDir), MajorError> {
+        let parent = match self.targets.as_slice() {
+            [_] => None,
+            [(first, _), ..] => first.parent().filter(|p| !p.exists()),
+            [] => None,
+        };
+        let guard = CreatedDir {
+            path: parent.map(Path::to_path_buf),
+        };
+        let outs = self
+            .targets
             .iter()
             .map(|(t, k)| OutputArchive::create(t, *k).map_err(MajorError::from))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok((outs, guard))
+    }
+}
+
+/// A directory a weave created for its outputs: removed when dropped (if
+/// empty, as it is once the unfinished outputs are dropped), unless kept.
+#[derive(Debug)]
+#[must_use = "dropping it removes the directory"]
+pub struct CreatedDir {
+    path: Option<PathBuf>,
+}
+
+impl CreatedDir {
+    /// Keeps the directory: the outputs in it are finished.
+    pub fn keep(mut self) {
+        self.path = None;
+    }
+}
+
+impl Drop for CreatedDir {
+    fn drop(&mut self) {
+        if let Some(p) = &self.path {
+            let _ = std::fs::remove_dir(p);
+        }
     }
 }
 

@@ -9,8 +9,8 @@
 //!   runtime classes at the end) ─► renamed into place only if all went well
 //! ```
 
-use std::collections::BTreeMap;
 use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -63,10 +63,14 @@ pub struct JarOptions {
 /// What a weave did.
 #[derive(Debug, Default)]
 pub struct WeaveReport {
-    /// Class entries read.
+    /// Class entries read (the versioned classes of multi-release jars are
+    /// counted in `releases`).
     pub classes: usize,
     /// Classes changed.
     pub woven: usize,
+    /// The versioned classes of multi-release inputs: release → (classes
+    /// read, classes changed).
+    pub releases: BTreeMap<u32, (usize, usize)>,
     /// Advised shadows per join-point kind.
     pub advised: BTreeMap<&'static str, usize>,
     /// Advice that matched nothing: description.
@@ -144,34 +148,70 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         "compile aspects"
     });
 
-    // 2. The class hierarchy.
-    let mut index = ClassIndex::new();
+    // 2. The class hierarchy: one index of the base classes, and one per
+    // release that a multi-release input has classes for (its versioned
+    // classes replacing the base ones, as a JDK of that release loads them).
     let inputs: Vec<Arc<Archive>> = opts
         .inputs
         .iter()
         .map(|p| Archive::open(p).map(Arc::new))
         .collect::<Result<_, _>>()?;
-    for a in &inputs {
-        index.add_input(a.clone(), None)?;
-    }
-    for p in &opts.classpath {
-        index.add_shared(Arc::new(Archive::open(p)?));
-    }
-    for (_, bytes) in &aspects.classes {
-        index
-            .add_class(bytes)
-            .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
-    }
-    for (_, bytes) in RUNTIME_CLASSES {
-        index
-            .add_class(bytes)
-            .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
-    }
-    index.add_image(Arc::new(RuntimeImage::open(&opts.jdk.modules())?));
+    let classpath: Vec<Arc<Archive>> = opts
+        .classpath
+        .iter()
+        .map(|p| Archive::open(p).map(Arc::new))
+        .collect::<Result<_, _>>()?;
+    let image = Arc::new(RuntimeImage::open(&opts.jdk.modules())?);
+    let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
+    let releases: BTreeSet<u32> = inputs
+        .iter()
+        .zip(&multi_release)
+        .filter(|(_, mr)| **mr)
+        .flat_map(|(a, _)| a.entries().iter().filter_map(|e| e.versioned_class()))
+        .map(|(k, _)| k)
+        .collect();
+    let build_index = |release: Option<u32>| -> Result<ClassIndex, MajorError> {
+        let mut index = ClassIndex::new();
+        for a in &inputs {
+            index.add_input(a.clone(), release)?;
+        }
+        for a in &classpath {
+            index.add_shared(a.clone());
+        }
+        for (_, bytes) in &aspects.classes {
+            index
+                .add_class(bytes)
+                .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
+        }
+        for (_, bytes) in RUNTIME_CLASSES {
+            index
+                .add_class(bytes)
+                .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
+        }
+        index.add_image(image.clone());
+        Ok(index)
+    };
+    let index = build_index(None)?;
+    let release_indexes: Vec<(u32, ClassIndex)> = releases
+        .iter()
+        .map(|&k| Ok((k, build_index(Some(k))?)))
+        .collect::<Result<_, MajorError>>()?;
     clock.lap("index classes");
 
     // 3. Weave every class of every input, in parallel.
     let weaver = Weaver::new(&program, &aspects, &index);
+    let release_weavers: Vec<(u32, Weaver<'_>)> = release_indexes
+        .iter()
+        .map(|(k, ix)| (*k, Weaver::new(&program, &aspects, ix)))
+        .collect();
+    let weavers = Weavers {
+        base: (&weaver, &index),
+        releases: release_weavers
+            .iter()
+            .zip(&release_indexes)
+            .map(|((k, w), (_, ix))| (*k, (w, ix)))
+            .collect(),
+    };
     let mut report = WeaveReport {
         unsupported: weaver.unsupported.clone(),
         ..Default::default()
@@ -194,7 +234,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         &opts.output,
         opts.jars.runtime_jar.as_deref(),
     )?;
-    let outs = plan.create()?;
+    let (outs, created_dir) = plan.create()?;
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
@@ -208,7 +248,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                     let end = (start + CHUNK).min(n);
                     let results: Vec<Result<Option<Woven>, MajorError>> = (start..end)
                         .into_par_iter()
-                        .map(|i| weave_entry(&weaver, &index, a, i, kind))
+                        .map(|i| weave_entry(&weavers, a, multi_release[input], i, kind))
                         .collect();
                     for (index, r) in (start..end).zip(results) {
                         let (class, extra) = match r? {
@@ -299,6 +339,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     for out in outs {
         out.finish()?;
     }
+    created_dir.keep();
     clock.lap("finish output");
     report.timings = clock.laps;
     Ok(report)
@@ -312,6 +353,8 @@ const CHUNK: usize = 256;
 /// and its extra class ready for the output (`None`: copy the input entry).
 struct Woven {
     outcome: ClassOutcome,
+    /// The release of a multi-release jar's versioned class.
+    release: Option<u32>,
     class: Option<PreparedEntry>,
     extra: Option<PreparedEntry>,
 }
@@ -325,12 +368,22 @@ struct Written {
     extra: Option<PreparedEntry>,
 }
 
-/// Weaves entry `i` of `a` if it is a class (multi-release variants are copied
-/// as they are) and prepares the result for an output of `kind`.
+/// The weaver of the base classes and those of each release of the
+/// multi-release inputs, each with its index.
+struct Weavers<'w, 'p> {
+    base: (&'w Weaver<'p>, &'w ClassIndex),
+    releases: BTreeMap<u32, (&'w Weaver<'p>, &'w ClassIndex)>,
+}
+
+/// Weaves entry `i` of `a` if it is a class and prepares the result for an
+/// output of `kind`. The versioned classes of a multi-release jar (`mr`) are
+/// woven against the classes their release sees, their extra classes put
+/// beside them under `META-INF/versions/N/`; those of a jar that is not
+/// multi-release (which no JDK loads) are copied as they are.
 fn weave_entry(
-    weaver: &Weaver<'_>,
-    index: &ClassIndex,
+    weavers: &Weavers<'_, '_>,
     a: &Arc<Archive>,
+    mr: bool,
     i: usize,
     kind: OutputKind,
 ) -> Result<Option<Woven>, MajorError> {
@@ -338,9 +391,14 @@ fn weave_entry(
     let Some(class) = e.class_name() else {
         return Ok(None);
     };
-    if e.name.starts_with("META-INF/versions/") {
-        return Ok(None);
-    }
+    let (release, (weaver, index)) = match e.versioned_class() {
+        Some((k, _)) if mr => match weavers.releases.get(&k) {
+            Some(w) => (Some(k), *w),
+            None => return Ok(None),
+        },
+        _ if e.name.starts_with(major_archive::VERSIONS) => return Ok(None),
+        _ => (None, weavers.base),
+    };
     let bytes = index.input_bytes(a, i)?;
     let mut outcome = weaver
         .weave_class(&bytes)
@@ -351,12 +409,17 @@ fn weave_entry(
         Some(b) => Some(PreparedEntry::new(kind, &format!("{class}.class"), &b)),
         None => None,
     };
+    let prefix = match release {
+        Some(k) => format!("{}{k}/", major_archive::VERSIONS),
+        None => String::new(),
+    };
     let extra = outcome
         .extra
         .take()
-        .map(|(n, x)| PreparedEntry::new(kind, &format!("{n}.class"), &x));
+        .map(|(n, x)| PreparedEntry::new(kind, &format!("{prefix}{n}.class"), &x));
     Ok(Some(Woven {
         outcome,
+        release,
         class,
         extra,
     }))
@@ -366,8 +429,17 @@ fn weave_entry(
 /// and the `declare error` matches.
 fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareHit>, w: &Woven) {
     let o = &w.outcome;
-    report.classes += 1;
-    report.woven += usize::from(w.class.is_some());
+    match w.release {
+        None => {
+            report.classes += 1;
+            report.woven += usize::from(w.class.is_some());
+        }
+        Some(k) => {
+            let r = report.releases.entry(k).or_default();
+            r.0 += 1;
+            r.1 += usize::from(w.class.is_some());
+        }
+    }
     for n in &o.notes {
         if !report.notes.contains(n) {
             report.notes.push(n.clone());
@@ -495,10 +567,20 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
         .map(|(k, n)| format!("{k} {n}"))
         .collect::<Vec<_>>()
         .join(", ");
+    let releases = r
+        .releases
+        .iter()
+        .map(|(k, (n, w))| format!(", release {k}: {w} of {n}"))
+        .collect::<String>();
     eprintln!(
-        "woven {} of {} classes into {}; advised shadows: {}",
+        "woven {} of {} classes{}{releases} into {}; advised shadows: {}",
         r.woven,
         r.classes,
+        if releases.is_empty() {
+            ""
+        } else {
+            " (multi-release base)"
+        },
         output.display(),
         if kinds.is_empty() {
             "none".to_string()

@@ -149,3 +149,103 @@ fn a_class_stored_under_another_path_is_indexed_by_its_name() {
         .arg("q.Sub"));
     assert_eq!(o, "advised q.Sub\nsub\n");
 }
+
+const GREETER_BASE: &str = "package app;\npublic class Greeter {\n    public static String greet(boolean c) {\n        return \"base\";\n    }\n}\n";
+
+/// The release-17 Greeter uses classes only its release has (`Made*`, in
+/// `META-INF/versions/17/` only): weaving it needs the index of release 17
+/// (the frames of `greet` merge `MadeOne` and `MadeTwo` into `MadeBase`).
+const GREETER_17: &str = "package app;\npublic class Greeter {\n    public static String greet(boolean c) {\n        MadeBase m = c ? new MadeOne() : new MadeTwo();\n        return \"release 17 \" + m.getClass().getSimpleName();\n    }\n}\nclass MadeBase {}\nclass MadeOne extends MadeBase {}\nclass MadeTwo extends MadeBase {}\n";
+
+const MAIN: &str = "package app;\npublic class Main {\n    public static void main(String[] a) {\n        System.out.println(Greeter.greet(a.length == 0));\n    }\n}\n";
+
+/// Advice on the greeter's execution (with a static part, so the class gets
+/// an extra class) and on the construction of the release-17 helpers.
+const MR_ASPECT: &str = "package t;\npublic aspect Seen {\n    before(): execution(String app.Greeter.greet(..)) {\n        System.out.println(\"advised \" + thisJoinPointStaticPart.getSignature().getName());\n    }\n    after() returning(Object o): call(app..*.new(..)) && within(app.Greeter) {\n        System.out.println(\"made \" + o.getClass().getSimpleName());\n    }\n}\n";
+
+/// A multi-release jar (base classes for release 11, a `versions/17`
+/// Greeter): both versions are woven, each against its release's classes,
+/// the summary counts release 17 apart, and JDK 17 and JDK 25 run the woven
+/// release-17 class with its advice.
+#[test]
+fn every_version_of_a_multi_release_class_is_woven() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let jar_tool = jdk.home.join("bin/jar");
+    if !jar_tool.is_file() {
+        eprintln!("SKIP: no jar tool in {}", jdk.home.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (base, v17) = (dir.path().join("base"), dir.path().join("v17"));
+    javac(
+        &jdk,
+        &dir.path().join("b"),
+        &base,
+        &["--release", "11"],
+        &[("app/Greeter.java", GREETER_BASE), ("app/Main.java", MAIN)],
+    );
+    javac(
+        &jdk,
+        &dir.path().join("v"),
+        &v17,
+        &["--release", "17"],
+        &[("app/Greeter.java", GREETER_17)],
+    );
+    let jar = dir.path().join("mr.jar");
+    ok(Command::new(&jar_tool)
+        .arg("--create")
+        .arg("--file")
+        .arg(&jar)
+        .arg("-C")
+        .arg(&base)
+        .arg(".")
+        .args(["--release", "17", "-C"])
+        .arg(&v17)
+        .arg("."));
+    let aspect = write(dir.path(), "Seen.aj", MR_ASPECT);
+    let out = dir.path().join("out.jar");
+    let o = weave(&jdk, &aspect, &[&jar, p("-o"), &out])
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains(", release 17: 1 of 4 into"), "{t}");
+    let before = contents(&jar);
+    let after = contents(&out);
+    let woven17 = entry(&out, "META-INF/versions/17/app/Greeter.class").unwrap();
+    assert!(
+        before
+            .iter()
+            .any(|(n, b)| n == "META-INF/versions/17/app/Greeter.class" && *b != woven17),
+        "the release-17 Greeter was not woven"
+    );
+    let names: Vec<&str> = after.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(
+        names.contains(&"META-INF/versions/17/app/Greeter$MajorStatics.class")
+            && names.contains(&"app/Greeter$MajorStatics.class"),
+        "{names:?}"
+    );
+    let mut ran = 0;
+    for home in [
+        PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64"),
+        PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64"),
+    ] {
+        let Some(run_jdk) = Jdk::at(&home) else {
+            eprintln!("SKIP: no JDK at {}", home.display());
+            continue;
+        };
+        let o = ok(Command::new(run_jdk.java())
+            .arg("-Xverify:all")
+            .arg("-cp")
+            .arg(&out)
+            .arg("app.Main"));
+        assert_eq!(
+            o,
+            "advised greet\nmade MadeOne\nrelease 17 MadeOne\n",
+            "{}",
+            home.display()
+        );
+        ran += 1;
+    }
+    assert!(ran > 0, "no JDK 17 or 25 to run the woven jar");
+}
