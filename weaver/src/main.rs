@@ -185,8 +185,7 @@ fn jdk_or_default(path: Option<PathBuf>) -> Result<Jdk, MajorError> {
         Some(p) => Jdk::at(&p).ok_or_else(|| {
             MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
         }),
-        None => Jdk::find()
-            .ok_or_else(|| MajorError::Usage("no JDK found: set JAVA_HOME or pass --jdk".into())),
+        None => Jdk::locate().map_err(MajorError::Usage),
     }
 }
 
@@ -268,6 +267,33 @@ fn dump(input: &Path, class: Option<&str>, method: Option<&str>) -> Result<ExitC
     };
     let parsed = major_classfile::ClassFile::parse(&bytes)
         .map_err(|e| MajorError::class(input, &entry, e))?;
+    if let Some(want) = method {
+        let mut names = Vec::new();
+        for m in &parsed.methods {
+            let name = parsed
+                .member_name(m)
+                .map_err(|e| MajorError::class(input, &entry, e))?;
+            let desc = parsed
+                .member_descriptor(m)
+                .map_err(|e| MajorError::class(input, &entry, e))?;
+            if want == name || want == format!("{name}{desc}") {
+                names.clear();
+                break;
+            }
+            names.push(format!("{name}{desc}"));
+        }
+        if !names.is_empty() || parsed.methods.is_empty() {
+            return Err(MajorError::Usage(format!(
+                "{entry}: no method `{want}` (give a name or a name with its descriptor); \
+                 the methods are: {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        }
+    }
     let text = disasm::disassemble_class(&parsed, method)
         .map_err(|e| MajorError::class(input, &entry, e))?;
     // A reader that stops early (`| head`) is not an error.
@@ -293,7 +319,15 @@ fn check(
         Some(p) => Some(Jdk::at(p).ok_or_else(|| {
             MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
         })?),
-        None => Jdk::find(),
+        // A wrong JAVA_HOME is an error; no JDK at all only leaves the
+        // class hierarchy to the inputs (warned about below).
+        None => match Jdk::locate() {
+            Ok(j) => Some(j),
+            Err(e) if std::env::var_os("JAVA_HOME").is_some_and(|h| !h.is_empty()) => {
+                return Err(MajorError::Usage(e))
+            }
+            Err(_) => None,
+        },
     };
     // The built-in default: java.base of the JDK.
     let mut module = module;

@@ -92,9 +92,41 @@ pub struct WeaveReport {
 /// Weaves; on any error nothing is written.
 pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let mut clock = Clock::start();
+    // 0. The inputs and the class path are opened first: a misspelled path
+    // is reported as such, not as whatever javac makes of its absence.
+    let open = |p: &PathBuf, what: &str| {
+        if std::fs::symlink_metadata(p).is_err() {
+            return Err(MajorError::Usage(format!(
+                "{}: no such {what} (inputs and class-path elements are jars or class directories)",
+                p.display()
+            )));
+        }
+        Archive::open(p).map(Arc::new).map_err(MajorError::from)
+    };
+    let inputs: Vec<Arc<Archive>> = opts
+        .inputs
+        .iter()
+        .map(|p| open(p, "input"))
+        .collect::<Result<_, _>>()?;
+    let classpath: Vec<Arc<Archive>> = opts
+        .classpath
+        .iter()
+        .map(|p| open(p, "class-path element"))
+        .collect::<Result<_, _>>()?;
     // 1. The aspects.
     let mut files = Vec::new();
     for p in &opts.aspects {
+        if !p
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("aj") || e.eq_ignore_ascii_case("java"))
+        {
+            return Err(MajorError::Usage(format!(
+                "{}: an aspect is given as source: a code-style `.aj` file or an \
+                 annotation-style (@Aspect) `.java` file; compiled aspects (.class, .jar) \
+                 are not accepted",
+                p.display()
+            )));
+        }
         let text = std::fs::read_to_string(p)
             .map_err(|e| MajorError::Usage(format!("{}: {e}", p.display())))?;
         files.push(SourceFile::new(p.display().to_string(), text));
@@ -151,16 +183,6 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // 2. The class hierarchy: one index of the base classes, and one per
     // release that a multi-release input has classes for (its versioned
     // classes replacing the base ones, as a JDK of that release loads them).
-    let inputs: Vec<Arc<Archive>> = opts
-        .inputs
-        .iter()
-        .map(|p| Archive::open(p).map(Arc::new))
-        .collect::<Result<_, _>>()?;
-    let classpath: Vec<Arc<Archive>> = opts
-        .classpath
-        .iter()
-        .map(|p| Archive::open(p).map(Arc::new))
-        .collect::<Result<_, _>>()?;
     let image = Arc::new(RuntimeImage::open(&opts.jdk.modules())?);
     let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
     let releases: BTreeSet<u32> = inputs
