@@ -18,5 +18,6 @@ pub mod jdk;
 pub mod outputs;
 pub mod report;
 pub mod runtime;
+pub mod signed;
 pub mod weave;
 pub mod weave_run;

@@ -12,6 +12,7 @@ use major_weaver::check::{check_archive, module_filter, CheckOptions};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
 use major_weaver::report::MajorError;
+use major_weaver::signed::SignedJars;
 use major_weaver::weave_run::{self, JarOptions, WeaveOptions};
 
 // Weaving allocates and frees many small objects on several threads at once;
@@ -115,6 +116,10 @@ struct WeaveArgs {
     /// woven jar). Default: major-runtime.jar.
     #[arg(long, value_name = "NAME")]
     runtime_jar: Option<String>,
+    /// A signed jar whose classes the aspects change: `strip` removes its
+    /// signature (with a warning), `refuse` fails the run.
+    #[arg(long, value_enum, default_value = "strip", value_name = "WHAT")]
+    signed_jars: SignedJars,
     /// More archives for type resolution only (not woven, not copied). An
     /// empty element is the current directory, as for `java -cp`.
     #[arg(long = "classpath", value_delimiter = ':', value_parser = clap::value_parser!(OsString))]
@@ -221,6 +226,7 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         cache,
         jars: JarOptions {
             runtime_jar: args.runtime_jar,
+            signed_jars: args.signed_jars,
         },
     };
     let report = weave_run::run(&opts)?;

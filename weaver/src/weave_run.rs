@@ -25,6 +25,7 @@ use crate::jdk::Jdk;
 use crate::outputs::Plan;
 use crate::report::MajorError;
 use crate::runtime::{cached_runtime_jar, write_runtime_jar, RUNTIME_CLASSES};
+use crate::signed::{signature_files, SignedJars};
 use crate::weave::{describe, ClassOutcome, DeclareHit, Weaver};
 
 /// What to weave.
@@ -58,6 +59,8 @@ pub struct JarOptions {
     /// puts them into that woven jar); `None`:
     /// [`DEFAULT_RUNTIME_JAR`](crate::outputs::DEFAULT_RUNTIME_JAR).
     pub runtime_jar: Option<String>,
+    /// What becomes of a signed jar whose classes change.
+    pub signed_jars: SignedJars,
 }
 
 /// What a weave did.
@@ -85,6 +88,8 @@ pub struct WeaveReport {
     pub aspect_warnings: Vec<String>,
     /// Advice left out at some join points, with the reason.
     pub notes: Vec<String>,
+    /// Other warnings (signed jars whose signature was removed).
+    pub warnings: Vec<String>,
     /// Wall time of each phase, in order.
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
@@ -261,7 +266,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let mut errors: Vec<DeclareHit> = Vec::new();
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
-        let writer = scope.spawn(|| write_inputs(outs, &plan, &inputs, &replaced, rx));
+        let writer = scope
+            .spawn(|| write_inputs(outs, &plan, &inputs, &replaced, opts.jars.signed_jars, rx));
         let woven = (|| -> Result<(), MajorError> {
             for (input, a) in inputs.iter().enumerate() {
                 let n = a.entries().len();
@@ -297,8 +303,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         drop(tx);
         let written = writer.join().expect("the output writer panicked");
         woven?;
-        let (outs, notes) = written?;
+        let (outs, notes, warnings) = written?;
         report.notes.extend(notes);
+        report.warnings.extend(warnings);
         Ok(outs)
     })?;
     if !errors.is_empty() {
@@ -486,30 +493,71 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
 }
 
 /// The writer: every entry of the inputs, in order, into the output `plan`
-/// gives each input, as `rx` delivers them
-/// (woven classes prepared, other entries copied raw from zips and directories);
-/// entries replaced by aspect classes are left out, with a note. Returns the
-/// output, still to be finished, and the notes.
+/// gives each input, as `rx` delivers them (woven classes prepared, other
+/// entries copied raw from zips and directories); entries replaced by aspect
+/// classes are left out, with a note. A signed input is held back until all
+/// of it is woven: if any of its classes changed, its signature goes (or the
+/// run fails, as `signed` says). Returns the outputs, still to be finished,
+/// the notes and the warnings.
 fn write_inputs(
-    mut outs: Vec<OutputArchive>,
+    outs: Vec<OutputArchive>,
     plan: &Plan,
     inputs: &[Arc<Archive>],
     replaced: &HashSet<&str>,
+    signed: SignedJars,
     rx: std::sync::mpsc::Receiver<Written>,
-) -> Result<(Vec<OutputArchive>, Vec<String>), MajorError> {
-    let mut notes = Vec::new();
-    for w in rx {
-        let a = &inputs[w.input];
-        let out = &mut outs[plan.of_input[w.input]];
+) -> Result<(Vec<OutputArchive>, Vec<String>, Vec<String>), MajorError> {
+    let mut w = Writer {
+        outs,
+        plan,
+        inputs,
+        replaced,
+        notes: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let signatures: Vec<Vec<&str>> = inputs.iter().map(|a| signature_files(a)).collect();
+    let mut held: Vec<Written> = Vec::new();
+    for job in rx {
+        if held.first().is_some_and(|h| h.input != job.input) {
+            w.signed_input(std::mem::take(&mut held), &signatures, signed)?;
+        }
+        if signatures[job.input].is_empty() {
+            w.entry(job, None)?;
+        } else {
+            held.push(job);
+        }
+    }
+    if !held.is_empty() {
+        w.signed_input(held, &signatures, signed)?;
+    }
+    Ok((w.outs, w.notes, w.warnings))
+}
+
+/// The state of [`write_inputs`].
+struct Writer<'a> {
+    outs: Vec<OutputArchive>,
+    plan: &'a Plan,
+    inputs: &'a [Arc<Archive>],
+    replaced: &'a HashSet<&'a str>,
+    notes: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl Writer<'_> {
+    /// Writes one entry; `manifest`: the contents that replace the input's
+    /// `META-INF/MANIFEST.MF`.
+    fn entry(&mut self, w: Written, manifest: Option<&[u8]>) -> Result<(), MajorError> {
+        let a = &self.inputs[w.input];
+        let out = &mut self.outs[self.plan.of_input[w.input]];
         let i = w.index;
         let e = &a.entries()[i];
-        if e.class_name().is_some_and(|n| replaced.contains(n)) {
-            notes.push(format!(
+        if e.class_name().is_some_and(|n| self.replaced.contains(n)) {
+            self.notes.push(format!(
                 "{}!{}: replaced by the aspect class major compiled",
                 a.path().display(),
                 e.name
             ));
-            continue;
+            return Ok(());
         }
         let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
         match w.class {
@@ -519,6 +567,9 @@ fn write_inputs(
                     out.write_prepared(x)?;
                 }
             }
+            None if manifest.is_some() && e.name == MANIFEST => {
+                out.write_like(a, i, manifest.unwrap_or_default())?
+            }
             None if mirror => out.copy_raw(a, i)?,
             None => {
                 if let Some(n) = e.class_name() {
@@ -526,9 +577,62 @@ fn write_inputs(
                 }
             }
         }
+        Ok(())
     }
-    Ok((outs, notes))
+
+    /// Writes all of a signed input, `held`: unchanged if weaving changed
+    /// none of its classes, else without its signature (or refused).
+    fn signed_input(
+        &mut self,
+        held: Vec<Written>,
+        signatures: &[Vec<&str>],
+        mode: SignedJars,
+    ) -> Result<(), MajorError> {
+        let Some(input) = held.first().map(|h| h.input) else {
+            return Ok(());
+        };
+        let a = self.inputs[input].clone();
+        let changed = held.iter().any(|w| {
+            w.class.is_some()
+                || a.entries()[w.index]
+                    .class_name()
+                    .is_some_and(|n| self.replaced.contains(n))
+        });
+        if !changed {
+            for w in held {
+                self.entry(w, None)?;
+            }
+            return Ok(());
+        }
+        let files = signatures[input].join(", ");
+        if mode == SignedJars::Refuse {
+            return Err(MajorError::Usage(format!(
+                "{}: a signed jar ({files}) whose classes the aspects change: its signature \
+                 would no longer hold; nothing written (--signed-jars=strip removes the signature)",
+                a.path().display()
+            )));
+        }
+        let manifest = match a.find(MANIFEST) {
+            Some(i) => crate::signed::strip_digests(&a.read(i)?),
+            None => Vec::new(),
+        };
+        for w in held {
+            if crate::signed::is_signature_file(&a.entries()[w.index].name) {
+                continue;
+            }
+            self.entry(w, Some(&manifest))?;
+        }
+        self.warnings.push(format!(
+            "{}: signed jar woven: its signature ({files}) and the entry digests of its \
+             manifest were removed, as they no longer match (--signed-jars=refuse refuses instead)",
+            a.path().display()
+        ));
+        Ok(())
+    }
 }
+
+/// A jar's manifest.
+const MANIFEST: &str = "META-INF/MANIFEST.MF";
 
 /// Wall-clock laps of the phases of a run.
 struct Clock {
@@ -582,6 +686,9 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
     }
     for m in &r.skipped_methods {
         eprintln!("warning: left unwoven: {m}");
+    }
+    for w in &r.warnings {
+        eprintln!("warning: {w}");
     }
     let kinds = r
         .advised

@@ -249,3 +249,138 @@ fn every_version_of_a_multi_release_class_is_woven() {
     }
     assert!(ran > 0, "no JDK 17 or 25 to run the woven jar");
 }
+
+/// Signs `jar` in place with a new key (keytool + jarsigner of `jdk`);
+/// `false` (after printing SKIP) without those tools.
+fn sign(jdk: &Jdk, dir: &Path, jar: &Path) -> bool {
+    let (keytool, jarsigner) = (jdk.home.join("bin/keytool"), jdk.home.join("bin/jarsigner"));
+    if !keytool.is_file() || !jarsigner.is_file() {
+        eprintln!("SKIP: no keytool/jarsigner in {}", jdk.home.display());
+        return false;
+    }
+    let ks = dir.join("keys.p12");
+    if !ks.exists() {
+        ok(Command::new(&keytool)
+            .args(["-genkeypair", "-keystore"])
+            .arg(&ks)
+            .args([
+                "-storepass",
+                "secret1",
+                "-keypass",
+                "secret1",
+                "-alias",
+                "me",
+                "-dname",
+                "CN=major test",
+                "-keyalg",
+                "EC",
+                "-validity",
+                "2",
+            ]));
+    }
+    ok(Command::new(&jarsigner)
+        .arg("-keystore")
+        .arg(&ks)
+        .args(["-storepass", "secret1"])
+        .arg(jar)
+        .arg("me"));
+    true
+}
+
+/// A signed jar whose classes weaving changes loses its signature (files and
+/// manifest digests, the rest of the manifest kept) with a warning naming
+/// it, and runs; `--signed-jars=refuse` fails instead and writes nothing; a
+/// signed jar the aspects leave alone keeps its signature, still valid.
+#[test]
+fn a_signed_jar_loses_its_signature_only_when_woven() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (app, lib) = (dir.path().join("app"), dir.path().join("lib"));
+    javac(
+        &jdk,
+        &dir.path().join("l"),
+        &lib,
+        &["--release", "11"],
+        &[("l/Lib.java", "package l;\npublic class Lib {\n    public static String name() { return \"lib\"; }\n}\n")],
+    );
+    javac(
+        &jdk,
+        &dir.path().join("a"),
+        &app,
+        &["--release", "11", "-cp", lib.to_str().unwrap()],
+        &[("app/Main.java", "package app;\npublic class Main {\n    public static void main(String[] a) {\n        System.out.println(new StringBuilder(\"app \").append(l.Lib.name()));\n    }\n}\n")],
+    );
+    let (app_jar, lib_jar) = (dir.path().join("app.jar"), dir.path().join("lib.jar"));
+    for (from, to) in [(&app, &app_jar), (&lib, &lib_jar)] {
+        ok(Command::new(jdk.home.join("bin/jar"))
+            .arg("--create")
+            .arg("--file")
+            .arg(to)
+            .args(["--main-class", "app.Main", "-C"])
+            .arg(from)
+            .arg("."));
+        if !sign(&jdk, dir.path(), to) {
+            return;
+        }
+    }
+    let signed_names = |jar: &Path| -> Vec<String> {
+        contents(jar)
+            .into_iter()
+            .map(|(n, _)| n)
+            .filter(|n| n.starts_with("META-INF/ME."))
+            .collect()
+    };
+    assert_eq!(signed_names(&app_jar).len(), 2, "jarsigner signed the jar");
+    // Only app.jar has a constructor call the aspect advises.
+    let aspect = write(
+        dir.path(),
+        "News.aj",
+        "package t;\npublic aspect News {\n    after() returning(Object o): call(StringBuilder.new(..)) {\n        System.out.println(\"new \" + o.getClass().getSimpleName());\n    }\n}\n",
+    );
+    let out = dir.path().join("out");
+    let o = weave(&jdk, &aspect, &[&app_jar, &lib_jar, p("-o"), &out])
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains(&format!("warning: {}: signed jar woven", app_jar.display())),
+        "{t}"
+    );
+    assert!(!t.contains("lib.jar: signed"), "{t}");
+    let woven_app = out.join("app.jar");
+    assert!(signed_names(&woven_app).is_empty());
+    let manifest = String::from_utf8(entry(&woven_app, "META-INF/MANIFEST.MF").unwrap()).unwrap();
+    assert!(
+        manifest.contains("Main-Class: app.Main") && !manifest.contains("-Digest"),
+        "{manifest}"
+    );
+    // The untouched lib.jar is copied whole and still verifies.
+    assert_eq!(contents(&out.join("lib.jar")), contents(&lib_jar));
+    let v = ok(Command::new(jdk.home.join("bin/jarsigner"))
+        .arg("-verify")
+        .arg(out.join("lib.jar")));
+    assert!(v.contains("jar verified"), "{v}");
+    let cp = std::env::join_paths([
+        &woven_app,
+        &out.join("lib.jar"),
+        &out.join("major-runtime.jar"),
+    ])
+    .unwrap();
+    let run = ok(Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(&cp)
+        .arg("app.Main"));
+    assert_eq!(run, "new StringBuilder\napp lib\n");
+    // Refusing: the run fails naming the jar, and writes nothing.
+    let refused = dir.path().join("refused");
+    let o = weave(&jdk, &aspect, &[&app_jar, &lib_jar, p("-o"), &refused])
+        .arg("--signed-jars=refuse")
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("app.jar: a signed jar"), "{t}");
+    assert!(!refused.exists(), "nothing written");
+}
