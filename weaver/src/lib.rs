@@ -15,6 +15,7 @@ pub mod check;
 pub mod demo;
 pub mod index;
 pub mod jdk;
+pub mod modules;
 pub mod outputs;
 pub mod report;
 pub mod runtime;

@@ -262,12 +262,33 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         opts.jars.runtime_jar.as_deref(),
     )?;
     let (outs, created_dir) = plan.create()?;
+    let extra_classes = weaver
+        .extra_classes()
+        .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
+    // The packages of the classes added to the output that gets them: a
+    // module-info there that lists its packages must list these too.
+    let added_packages: BTreeSet<String> = aspects
+        .classes
+        .iter()
+        .chain(&extra_classes)
+        .map(|(n, _)| n.as_str())
+        .chain(
+            RUNTIME_CLASSES
+                .iter()
+                .filter(|_| opts.bundle_runtime)
+                .map(|(n, _)| *n),
+        )
+        .filter_map(|n| crate::modules::package_of(n.trim_end_matches(".class")))
+        .map(str::to_string)
+        .collect();
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
-        let writer = scope
-            .spawn(|| write_inputs(outs, &plan, &inputs, &replaced, opts.jars.signed_jars, rx));
+        let writer = scope.spawn(|| {
+            let w = Writer::new(outs, &plan, &inputs, &replaced, &added_packages);
+            write_inputs(w, opts.jars.signed_jars, rx)
+        });
         let woven = (|| -> Result<(), MajorError> {
             for (input, a) in inputs.iter().enumerate() {
                 let n = a.entries().len();
@@ -323,9 +344,6 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             report.unmatched.push(describe(&program, a.resolved));
         }
     }
-    let extra_classes = weaver
-        .extra_classes()
-        .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
     clock.lap("weave and write");
 
     // 4. The classes major adds, after the inputs. The runtime classes are
@@ -500,21 +518,11 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
 /// run fails, as `signed` says). Returns the outputs, still to be finished,
 /// the notes and the warnings.
 fn write_inputs(
-    outs: Vec<OutputArchive>,
-    plan: &Plan,
-    inputs: &[Arc<Archive>],
-    replaced: &HashSet<&str>,
+    mut w: Writer<'_>,
     signed: SignedJars,
     rx: std::sync::mpsc::Receiver<Written>,
 ) -> Result<(Vec<OutputArchive>, Vec<String>, Vec<String>), MajorError> {
-    let mut w = Writer {
-        outs,
-        plan,
-        inputs,
-        replaced,
-        notes: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let inputs = w.inputs;
     let signatures: Vec<Vec<&str>> = inputs.iter().map(|a| signature_files(a)).collect();
     let mut held: Vec<Written> = Vec::new();
     for job in rx {
@@ -539,11 +547,31 @@ struct Writer<'a> {
     plan: &'a Plan,
     inputs: &'a [Arc<Archive>],
     replaced: &'a HashSet<&'a str>,
+    /// The packages added to output `plan.added`.
+    added_packages: &'a BTreeSet<String>,
     notes: Vec<String>,
     warnings: Vec<String>,
 }
 
-impl Writer<'_> {
+impl<'a> Writer<'a> {
+    fn new(
+        outs: Vec<OutputArchive>,
+        plan: &'a Plan,
+        inputs: &'a [Arc<Archive>],
+        replaced: &'a HashSet<&'a str>,
+        added_packages: &'a BTreeSet<String>,
+    ) -> Self {
+        Writer {
+            outs,
+            plan,
+            inputs,
+            replaced,
+            added_packages,
+            notes: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     /// Writes one entry; `manifest`: the contents that replace the input's
     /// `META-INF/MANIFEST.MF`.
     fn entry(&mut self, w: Written, manifest: Option<&[u8]>) -> Result<(), MajorError> {
@@ -569,6 +597,19 @@ impl Writer<'_> {
             }
             None if manifest.is_some() && e.name == MANIFEST => {
                 out.write_like(a, i, manifest.unwrap_or_default())?
+            }
+            None if self.plan.of_input[w.input] == self.plan.added
+                && is_module_info(e)
+                && !self.added_packages.is_empty() =>
+            {
+                let bytes = a.read(i)?;
+                match crate::modules::add_module_packages(&bytes, self.added_packages)
+                    .map_err(|err| MajorError::class(a.path(), &e.name, err))?
+                {
+                    Some(b) => out.write_like(a, i, &b)?,
+                    None if mirror => out.copy_raw(a, i)?,
+                    None => out.write_like(a, i, &bytes)?,
+                }
             }
             None if mirror => out.copy_raw(a, i)?,
             None => {
@@ -633,6 +674,12 @@ impl Writer<'_> {
 
 /// A jar's manifest.
 const MANIFEST: &str = "META-INF/MANIFEST.MF";
+
+/// Whether `e` is a module descriptor: `module-info.class` at the root, or
+/// in a multi-release jar's versioned section.
+fn is_module_info(e: &major_archive::Entry) -> bool {
+    e.name == "module-info.class" || e.versioned_class().is_some_and(|(_, n)| n == "module-info")
+}
 
 /// Wall-clock laps of the phases of a run.
 struct Clock {

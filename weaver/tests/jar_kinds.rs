@@ -384,3 +384,59 @@ fn a_signed_jar_loses_its_signature_only_when_woven() {
     assert!(t.contains("app.jar: a signed jar"), "{t}");
     assert!(!refused.exists(), "nothing written");
 }
+
+/// A modular jar (`jar --create` lists the module's packages in
+/// module-info's `ModulePackages`): the woven jar's module-info lists the
+/// packages of the aspect and runtime classes too, and the woven jar runs
+/// on the module path.
+#[test]
+fn a_modular_jar_runs_woven_on_the_module_path() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    javac(
+        &jdk,
+        dir.path(),
+        &classes,
+        &["--release", "11"],
+        &[
+            ("module-info.java", "module demo.app {\n}\n"),
+            (
+                "app/Main.java",
+                "package app;\npublic class Main {\n    public static void main(String[] a) {\n        System.out.println(new StringBuilder(\"modular\"));\n    }\n}\n",
+            ),
+        ],
+    );
+    let jar = dir.path().join("app.jar");
+    ok(Command::new(jdk.home.join("bin/jar"))
+        .arg("--create")
+        .arg("--file")
+        .arg(&jar)
+        .args(["--main-class", "app.Main", "-C"])
+        .arg(&classes)
+        .arg("."));
+    let aspect = write(
+        dir.path(),
+        "News.aj",
+        "package t.aspects;\npublic aspect News {\n    after() returning(Object o): call(StringBuilder.new(..)) {\n        System.out.println(\"new \" + o.getClass().getSimpleName() + \" at \" + thisJoinPointStaticPart.getSourceLocation().getWithinType().getModule().getName());\n    }\n}\n",
+    );
+    let out = dir.path().join("out.jar");
+    ok(&mut weave(&jdk, &aspect, &[&jar, p("-o"), &out]));
+    let described = ok(Command::new(jdk.home.join("bin/jar"))
+        .arg("--describe-module")
+        .arg("--file")
+        .arg(&out));
+    for package in ["app", "t.aspects", "major.runtime", "org.aspectj.lang"] {
+        assert!(
+            described.contains(&format!("contains {package}\n"))
+                || described.contains(&format!("contains {package}\r\n")),
+            "{package}: {described}"
+        );
+    }
+    let run = ok(Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-p")
+        .arg(&out)
+        .args(["-m", "demo.app"]));
+    assert_eq!(run, "new StringBuilder at demo.app\nmodular\n");
+}
