@@ -324,10 +324,10 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         drop(tx);
         let written = writer.join().expect("the output writer panicked");
         woven?;
-        let (outs, notes, warnings) = written?;
-        report.notes.extend(notes);
-        report.warnings.extend(warnings);
-        Ok(outs)
+        let w = written?;
+        report.notes.extend(w.notes);
+        report.warnings.extend(w.warnings);
+        Ok(w.outs)
     })?;
     if !errors.is_empty() {
         let text = errors
@@ -515,13 +515,13 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
 /// entries copied raw from zips and directories); entries replaced by aspect
 /// classes are left out, with a note. A signed input is held back until all
 /// of it is woven: if any of its classes changed, its signature goes (or the
-/// run fails, as `signed` says). Returns the outputs, still to be finished,
-/// the notes and the warnings.
+/// run fails, as `signed` says). Returns the writer: its outputs, still to
+/// be finished, its notes and warnings.
 fn write_inputs(
     mut w: Writer<'_>,
     signed: SignedJars,
     rx: std::sync::mpsc::Receiver<Written>,
-) -> Result<(Vec<OutputArchive>, Vec<String>, Vec<String>), MajorError> {
+) -> Result<Writer<'_>, MajorError> {
     let inputs = w.inputs;
     let signatures: Vec<Vec<&str>> = inputs.iter().map(|a| signature_files(a)).collect();
     let mut held: Vec<Written> = Vec::new();
@@ -538,7 +538,7 @@ fn write_inputs(
     if !held.is_empty() {
         w.signed_input(held, &signatures, signed)?;
     }
-    Ok((w.outs, w.notes, w.warnings))
+    Ok(w)
 }
 
 /// The state of [`write_inputs`].
