@@ -119,6 +119,44 @@ impl Entry {
     pub fn class_name(&self) -> Option<&str> {
         self.class.clone().map(|range| &self.name[range])
     }
+
+    /// For a class of a multi-release jar's versioned section
+    /// (`META-INF/versions/N/org/x/Y.class`): the release `N` and the class
+    /// name without the prefix (`org/x/Y`). `None` for other entries, and for
+    /// versions below 9 (which the JDK ignores) or that are not numbers.
+    pub fn versioned_class(&self) -> Option<(u32, &str)> {
+        let rest = self.class_name()?.strip_prefix(VERSIONS)?;
+        let (n, class) = rest.split_once('/')?;
+        let release = n.parse::<u32>().ok().filter(|&r| r >= 9)?;
+        if class.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Some((release, class))
+    }
+}
+
+/// Where a multi-release jar keeps the classes of later releases.
+pub const VERSIONS: &str = "META-INF/versions/";
+
+/// Whether a manifest (`META-INF/MANIFEST.MF` contents) declares a
+/// multi-release jar: a main-section attribute `Multi-Release: true` (the
+/// name in any case, the value `true` in any case), as the JDK reads it.
+pub fn manifest_is_multi_release(manifest: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(manifest);
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        if line.is_empty() {
+            break; // the end of the main section
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("Multi-Release")
+                && value.trim().eq_ignore_ascii_case("true")
+            {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The class-name part of `name`, if it names a class file.
@@ -298,6 +336,18 @@ impl Archive {
         }
     }
 
+    /// Whether this is a multi-release jar: a zip or directory whose
+    /// `META-INF/MANIFEST.MF` says `Multi-Release: true`. Only then does a JDK
+    /// load the classes under `META-INF/versions/N/`.
+    pub fn is_multi_release(&self) -> bool {
+        if !matches!(self.kind, ArchiveKind::Zip | ArchiveKind::Directory) {
+            return false;
+        }
+        self.find("META-INF/MANIFEST.MF")
+            .and_then(|i| self.read(i).ok())
+            .is_some_and(|m| manifest_is_multi_release(&m))
+    }
+
     /// The size of the input on disk: the file size, or for a directory the
     /// sum of the sizes of its files.
     pub fn size_bytes(&self) -> u64 {
@@ -400,6 +450,34 @@ mod tests {
         assert_eq!(e.class_name(), None);
         let e = Entry::new("/x.class".into(), false, 1, ArchiveKind::JImage);
         assert_eq!(e.class_name(), None);
+    }
+
+    #[test]
+    fn versioned_classes_and_the_multi_release_attribute() {
+        let e = Entry::new(
+            "META-INF/versions/17/a/B.class".into(),
+            false,
+            1,
+            ArchiveKind::Zip,
+        );
+        assert_eq!(e.versioned_class(), Some((17, "a/B")));
+        for name in [
+            "a/B.class",
+            "META-INF/versions/8/a/B.class",
+            "META-INF/versions/x/a/B.class",
+            "META-INF/versions/+11/a/B.class",
+            "META-INF/versions/11/",
+        ] {
+            let e = Entry::new(name.into(), false, 1, ArchiveKind::Zip);
+            assert_eq!(e.versioned_class(), None, "{name}");
+        }
+        assert!(manifest_is_multi_release(
+            b"Manifest-Version: 1.0\r\nmulti-release: TRUE\r\n\r\n"
+        ));
+        assert!(!manifest_is_multi_release(
+            b"Manifest-Version: 1.0\n\nName: x\nMulti-Release: true\n"
+        ));
+        assert!(!manifest_is_multi_release(b"Multi-Release: false\n"));
     }
 
     #[test]

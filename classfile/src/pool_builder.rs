@@ -254,6 +254,11 @@ impl<'a> PoolBuilder<'a> {
         let n = self.utf8(name)?;
         self.ref1(tag::CLASS, n)
     }
+    /// A `CONSTANT_Package` for a package's internal name (`a/b`).
+    pub fn package(&mut self, name: &str) -> Result<u16> {
+        let n = self.utf8(name)?;
+        self.ref1(tag::PACKAGE, n)
+    }
     /// A `CONSTANT_String`.
     pub fn string(&mut self, s: &str) -> Result<u16> {
         let n = self.utf8(s)?;

@@ -883,6 +883,7 @@ fn dollar_names_follow_nesting() {
             subject_class: view,
             subject: m,
             handler_type: None,
+            before_super: false,
         };
         compiled.matches(&shadow, &w)
     };
@@ -938,6 +939,7 @@ fn generic_parameters_and_new_syntax() {
             subject_class: class,
             subject: m,
             handler_type: None,
+            before_super: false,
         };
         compiled.matches(&shadow, &w)
     };
@@ -1023,6 +1025,7 @@ fn overridden_and_parameterized_signatures() {
             subject_class: view,
             subject: m,
             handler_type: None,
+            before_super: false,
         };
         compiled.matches(&shadow, &w)
     };

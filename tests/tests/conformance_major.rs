@@ -37,6 +37,7 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
         strict: false,
         full_coverage: false,
         cache: None,
+        jars: Default::default(),
     };
     let report = match run(&opts) {
         Ok(r) => r,

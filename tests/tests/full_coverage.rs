@@ -35,6 +35,7 @@ fn weave_java_base(home: &Path, aspect: &Path, out: &Path) -> WeaveReport {
         bundle_runtime: true,
         strict: false,
         full_coverage: true,
+        jars: Default::default(),
         cache: None,
     };
     run(&opts).unwrap_or_else(|e| panic!("weaving java.base with {}: {e}", aspect.display()))

@@ -71,6 +71,7 @@ fn major_weave(jdk: &Jdk, jar: &Path, aspect: &str, out: &Path) -> Result<WeaveR
         strict: false,
         full_coverage: false,
         cache: None,
+        jars: Default::default(),
     };
     let report = run(&opts).map_err(|e| format!("major weave failed: {e}"))?;
     if !report.unsupported.is_empty() {

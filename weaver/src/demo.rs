@@ -78,6 +78,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         strict: false,
         full_coverage: false,
         cache,
+        jars: Default::default(),
     })?;
     weave_run::print_report(&report, &woven, true);
     eprintln!("demo: java -Xverify:all -cp woven Main");

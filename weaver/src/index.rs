@@ -2,7 +2,10 @@
 //! every class of the inputs and of a JDK (no class is loaded). It implements
 //! [`ClassHierarchy`] and caches the answers to "common super class of A and B".
 //!
-//! Archives added with [`ClassIndex::add_shared`] are indexed by entry name
+//! Inputs, the archives to be woven ([`ClassIndex::add_input`]), are indexed
+//! by the names in their classes' bytes, read in parallel when added (the
+//! weaver then reuses the decompressed bytes). Class-path archives added with
+//! [`ClassIndex::add_shared`] are indexed by entry name
 //! only: a class's header, and its details (interfaces, members with their
 //! modifiers, annotations and exceptions), are read from the archive on first
 //! demand and cached. A weave asks about a few thousand of the JDK's ~27,000
@@ -269,6 +272,9 @@ pub struct ClassIndex {
     cache: SuperCache,
     /// Bytes kept in [`Entry::kept`], in all.
     kept_bytes: AtomicUsize,
+    /// Classes of inputs ([`ClassIndex::add_input`]): (archive, entry) → the
+    /// name in the class's bytes.
+    input_names: HashMap<(u32, u32), Arc<str>>,
 }
 
 impl ClassIndex {
@@ -359,6 +365,94 @@ impl ClassIndex {
             );
         }
         self.archives.push(archive);
+    }
+
+    /// Adds the classes of input `archive` (one to be woven) under the names
+    /// their bytes give, wherever they are stored (a class `m$x` stored as
+    /// `Lib/m$x.class` is indexed as `m$x`), and keeps the archive. Every
+    /// class is read now, in parallel; what was decompressed is kept for the
+    /// weaver ([`input_bytes`](Self::input_bytes)), so inputs are still
+    /// decompressed once. Names already indexed keep their first definition.
+    ///
+    /// `release`: the Java release the classes are seen from. `None` indexes
+    /// the base classes only; `Some(n)` makes the versioned classes of a
+    /// multi-release jar (`META-INF/versions/k/..`, `k <= n`) replace the base
+    /// ones, the highest `k` first, as a JDK of release `n` loads them. Other
+    /// `META-INF/..` classes and `module-info` are not indexed.
+    ///
+    /// A class that does not parse is an error naming the archive and entry.
+    pub fn add_input(
+        &mut self,
+        archive: Arc<Archive>,
+        release: Option<u32>,
+    ) -> Result<(), MajorError> {
+        let id = self.archives.len() as u32;
+        let multi_release = release.is_some() && archive.is_multi_release();
+        // (priority, entry): the base classes 0, versioned ones their release.
+        let mut chosen: Vec<(u32, usize)> = Vec::new();
+        for (i, e) in archive.entries().iter().enumerate() {
+            let Some(name) = e.class_name().filter(|n| is_indexed(n)) else {
+                continue;
+            };
+            match e.versioned_class() {
+                Some((k, _)) if multi_release && release.is_some_and(|r| k <= r) => {
+                    chosen.push((k, i))
+                }
+                _ if name.starts_with("META-INF/") => {}
+                _ => chosen.push((0, i)),
+            }
+        }
+        // Highest release first, so that it is the definition kept.
+        chosen.sort_by_key(|&(k, i)| (std::cmp::Reverse(k), i));
+        let kept_bytes = &self.kept_bytes;
+        type Found = Result<(Arc<str>, ClassInfo, Option<Arc<[u8]>>), MajorError>;
+        let found: Vec<Found> = chosen
+            .par_iter()
+            .map(|&(_, i)| {
+                let e = &archive.entries()[i];
+                let bytes = archive.read(i)?;
+                let (name, info) = header(&bytes)
+                    .map_err(|err| MajorError::class(archive.path(), &e.name, err))?;
+                let kept = match bytes {
+                    Cow::Borrowed(_) => None,
+                    Cow::Owned(v) => {
+                        let total = kept_bytes.fetch_add(v.len(), Ordering::Relaxed);
+                        if total + v.len() > KEEP_LIMIT {
+                            kept_bytes.fetch_sub(v.len(), Ordering::Relaxed);
+                            None
+                        } else {
+                            Some(Arc::from(v))
+                        }
+                    }
+                };
+                Ok((name, info, kept))
+            })
+            .collect();
+        for (&(_, i), r) in chosen.iter().zip(found) {
+            let (name, info, kept) = r?;
+            self.input_names.insert((id, i as u32), name.clone());
+            match self.classes.entry(name) {
+                std::collections::hash_map::Entry::Occupied(_) => {
+                    if let Some(k) = kept {
+                        self.kept_bytes.fetch_sub(k.len(), Ordering::Relaxed);
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    let entry = Entry::known(info, Source::Archive(id, i as u32));
+                    *entry.kept.lock().expect("kept bytes lock") = kept;
+                    v.insert(entry);
+                }
+            }
+        }
+        self.archives.push(archive);
+        Ok(())
+    }
+
+    /// The name in the bytes of entry `i` of input `archive`, as
+    /// [`add_input`](Self::add_input) indexed it.
+    pub fn input_class_name(&self, archive: &Arc<Archive>, i: usize) -> Option<&str> {
+        let id = self.archives.iter().position(|a| Arc::ptr_eq(a, archive))?;
+        self.input_names.get(&(id as u32, i as u32)).map(|n| &**n)
     }
 
     /// Keeps a JDK run-time image: classes that no archive or class added
@@ -462,7 +556,8 @@ impl ClassIndex {
         })
     }
 
-    /// Entry `i` of input `archive` (added with [`add_shared`](Self::add_shared)),
+    /// Entry `i` of input `archive` (added with [`add_input`](Self::add_input)
+    /// or [`add_shared`](Self::add_shared)),
     /// for weaving. The index and the weaver share what either of them
     /// decompressed first, so each input class is decompressed once (while the
     /// bytes kept stay under [`KEEP_LIMIT`]).
@@ -471,7 +566,9 @@ impl ClassIndex {
         archive: &'a Arc<Archive>,
         i: usize,
     ) -> Result<ClassBytes<'a>, major_archive::ArchiveError> {
-        let name = archive.entries()[i].class_name();
+        let name = self
+            .input_class_name(archive, i)
+            .or_else(|| archive.entries()[i].class_name());
         let entry = name.and_then(|n| self.classes.get(n)).filter(|e| {
             matches!(e.source, Source::Archive(a, k)
                 if k as usize == i && Arc::ptr_eq(&self.archives[a as usize], archive))

@@ -17,13 +17,36 @@ impl Jdk {
         })
     }
     /// The JDK named by `JAVA_HOME`, else the one `java` on `PATH` belongs to,
-    /// else Debian's default location.
+    /// else Debian's default location. A `JAVA_HOME` that names no JDK gives
+    /// `None`: it is never silently replaced by another JDK
+    /// ([`Jdk::locate`] says what is wrong).
     pub fn find() -> Option<Jdk> {
-        if let Some(h) = std::env::var_os("JAVA_HOME") {
-            if let Some(j) = Jdk::at(Path::new(&h)) {
-                return Some(j);
-            }
+        Jdk::locate().ok()
+    }
+
+    /// As [`Jdk::find`], with the reason when no JDK is found: `JAVA_HOME`
+    /// set to something that is not a JDK, or no JDK anywhere.
+    pub fn locate() -> Result<Jdk, String> {
+        if let Some(h) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
+            let home = Path::new(&h);
+            return Jdk::at(home).ok_or_else(|| {
+                format!(
+                    "JAVA_HOME={} is not a JDK (no {}): point JAVA_HOME at a JDK \
+                     (e.g. /usr/lib/jvm/java-17-openjdk-amd64), unset it, or pass --jdk",
+                    home.display(),
+                    home.join("lib/modules").display()
+                )
+            });
         }
+        Jdk::search_path().ok_or_else(|| {
+            "no JDK found: install one (apt-get install openjdk-17-jdk-headless), \
+             set JAVA_HOME or pass --jdk"
+                .to_string()
+        })
+    }
+
+    /// The JDK the `java` on `PATH` belongs to, else Debian's default location.
+    fn search_path() -> Option<Jdk> {
         if let Some(path) = std::env::var_os("PATH") {
             for dir in std::env::split_paths(&path) {
                 let java = dir.join("java");

@@ -4,7 +4,7 @@
 //! * [`index`]: the class-hierarchy index over inputs plus a JDK, which answers
 //!   the frame computation's "common super class" question with a cache;
 //! * [`check`]: round-trip and re-frame whole archives (`major check`);
-//! * [`weave_run`]: `major weave`; [`demo`]: `major demo`, the built-in example;
+//! * [`weave_run`]: `major weave`; [`outputs`]: one output, or one per input; [`demo`]: `major demo`, the built-in example;
 //! * [`jdk`]: finding a JDK and its run-time image;
 //! * [`report`]: errors that name archive, entry, class, method and offset.
 
@@ -15,7 +15,10 @@ pub mod check;
 pub mod demo;
 pub mod index;
 pub mod jdk;
+pub mod modules;
+pub mod outputs;
 pub mod report;
 pub mod runtime;
+pub mod signed;
 pub mod weave;
 pub mod weave_run;

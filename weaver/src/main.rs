@@ -1,17 +1,19 @@
 //! The `major` command.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use major_archive::{Archive, OutputArchive};
+use major_archive::{Archive, OutputArchive, OutputKind};
 use major_classfile::disasm;
 use major_weaver::check::{check_archive, module_filter, CheckOptions};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
 use major_weaver::report::MajorError;
-use major_weaver::weave_run::{self, WeaveOptions};
+use major_weaver::signed::SignedJars;
+use major_weaver::weave_run::{self, JarOptions, WeaveOptions};
 
 // Weaving allocates and frees many small objects on several threads at once;
 // mimalloc does that with less time in the allocator than the system's.
@@ -97,8 +99,8 @@ enum Command {
         #[arg(long)]
         jdk: Option<PathBuf>,
         /// More archives for the class hierarchy only.
-        #[arg(long = "classpath", value_delimiter = ':')]
-        classpath: Vec<PathBuf>,
+        #[arg(long = "classpath", value_delimiter = ':', value_parser = clap::value_parser!(OsString))]
+        classpath: Vec<OsString>,
     },
 }
 
@@ -108,7 +110,8 @@ struct WeaveArgs {
     /// Aspect files: code style (.aj) or annotation style (@Aspect .java); repeat for several.
     #[arg(long = "aspect", short = 'a', required = true)]
     aspects: Vec<PathBuf>,
-    /// Inputs: jars/zips or class directories.
+    /// Inputs: jars/zips or class directories. Several inputs woven into a
+    /// directory give one woven jar (or directory) per input, under its name.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// The output: a .jar/.zip, or a directory. Written atomically. OUT is replaced
@@ -120,9 +123,19 @@ struct WeaveArgs {
     /// or an input (weaving in place).
     #[arg(long)]
     force: bool,
-    /// More archives for type resolution only (not woven, not copied).
-    #[arg(long = "classpath", value_delimiter = ':')]
-    classpath: Vec<PathBuf>,
+    /// With several inputs woven into a directory: the jar there that gets the
+    /// aspect and runtime classes (an input's file name puts them into that
+    /// woven jar). Default: major-runtime.jar.
+    #[arg(long, value_name = "NAME")]
+    runtime_jar: Option<String>,
+    /// A signed jar whose classes the aspects change: `strip` removes its
+    /// signature (with a warning), `refuse` fails the run.
+    #[arg(long, value_enum, default_value = "strip", value_name = "WHAT")]
+    signed_jars: SignedJars,
+    /// More archives for type resolution only (not woven, not copied). An
+    /// empty element is the current directory, as for `java -cp`.
+    #[arg(long = "classpath", value_delimiter = ':', value_parser = clap::value_parser!(OsString))]
+    classpath: Vec<OsString>,
     /// The JDK for javac and the class library (default: JAVA_HOME or the java on PATH).
     #[arg(long)]
     jdk: Option<PathBuf>,
@@ -184,7 +197,7 @@ fn main() -> ExitCode {
             force,
             module.as_deref(),
             jdk.as_deref(),
-            &classpath,
+            &class_path(classpath),
         ),
     };
     match r {
@@ -202,8 +215,7 @@ fn jdk_or_default(path: Option<PathBuf>) -> Result<Jdk, MajorError> {
         Some(p) => Jdk::at(&p).ok_or_else(|| {
             MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
         }),
-        None => Jdk::find()
-            .ok_or_else(|| MajorError::Usage("no JDK found: set JAVA_HOME or pass --jdk".into())),
+        None => Jdk::locate().map_err(MajorError::Usage),
     }
 }
 
@@ -223,8 +235,28 @@ fn demo(keep: Option<PathBuf>, jdk: Option<PathBuf>) -> Result<ExitCode, MajorEr
 
 fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
     // The class path is read by the run too: no output replaces it either.
-    let read: Vec<PathBuf> = args.inputs.iter().chain(&args.classpath).cloned().collect();
-    major_archive::check_replace(std::slice::from_ref(&args.out), &read, args.force)?;
+    let classpath = class_path(args.classpath);
+    let read: Vec<PathBuf> = args.inputs.iter().chain(&classpath).cloned().collect();
+    // Several inputs woven into a directory: each woven jar there is an output.
+    let per_input = OutputArchive::kind_for(&args.out) == OutputKind::Directory
+        && (args.inputs.len() > 1 || args.runtime_jar.is_some());
+    let targets: Vec<PathBuf> = if per_input {
+        args.inputs
+            .iter()
+            .filter_map(|i| i.file_name())
+            .map(|n| args.out.join(n))
+            .chain(std::iter::once(
+                args.out.join(
+                    args.runtime_jar
+                        .as_deref()
+                        .unwrap_or(major_weaver::outputs::DEFAULT_RUNTIME_JAR),
+                ),
+            ))
+            .collect()
+    } else {
+        vec![args.out.clone()]
+    };
+    major_archive::check_replace(&targets, &read, args.force)?;
     let jdk = jdk_or_default(args.jdk)?;
     let cache = if args.no_cache {
         None
@@ -236,16 +268,35 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         aspects: args.aspects,
         inputs: args.inputs,
         output: args.out.clone(),
-        classpath: args.classpath,
+        classpath,
         jdk,
         bundle_runtime: !args.no_runtime,
         strict: args.strict,
         full_coverage: args.full_coverage,
         cache,
+        jars: JarOptions {
+            runtime_jar: args.runtime_jar,
+            signed_jars: args.signed_jars,
+        },
     };
     let report = weave_run::run(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);
     Ok(ExitCode::SUCCESS)
+}
+
+/// A class path as `java -cp` reads it: an empty element is the current
+/// directory.
+fn class_path(elements: Vec<OsString>) -> Vec<PathBuf> {
+    elements
+        .into_iter()
+        .map(|p| {
+            if p.is_empty() {
+                PathBuf::from(".")
+            } else {
+                PathBuf::from(p)
+            }
+        })
+        .collect()
 }
 
 fn dump(input: &Path, class: Option<&str>, method: Option<&str>) -> Result<ExitCode, MajorError> {
@@ -272,6 +323,33 @@ fn dump(input: &Path, class: Option<&str>, method: Option<&str>) -> Result<ExitC
     };
     let parsed = major_classfile::ClassFile::parse(&bytes)
         .map_err(|e| MajorError::class(input, &entry, e))?;
+    if let Some(want) = method {
+        let mut names = Vec::new();
+        for m in &parsed.methods {
+            let name = parsed
+                .member_name(m)
+                .map_err(|e| MajorError::class(input, &entry, e))?;
+            let desc = parsed
+                .member_descriptor(m)
+                .map_err(|e| MajorError::class(input, &entry, e))?;
+            if want == name || want == format!("{name}{desc}") {
+                names.clear();
+                break;
+            }
+            names.push(format!("{name}{desc}"));
+        }
+        if !names.is_empty() || parsed.methods.is_empty() {
+            return Err(MajorError::Usage(format!(
+                "{entry}: no method `{want}` (give a name or a name with its descriptor); \
+                 the methods are: {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        }
+    }
     let text = disasm::disassemble_class(&parsed, method)
         .map_err(|e| MajorError::class(input, &entry, e))?;
     // A reader that stops early (`| head`) is not an error.
@@ -298,7 +376,15 @@ fn check(
         Some(p) => Some(Jdk::at(p).ok_or_else(|| {
             MajorError::Usage(format!("{}: not a JDK (no lib/modules)", p.display()))
         })?),
-        None => Jdk::find(),
+        // A wrong JAVA_HOME is an error; no JDK at all only leaves the
+        // class hierarchy to the inputs (warned about below).
+        None => match Jdk::locate() {
+            Ok(j) => Some(j),
+            Err(e) if std::env::var_os("JAVA_HOME").is_some_and(|h| !h.is_empty()) => {
+                return Err(MajorError::Usage(e))
+            }
+            Err(_) => None,
+        },
     };
     // The built-in default: java.base of the JDK.
     let mut module = module;

@@ -9,8 +9,8 @@
 //!   runtime classes at the end) ─► renamed into place only if all went well
 //! ```
 
-use std::collections::BTreeMap;
 use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -22,8 +22,10 @@ use crate::aspects::cache::{AspectCache, CacheKey};
 use crate::aspects::compile::{compile, CompileCache};
 use crate::index::ClassIndex;
 use crate::jdk::Jdk;
+use crate::outputs::Plan;
 use crate::report::MajorError;
 use crate::runtime::{cached_runtime_jar, write_runtime_jar, RUNTIME_CLASSES};
+use crate::signed::{signature_files, SignedJars};
 use crate::weave::{describe, ClassOutcome, DeclareHit, Weaver};
 
 /// What to weave.
@@ -51,15 +53,34 @@ pub struct WeaveOptions {
     /// woven behind the bootstrap and thread-local bypasses
     /// ([`crate::weave::bypass`]).
     pub full_coverage: bool,
+    /// How jars are laid out and treated ([`JarOptions`]).
+    pub jars: JarOptions,
+}
+
+/// How a weave treats jars: where the added classes go when several inputs
+/// are woven into a directory, and what becomes of signed jars.
+#[derive(Debug, Clone, Default)]
+pub struct JarOptions {
+    /// With several inputs woven into a directory: the file name of the jar
+    /// that receives the aspect, extra and runtime classes (an input's name
+    /// puts them into that woven jar); `None`:
+    /// [`DEFAULT_RUNTIME_JAR`](crate::outputs::DEFAULT_RUNTIME_JAR).
+    pub runtime_jar: Option<String>,
+    /// What becomes of a signed jar whose classes change.
+    pub signed_jars: SignedJars,
 }
 
 /// What a weave did.
 #[derive(Debug, Default)]
 pub struct WeaveReport {
-    /// Class entries read.
+    /// Class entries read (the versioned classes of multi-release jars are
+    /// counted in `releases`).
     pub classes: usize,
     /// Classes changed.
     pub woven: usize,
+    /// The versioned classes of multi-release inputs: release → (classes
+    /// read, classes changed).
+    pub releases: BTreeMap<u32, (usize, usize)>,
     /// Advised shadows per join-point kind.
     pub advised: BTreeMap<&'static str, usize>,
     /// Advice that matched nothing: description.
@@ -77,7 +98,8 @@ pub struct WeaveReport {
     /// Empty `finalize()` methods whose execution advice matched, left
     /// unwoven: HotSpot never runs them.
     pub empty_finalizers: usize,
-    /// Other warnings (an aspect cache that cannot be used).
+    /// Other warnings (an aspect cache that cannot be used, signed jars whose
+    /// signature was removed).
     pub warnings: Vec<String>,
     /// Wall time of each phase, in order.
     pub timings: Vec<(&'static str, std::time::Duration)>,
@@ -86,9 +108,41 @@ pub struct WeaveReport {
 /// Weaves; on any error nothing is written.
 pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let mut clock = Clock::start();
+    // 0. The inputs and the class path are opened first: a misspelled path
+    // is reported as such, not as whatever javac makes of its absence.
+    let open = |p: &PathBuf, what: &str| {
+        if std::fs::symlink_metadata(p).is_err() {
+            return Err(MajorError::Usage(format!(
+                "{}: no such {what} (inputs and class-path elements are jars or class directories)",
+                p.display()
+            )));
+        }
+        Archive::open(p).map(Arc::new).map_err(MajorError::from)
+    };
+    let inputs: Vec<Arc<Archive>> = opts
+        .inputs
+        .iter()
+        .map(|p| open(p, "input"))
+        .collect::<Result<_, _>>()?;
+    let classpath: Vec<Arc<Archive>> = opts
+        .classpath
+        .iter()
+        .map(|p| open(p, "class-path element"))
+        .collect::<Result<_, _>>()?;
     // 1. The aspects.
     let mut files = Vec::new();
     for p in &opts.aspects {
+        if !p
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("aj") || e.eq_ignore_ascii_case("java"))
+        {
+            return Err(MajorError::Usage(format!(
+                "{}: an aspect is given as source: a code-style `.aj` file or an \
+                 annotation-style (@Aspect) `.java` file; compiled aspects (.class, .jar) \
+                 are not accepted",
+                p.display()
+            )));
+        }
         let text = std::fs::read_to_string(p)
             .map_err(|e| MajorError::Usage(format!("{}: {e}", p.display())))?;
         files.push(SourceFile::new(p.display().to_string(), text));
@@ -167,30 +221,44 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         "compile aspects"
     });
 
-    // 2. The class hierarchy.
-    let mut index = ClassIndex::new();
-    let inputs: Vec<Arc<Archive>> = opts
-        .inputs
+    // 2. The class hierarchy: one index of the base classes, and one per
+    // release that a multi-release input has classes for (its versioned
+    // classes replacing the base ones, as a JDK of that release loads them).
+    let image = Arc::new(RuntimeImage::open(&opts.jdk.modules())?);
+    let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
+    let releases: BTreeSet<u32> = inputs
         .iter()
-        .map(|p| Archive::open(p).map(Arc::new))
-        .collect::<Result<_, _>>()?;
-    for a in &inputs {
-        index.add_shared(a.clone());
-    }
-    for p in &opts.classpath {
-        index.add_shared(Arc::new(Archive::open(p)?));
-    }
-    for (_, bytes) in &aspects.classes {
-        index
-            .add_class(bytes)
-            .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
-    }
-    for (_, bytes) in RUNTIME_CLASSES {
-        index
-            .add_class(bytes)
-            .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
-    }
-    index.add_image(Arc::new(RuntimeImage::open(&opts.jdk.modules())?));
+        .zip(&multi_release)
+        .filter(|(_, mr)| **mr)
+        .flat_map(|(a, _)| a.entries().iter().filter_map(|e| e.versioned_class()))
+        .map(|(k, _)| k)
+        .collect();
+    let build_index = |release: Option<u32>| -> Result<ClassIndex, MajorError> {
+        let mut index = ClassIndex::new();
+        for a in &inputs {
+            index.add_input(a.clone(), release)?;
+        }
+        for a in &classpath {
+            index.add_shared(a.clone());
+        }
+        for (_, bytes) in &aspects.classes {
+            index
+                .add_class(bytes)
+                .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
+        }
+        for (_, bytes) in RUNTIME_CLASSES {
+            index
+                .add_class(bytes)
+                .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
+        }
+        index.add_image(image.clone());
+        Ok(index)
+    };
+    let index = build_index(None)?;
+    let release_indexes: Vec<(u32, ClassIndex)> = releases
+        .iter()
+        .map(|&k| Ok((k, build_index(Some(k))?)))
+        .collect::<Result<_, MajorError>>()?;
     clock.lap("index classes");
 
     // 3. Weave every class of every input, in parallel.
@@ -203,9 +271,25 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             major_pointcut_lang::Diagnostics(circular).render(),
         ));
     }
-    let mut weaver = Weaver::new(&program, &aspects, &index);
-    weaver.strict = opts.strict;
-    weaver.full_coverage = opts.full_coverage;
+    let new_weaver = |ix| {
+        let mut w = Weaver::new(&program, &aspects, ix);
+        w.strict = opts.strict;
+        w.full_coverage = opts.full_coverage;
+        w
+    };
+    let weaver = new_weaver(&index);
+    let release_weavers: Vec<(u32, Weaver<'_>)> = release_indexes
+        .iter()
+        .map(|(k, ix)| (*k, new_weaver(ix)))
+        .collect();
+    let weavers = Weavers {
+        base: (&weaver, &index),
+        releases: release_weavers
+            .iter()
+            .zip(&release_indexes)
+            .map(|((k, w), (_, ix))| (*k, (w, ix)))
+            .collect(),
+    };
     let mut report = WeaveReport {
         unsupported: weaver.unsupported.clone(),
         warnings,
@@ -232,29 +316,60 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // are compressed there too. A writer thread writes each chunk in input order
     // (untouched entries raw-copied) while the next one is woven. The output is
     // renamed into place only at the end, if all went well.
-    let out_kind = OutputArchive::kind_for(&opts.output);
-    let mut out = OutputArchive::create(&opts.output, out_kind)?;
+    let plan = Plan::new(
+        &inputs.iter().map(|a| &**a).collect::<Vec<_>>(),
+        &opts.output,
+        opts.jars.runtime_jar.as_deref(),
+    )?;
+    let (mut outs, created_dir) = plan.create()?;
     // A jar woven from a jar has its permission bits (a directory output's
     // class files have those of their input files).
-    let first_file = opts.inputs.iter().find(|p| p.is_file());
-    if let (OutputKind::Zip, Some(mode)) =
-        (out_kind, first_file.and_then(|p| OutputArchive::mode_of(p)))
-    {
-        out.set_mode(mode);
+    for (i, path) in opts.inputs.iter().enumerate() {
+        let Some(&o) = plan.of_input.get(i) else {
+            continue;
+        };
+        if plan.targets[o].1 == OutputKind::Zip && path.is_file() {
+            if let Some(mode) = OutputArchive::mode_of(path) {
+                outs[o].set_mode(mode);
+            }
+        }
     }
+    let extra_classes = weaver
+        .extra_classes()
+        .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
+    // The packages of the classes added to the output that gets them: a
+    // module-info there that lists its packages must list these too.
+    let added_packages: BTreeSet<String> = aspects
+        .classes
+        .iter()
+        .chain(&extra_classes)
+        .map(|(n, _)| n.as_str())
+        .chain(
+            RUNTIME_CLASSES
+                .iter()
+                .filter(|_| opts.bundle_runtime)
+                .map(|(n, _)| *n),
+        )
+        .filter_map(|n| crate::modules::package_of(n.trim_end_matches(".class")))
+        .map(str::to_string)
+        .collect();
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
-    let mut out = std::thread::scope(|scope| -> Result<OutputArchive, MajorError> {
+    let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
-        let writer = scope.spawn(|| write_inputs(out, &inputs, &replaced, rx));
+        let writer = scope.spawn(|| {
+            let w = Writer::new(outs, &plan, &inputs, &replaced, &added_packages);
+            write_inputs(w, opts.jars.signed_jars, rx)
+        });
         let woven = (|| -> Result<(), MajorError> {
             for (input, a) in inputs.iter().enumerate() {
                 let n = a.entries().len();
+                let kind = plan.kind_of_input(input);
                 for start in (0..n).step_by(CHUNK) {
                     let end = (start + CHUNK).min(n);
                     let results: Vec<Result<Option<Woven>, MajorError>> = (start..end)
                         .into_par_iter()
-                        .map(|i| weave_entry(&weaver, &index, a, i, out_kind))
+                        .map(|i| weave_entry(&weavers, a, multi_release[input], i, kind))
                         .collect();
                     for (index, r) in (start..end).zip(results) {
                         let (class, extra) = match r? {
@@ -281,9 +396,10 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         drop(tx);
         let written = writer.join().expect("the output writer panicked");
         woven?;
-        let (out, notes) = written?;
-        report.notes.extend(notes);
-        Ok(out)
+        let w = written?;
+        report.notes.extend(w.notes);
+        report.warnings.extend(w.warnings);
+        Ok(w.outs)
     })?;
     if !errors.is_empty() {
         let text = errors
@@ -300,14 +416,13 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             report.unmatched.push(describe(&program, a.resolved));
         }
     }
-    let extra_classes = weaver
-        .extra_classes()
-        .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
     clock.lap("weave and write");
 
     // 4. The classes major adds, after the inputs. The runtime classes are
     // copied, already compressed, from the cached runtime jar when there is
     // one (the same bytes a fresh compression gives).
+    let out_kind = plan.added_kind();
+    let out = &mut outs[plan.added];
     let runtime_jar = match (&cache_dir, opts.bundle_runtime, out_kind) {
         (Some(_), true, OutputKind::Zip) => Archive::open(&rt)
             .ok()
@@ -356,7 +471,11 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
-    out.finish()?;
+    // Every output is complete: only now does any of them go into place.
+    for out in outs {
+        out.finish()?;
+    }
+    created_dir.keep();
     clock.lap("finish output");
     report.timings = clock.laps;
     Ok(report)
@@ -370,6 +489,8 @@ const CHUNK: usize = 256;
 /// and its extra class ready for the output (`None`: copy the input entry).
 struct Woven {
     outcome: ClassOutcome,
+    /// The release of a multi-release jar's versioned class.
+    release: Option<u32>,
     class: Option<PreparedEntry>,
     extra: Option<PreparedEntry>,
 }
@@ -383,12 +504,22 @@ struct Written {
     extra: Option<PreparedEntry>,
 }
 
-/// Weaves entry `i` of `a` if it is a class (multi-release variants are copied
-/// as they are) and prepares the result for an output of `kind`.
+/// The weaver of the base classes and those of each release of the
+/// multi-release inputs, each with its index.
+struct Weavers<'w, 'p> {
+    base: (&'w Weaver<'p>, &'w ClassIndex),
+    releases: BTreeMap<u32, (&'w Weaver<'p>, &'w ClassIndex)>,
+}
+
+/// Weaves entry `i` of `a` if it is a class and prepares the result for an
+/// output of `kind`. The versioned classes of a multi-release jar (`mr`) are
+/// woven against the classes their release sees, their extra classes put
+/// beside them under `META-INF/versions/N/`; those of a jar that is not
+/// multi-release (which no JDK loads) are copied as they are.
 fn weave_entry(
-    weaver: &Weaver<'_>,
-    index: &ClassIndex,
+    weavers: &Weavers<'_, '_>,
     a: &Arc<Archive>,
+    mr: bool,
     i: usize,
     kind: OutputKind,
 ) -> Result<Option<Woven>, MajorError> {
@@ -396,9 +527,14 @@ fn weave_entry(
     let Some(class) = e.class_name() else {
         return Ok(None);
     };
-    if e.name.starts_with("META-INF/versions/") {
-        return Ok(None);
-    }
+    let (release, (weaver, index)) = match e.versioned_class() {
+        Some((k, _)) if mr => match weavers.releases.get(&k) {
+            Some(w) => (Some(k), *w),
+            None => return Ok(None),
+        },
+        _ if e.name.starts_with(major_archive::VERSIONS) => return Ok(None),
+        _ => (None, weavers.base),
+    };
     let bytes = index.input_bytes(a, i)?;
     let mut outcome = weaver
         .weave_class(&bytes)
@@ -409,12 +545,17 @@ fn weave_entry(
         Some(b) => Some(PreparedEntry::new(kind, &format!("{class}.class"), &b)),
         None => None,
     };
+    let prefix = match release {
+        Some(k) => format!("{}{k}/", major_archive::VERSIONS),
+        None => String::new(),
+    };
     let extra = outcome
         .extra
         .take()
-        .map(|(n, x)| PreparedEntry::new(kind, &format!("{n}.class"), &x));
+        .map(|(n, x)| PreparedEntry::new(kind, &format!("{prefix}{n}.class"), &x));
     Ok(Some(Woven {
         outcome,
+        release,
         class,
         extra,
     }))
@@ -424,9 +565,18 @@ fn weave_entry(
 /// and the `declare error` matches.
 fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareHit>, w: &Woven) {
     let o = &w.outcome;
-    report.classes += 1;
-    report.woven += usize::from(w.class.is_some());
-    report.empty_finalizers += o.empty_finalizers;
+    match w.release {
+        None => {
+            report.classes += 1;
+            report.woven += usize::from(w.class.is_some());
+            report.empty_finalizers += o.empty_finalizers;
+        }
+        Some(k) => {
+            let r = report.releases.entry(k).or_default();
+            r.0 += 1;
+            r.1 += usize::from(w.class.is_some());
+        }
+    }
     for n in &o.notes {
         if !report.notes.contains(n) {
             report.notes.push(n.clone());
@@ -450,28 +600,82 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
         .extend(o.skipped_methods.iter().map(|e| e.to_string()));
 }
 
-/// The writer: every entry of the inputs, in order, as `rx` delivers them
-/// (woven classes prepared, other entries copied raw from zips and directories);
-/// entries replaced by aspect classes are left out, with a note. Returns the
-/// output, still to be finished, and the notes.
+/// The writer: every entry of the inputs, in order, into the output `plan`
+/// gives each input, as `rx` delivers them (woven classes prepared, other
+/// entries copied raw from zips and directories); entries replaced by aspect
+/// classes are left out, with a note. A signed input is held back until all
+/// of it is woven: if any of its classes changed, its signature goes (or the
+/// run fails, as `signed` says). Returns the writer: its outputs, still to
+/// be finished, its notes and warnings.
 fn write_inputs(
-    mut out: OutputArchive,
-    inputs: &[Arc<Archive>],
-    replaced: &HashSet<&str>,
+    mut w: Writer<'_>,
+    signed: SignedJars,
     rx: std::sync::mpsc::Receiver<Written>,
-) -> Result<(OutputArchive, Vec<String>), MajorError> {
-    let mut notes = Vec::new();
-    for w in rx {
-        let a = &inputs[w.input];
+) -> Result<Writer<'_>, MajorError> {
+    let inputs = w.inputs;
+    let signatures: Vec<Vec<&str>> = inputs.iter().map(|a| signature_files(a)).collect();
+    let mut held: Vec<Written> = Vec::new();
+    for job in rx {
+        if held.first().is_some_and(|h| h.input != job.input) {
+            w.signed_input(std::mem::take(&mut held), &signatures, signed)?;
+        }
+        if signatures[job.input].is_empty() {
+            w.entry(job, None)?;
+        } else {
+            held.push(job);
+        }
+    }
+    if !held.is_empty() {
+        w.signed_input(held, &signatures, signed)?;
+    }
+    Ok(w)
+}
+
+/// The state of [`write_inputs`].
+struct Writer<'a> {
+    outs: Vec<OutputArchive>,
+    plan: &'a Plan,
+    inputs: &'a [Arc<Archive>],
+    replaced: &'a HashSet<&'a str>,
+    /// The packages added to output `plan.added`.
+    added_packages: &'a BTreeSet<String>,
+    notes: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl<'a> Writer<'a> {
+    fn new(
+        outs: Vec<OutputArchive>,
+        plan: &'a Plan,
+        inputs: &'a [Arc<Archive>],
+        replaced: &'a HashSet<&'a str>,
+        added_packages: &'a BTreeSet<String>,
+    ) -> Self {
+        Writer {
+            outs,
+            plan,
+            inputs,
+            replaced,
+            added_packages,
+            notes: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Writes one entry; `manifest`: the contents that replace the input's
+    /// `META-INF/MANIFEST.MF`.
+    fn entry(&mut self, w: Written, manifest: Option<&[u8]>) -> Result<(), MajorError> {
+        let a = &self.inputs[w.input];
+        let out = &mut self.outs[self.plan.of_input[w.input]];
         let i = w.index;
         let e = &a.entries()[i];
-        if e.class_name().is_some_and(|n| replaced.contains(n)) {
-            notes.push(format!(
+        if e.class_name().is_some_and(|n| self.replaced.contains(n)) {
+            self.notes.push(format!(
                 "{}!{}: replaced by the aspect class major compiled",
                 a.path().display(),
                 e.name
             ));
-            continue;
+            return Ok(());
         }
         let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
         match w.class {
@@ -481,6 +685,22 @@ fn write_inputs(
                     out.write_prepared(x)?;
                 }
             }
+            None if manifest.is_some() && e.name == MANIFEST => {
+                out.write_like(a, i, manifest.unwrap_or_default())?
+            }
+            None if self.plan.of_input[w.input] == self.plan.added
+                && is_module_info(e)
+                && !self.added_packages.is_empty() =>
+            {
+                let bytes = a.read(i)?;
+                match crate::modules::add_module_packages(&bytes, self.added_packages)
+                    .map_err(|err| MajorError::class(a.path(), &e.name, err))?
+                {
+                    Some(b) => out.write_like(a, i, &b)?,
+                    None if mirror => out.copy_raw(a, i)?,
+                    None => out.write_like(a, i, &bytes)?,
+                }
+            }
             None if mirror => out.copy_raw(a, i)?,
             None => {
                 if let Some(n) = e.class_name() {
@@ -488,8 +708,67 @@ fn write_inputs(
                 }
             }
         }
+        Ok(())
     }
-    Ok((out, notes))
+
+    /// Writes all of a signed input, `held`: unchanged if weaving changed
+    /// none of its classes, else without its signature (or refused).
+    fn signed_input(
+        &mut self,
+        held: Vec<Written>,
+        signatures: &[Vec<&str>],
+        mode: SignedJars,
+    ) -> Result<(), MajorError> {
+        let Some(input) = held.first().map(|h| h.input) else {
+            return Ok(());
+        };
+        let a = self.inputs[input].clone();
+        let changed = held.iter().any(|w| {
+            w.class.is_some()
+                || a.entries()[w.index]
+                    .class_name()
+                    .is_some_and(|n| self.replaced.contains(n))
+        });
+        if !changed {
+            for w in held {
+                self.entry(w, None)?;
+            }
+            return Ok(());
+        }
+        let files = signatures[input].join(", ");
+        if mode == SignedJars::Refuse {
+            return Err(MajorError::Usage(format!(
+                "{}: a signed jar ({files}) whose classes the aspects change: its signature \
+                 would no longer hold; nothing written (--signed-jars=strip removes the signature)",
+                a.path().display()
+            )));
+        }
+        let manifest = match a.find(MANIFEST) {
+            Some(i) => crate::signed::strip_digests(&a.read(i)?),
+            None => Vec::new(),
+        };
+        for w in held {
+            if crate::signed::is_signature_file(&a.entries()[w.index].name) {
+                continue;
+            }
+            self.entry(w, Some(&manifest))?;
+        }
+        self.warnings.push(format!(
+            "{}: signed jar woven: its signature ({files}) and the entry digests of its \
+             manifest were removed, as they no longer match (--signed-jars=refuse refuses instead)",
+            a.path().display()
+        ));
+        Ok(())
+    }
+}
+
+/// A jar's manifest.
+const MANIFEST: &str = "META-INF/MANIFEST.MF";
+
+/// Whether `e` is a module descriptor: `module-info.class` at the root, or
+/// in a multi-release jar's versioned section.
+fn is_module_info(e: &major_archive::Entry) -> bool {
+    e.name == "module-info.class" || e.versioned_class().is_some_and(|(_, n)| n == "module-info")
 }
 
 /// Wall-clock laps of the phases of a run.
@@ -556,21 +835,34 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
     for m in &r.skipped_methods {
         eprintln!("warning: left unwoven: {m}");
     }
+    for w in &r.warnings {
+        eprintln!("warning: {w}");
+    }
     let kinds = r
         .advised
         .iter()
         .map(|(k, n)| format!("{k} {n}"))
         .collect::<Vec<_>>()
         .join(", ");
+    let releases = r
+        .releases
+        .iter()
+        .map(|(k, (n, w))| format!(", release {k}: {w} of {n}"))
+        .collect::<String>();
     let left = match r.skipped_methods.len() {
         0 => String::new(),
         1 => "; 1 method left unwoven (see the warning)".to_string(),
         n => format!("; {n} methods left unwoven (see the warnings)"),
     };
     eprintln!(
-        "woven {} of {} classes into {}; advised shadows: {}{left}",
+        "woven {} of {} classes{}{releases} into {}; advised shadows: {}{left}",
         r.woven,
         r.classes,
+        if releases.is_empty() {
+            ""
+        } else {
+            " (multi-release base)"
+        },
         output.display(),
         if kinds.is_empty() {
             "none".to_string()

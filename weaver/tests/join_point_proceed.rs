@@ -114,6 +114,7 @@ fn proceeding_join_points_run_the_join_point() {
         strict: false,
         full_coverage: false,
         cache: None,
+        jars: Default::default(),
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
@@ -168,6 +169,7 @@ fn aspect_class_in_the_input_is_replaced() {
         strict: false,
         full_coverage: false,
         cache: None,
+        jars: Default::default(),
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(

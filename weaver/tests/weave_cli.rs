@@ -393,7 +393,9 @@ fn a_corrupt_entry_fails_and_leaves_no_output() {
     // Failing while writing (two inputs hold the same class): the partly
     // written temporary is removed too.
     fails(&[&app.jar, &app.classes], &out_jar, "written twice");
-    fails(&[&app.jar, &app.classes], &woven_dir, "written twice");
+    // Several inputs into a directory, one jar each: the second failing
+    // leaves neither the first nor the directory behind.
+    fails(&[&app.jar, &bad], &woven_dir, "app/Bad.class");
     assert!(!woven_dir.exists());
 }
 
