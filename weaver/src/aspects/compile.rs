@@ -1276,7 +1276,8 @@ impl Generator<'_> {
         Ok(())
     }
 
-    /// `private static R major$proceed$A$n(AroundClosure c, T0 a0, ..) throws Throwable`.
+    /// `private static <E extends Throwable> R major$proceed$A$n(AroundClosure c, T0 a0, ..)
+    /// throws E, <the advice's throws>`: the closure's Throwable rethrown as `E`.
     fn proceed_helper(
         &self,
         w: &mut Writer,
@@ -1290,7 +1291,15 @@ impl Generator<'_> {
             return;
         };
         let anchor = ad.keyword_span;
-        w.anchored("    private static ", fi, anchor);
+        // Generic in what it throws: javac infers `E` as RuntimeException at
+        // a call that cannot throw (inside a lambda or an anonymous class), so
+        // `proceed(..)` declares only the advice's own `throws` clause, as in
+        // ajc, while the join point's exceptions still pass through unchanged.
+        w.anchored(
+            "    @SuppressWarnings(\"unchecked\")\n    private static <major$E extends Throwable> ",
+            fi,
+            anchor,
+        );
         self.type_text(w, fi, src, ret);
         w.anchored(
             &format!(
@@ -1307,7 +1316,12 @@ impl Generator<'_> {
         }
         let args: Vec<String> = (0..ad.params.len()).map(|k| format!("a{k}")).collect();
         let call = format!("c.run(new Object[] {{{}}})", args.join(", "));
-        w.anchored(") throws Throwable {\n        ", fi, anchor);
+        w.anchored(") throws major$E", fi, anchor);
+        for t in &ad.throws {
+            w.anchored(", ", fi, anchor);
+            self.type_text(w, fi, src, t);
+        }
+        w.anchored(" {\n        try {\n            ", fi, anchor);
         let prim = ret.dims == 0 && !ret.varargs;
         match ret.name.as_str() {
             "void" if prim => w.anchored(&format!("{call};\n"), fi, anchor),
@@ -1330,7 +1344,11 @@ impl Generator<'_> {
                 w.anchored(&format!(") {call};\n"), fi, anchor);
             }
         }
-        w.anchored("    }\n", fi, anchor);
+        w.anchored(
+            "        } catch (Throwable t) {\n            throw (major$E) t;\n        }\n    }\n",
+            fi,
+            anchor,
+        );
     }
 
     fn if_method(&self, w: &mut Writer, src: &str, g: &IfGen) {
