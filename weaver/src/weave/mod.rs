@@ -770,7 +770,10 @@ impl Context {
             }
             Source::Returning => self.ret.clone().map(|(l, d)| (Some(l), d)),
             Source::Throwing => self.exc.clone().map(|(l, d)| (Some(l), d)),
-            Source::Cflow { .. } | Source::Annotation => None,
+            Source::Cflow { .. }
+            | Source::Annotation
+            | Source::WithinAnnotation
+            | Source::WithincodeAnnotation => None,
         }
     }
 }
@@ -2625,6 +2628,25 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             let annotation = plan::internal_of(want);
             self.statics
                 .annotation(owner, name, desc, &annotation, self.pool, out)?;
+            return emit::convert(
+                "Ljava/lang/annotation/Annotation;",
+                want,
+                true,
+                self.pool,
+                out,
+            );
+        }
+        if let Some(s @ (Source::WithinAnnotation | Source::WithincodeAnnotation)) = src {
+            let member = (s == Source::WithincodeAnnotation)
+                .then(|| (self.member.name.as_str(), self.member.descriptor.as_str()));
+            let annotation = plan::internal_of(want);
+            self.statics.enclosing_annotation(
+                &self.cls.name,
+                member,
+                &annotation,
+                self.pool,
+                out,
+            )?;
             return emit::convert(
                 "Ljava/lang/annotation/Annotation;",
                 want,

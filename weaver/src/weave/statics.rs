@@ -127,6 +127,23 @@ impl Statics {
             .truncate(mark.1.min(self.annotations.len()));
     }
 
+    /// `@within(a)` / `@withincode(a)` bindings: emits `getstatic` of the
+    /// annotation `annotation` of the class `owner` itself (`member` None) or of
+    /// its method or constructor `member` (name, descriptor), looked up once
+    /// like [`Statics::annotation`]'s (the runtime reads an empty name and
+    /// descriptor as the class's own declared annotation).
+    pub fn enclosing_annotation(
+        &mut self,
+        owner: &str,
+        member: Option<(&str, &str)>,
+        annotation: &str,
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let (name, descriptor) = member.unwrap_or(("", ""));
+        self.annotation(owner, name, descriptor, annotation, pool, out)
+    }
+
     /// Emits `getstatic` of the annotation `annotation` of member `name`
     /// `descriptor` of `owner` (looked up once, when the class initializes;
     /// `null` if absent).

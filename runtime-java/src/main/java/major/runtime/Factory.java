@@ -261,7 +261,9 @@ public final class Factory {
      * The annotation of type {@code type} on a member of {@code declaring}: the
      * method or constructor ({@code <init>}) {@code name} with the JVM
      * {@code descriptor}, or the field {@code name} when the descriptor is a field
-     * descriptor. What {@code @annotation(a)} binds; the woven code asks once per
+     * descriptor, or the class itself (its declared annotation) when both name and
+     * descriptor are empty. What {@code @annotation(a)} binds (and {@code @within(a)},
+     * {@code @withincode(a)} for the enclosing class or member); the woven code asks once per
      * join point shadow and keeps the answer.
      *
      * @param declaring the class declaring the member
@@ -273,6 +275,9 @@ public final class Factory {
     public static java.lang.annotation.Annotation annotation(Class<?> declaring, String name,
             String descriptor, Class<? extends java.lang.annotation.Annotation> type) {
         try {
+            if (name.isEmpty() && descriptor.isEmpty()) {
+                return declaring.getDeclaredAnnotation(type);
+            }
             if (!descriptor.startsWith("(")) {
                 return declaring.getDeclaredField(name).getAnnotation(type);
             }
