@@ -1496,13 +1496,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             if is_around(a) {
                 let why = if matches!(
                     kind,
-                    ShadowKind::StaticInitialization
-                        | ShadowKind::Initialization
-                        | ShadowKind::PreInitialization
+                    ShadowKind::Initialization | ShadowKind::PreInitialization
                 ) {
                     Some(
-                        "around advice on static initialization, initialization and \
-                         preinitialization is not supported (as in ajc)",
+                        "around advice on initialization and preinitialization is not \
+                         supported (as in ajc)",
                     )
                 } else if self.major_version < 51 || self.cls.access & 0x0200 != 0 {
                     Some(
@@ -1912,8 +1910,20 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // The subject is the method itself.
         let cls = self.cls;
         let mut matched = self.matching(kind, cls, m, None, &ctx, esp.line);
+        if kind == ShadowKind::StaticInitialization && matched.iter().any(|m| is_around(m.advice)) {
+            if let Some(field) = self.final_field_set(body_marker, op::PUTSTATIC)? {
+                // The initializer would move into a proceed method, which may
+                // not set it (ajc moves it and the class fails to initialize).
+                let what = format!(
+                    "on the static initialization of {} is not supported: the initializer \
+                     sets the static final field {field}",
+                    self.cls.name,
+                );
+                matched = self.without_around(matched, &what);
+            }
+        }
         if kind == ShadowKind::ConstructorExecution && matched.iter().any(|m| is_around(m.advice)) {
-            if let Some(field) = self.final_field_set(body_marker)? {
+            if let Some(field) = self.final_field_set(body_marker, op::PUTFIELD)? {
                 // The body would move into a static method, which may not set it.
                 let what = format!(
                     "on the execution of {}.<init>{} is not supported: the constructor sets \
@@ -2167,9 +2177,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .expect("label placed")
     }
 
-    /// A final instance field of this class that the constructor body (after
-    /// `body_marker`) sets, if any.
-    fn final_field_set(&self, body_marker: Label) -> Result<Option<String>> {
+    /// A final field of this class that the body (after `body_marker`) sets with
+    /// `store` (`putfield` in a constructor, `putstatic` in `<clinit>`), if any.
+    fn final_field_set(&self, body_marker: Label, store: u8) -> Result<Option<String>> {
         let start = self
             .code
             .insns
@@ -2178,11 +2188,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .unwrap_or(0);
         let details = self.weaver.world.index().details(&self.cls.name);
         for insn in &self.code.insns[start..] {
-            if let Insn::Cp {
-                op: op::PUTFIELD,
-                index,
-            } = insn
-            {
+            if let Insn::Cp { op, index } = insn {
+                if *op != store {
+                    continue;
+                }
                 let r = self.pool.member_ref(*index)?;
                 if *r.owner != *self.cls.name {
                     continue;
