@@ -1276,8 +1276,8 @@ impl Generator<'_> {
         Ok(())
     }
 
-    /// `private static <E extends Throwable> R major$proceed$A$n(AroundClosure c, T0 a0, ..)
-    /// throws E, <the advice's throws>`: the closure's Throwable rethrown as `E`.
+    /// `private static R major$proceed$A$n(AroundClosure c, T0 a0, ..) throws
+    /// <the advice's throws>`: whatever the closure throws rethrown unchecked.
     fn proceed_helper(
         &self,
         w: &mut Writer,
@@ -1291,15 +1291,10 @@ impl Generator<'_> {
             return;
         };
         let anchor = ad.keyword_span;
-        // Generic in what it throws: javac infers `E` as RuntimeException at
-        // a call that cannot throw (inside a lambda or an anonymous class), so
-        // `proceed(..)` declares only the advice's own `throws` clause, as in
-        // ajc, while the join point's exceptions still pass through unchanged.
-        w.anchored(
-            "    @SuppressWarnings(\"unchecked\")\n    private static <major$E extends Throwable> ",
-            fi,
-            anchor,
-        );
+        // It declares only the advice's own `throws` clause, as ajc's proceed
+        // does, so that it can be called inside a lambda or an anonymous class;
+        // the join point's exceptions still pass through unchanged.
+        w.anchored("    private static ", fi, anchor);
         self.type_text(w, fi, src, ret);
         w.anchored(
             &format!(
@@ -1316,9 +1311,9 @@ impl Generator<'_> {
         }
         let args: Vec<String> = (0..ad.params.len()).map(|k| format!("a{k}")).collect();
         let call = format!("c.run(new Object[] {{{}}})", args.join(", "));
-        w.anchored(") throws major$E", fi, anchor);
-        for t in &ad.throws {
-            w.anchored(", ", fi, anchor);
+        w.anchored(")", fi, anchor);
+        for (k, t) in ad.throws.iter().enumerate() {
+            w.anchored(if k == 0 { " throws " } else { ", " }, fi, anchor);
             self.type_text(w, fi, src, t);
         }
         w.anchored(" {\n        try {\n            ", fi, anchor);
@@ -1345,7 +1340,7 @@ impl Generator<'_> {
             }
         }
         w.anchored(
-            "        } catch (Throwable t) {\n            throw (major$E) t;\n        }\n    }\n",
+            "        } catch (Throwable t) {\n            throw major.runtime.Conversions.rethrow(t);\n        }\n    }\n",
             fi,
             anchor,
         );
