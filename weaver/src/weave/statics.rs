@@ -50,6 +50,18 @@ pub enum SigSpec {
     },
     /// A static initializer.
     Initializer { access: u16, declaring: String },
+    /// An advice method (`adviceexecution`): as [`SigSpec::Method`], plus the
+    /// name its string forms show (`before`, `afterReturning`, .. or the
+    /// method's own name).
+    Advice {
+        access: u16,
+        shown: String,
+        name: String,
+        declaring: String,
+        descriptor: String,
+        params: String,
+        exceptions: String,
+    },
     /// A catch clause.
     Catch {
         declaring: String,
@@ -375,6 +387,21 @@ impl Statics {
                         }
                         ("makeFieldSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/FieldSignature;")
                     }
+                    SigSpec::Advice {
+                        access,
+                        shown,
+                        name,
+                        declaring,
+                        descriptor,
+                        params,
+                        exceptions,
+                    } => {
+                        push_int(*access as i32, pool, out)?;
+                        for s in [shown, name, declaring, descriptor, params, exceptions] {
+                            push_string(s, pool, out)?;
+                        }
+                        ("makeAdviceSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/AdviceSignature;")
+                    }
                     SigSpec::Initializer { access, declaring } => {
                         push_int(*access as i32, pool, out)?;
                         push_string(declaring, pool, out)?;
@@ -419,3 +446,33 @@ impl Statics {
 
 /// Static parts created per initializer method: about 40 bytes of code each.
 pub const PARTS_PER_METHOD: usize = 500;
+
+/// The signature of an advice method (`adviceexecution` join points): the
+/// method's signature `method`, shown under the advice kind for code-style
+/// advice (as ajc shows `before(int)`), under its own name otherwise.
+pub fn advice_sig(method: SigSpec, shown: super::aspect_classes::AdviceName) -> SigSpec {
+    let SigSpec::Method {
+        access,
+        name,
+        declaring,
+        descriptor,
+        params,
+        exceptions,
+    } = method
+    else {
+        return method;
+    };
+    let shown = match shown {
+        super::aspect_classes::AdviceName::Kind(k) => k.to_string(),
+        super::aspect_classes::AdviceName::Method => name.clone(),
+    };
+    SigSpec::Advice {
+        access,
+        shown,
+        name,
+        declaring,
+        descriptor,
+        params,
+        exceptions,
+    }
+}

@@ -169,6 +169,28 @@ public final class Factory {
     }
 
     /**
+     * An advice signature whose string forms show {@code shown} (the advice kind,
+     * {@code before}, {@code afterReturning}, ..., as ajc shows its advice methods)
+     * instead of the method's name; {@code getName()} is still the method's name.
+     *
+     * @param modifiers the advice method's access flags
+     * @param shown the name the string forms show
+     * @param name the advice method's name
+     * @param declaringType binary name of the aspect class
+     * @param descriptor the advice method's descriptor
+     * @param parameterNames comma-separated parameter names ({@code ""}: unknown)
+     * @param exceptionTypes comma-separated binary names of the declared exceptions
+     * @return the signature
+     */
+    public AdviceSignature makeAdviceSig(int modifiers, String shown, String name, String declaringType,
+            String descriptor, String parameterNames, String exceptionTypes) {
+        AdviceSignatureImpl s = new AdviceSignatureImpl(modifiers, name, declaringType, descriptor, parameterNames,
+                exceptionTypes, loader);
+        s.shown = shown;
+        return s;
+    }
+
+    /**
      * The signature of a monitor acquisition: {@code lock(Object)}.
      *
      * @return the signature
