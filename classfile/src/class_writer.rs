@@ -22,8 +22,16 @@ pub struct ClassEdit<'a> {
 impl<'a> ClassEdit<'a> {
     /// No changes yet.
     pub fn new(class: &'a ClassFile<'a>) -> Self {
+        let mut pool = PoolBuilder::new(&class.pool, class.bytes);
+        if let Some(a) = class.attribute("BootstrapMethods") {
+            if a.data.len() >= 2 {
+                pool.set_original_bootstrap_count(
+                    u16::from_be_bytes([a.data[0], a.data[1]]) as usize
+                );
+            }
+        }
         ClassEdit {
-            pool: PoolBuilder::new(&class.pool, class.bytes),
+            pool,
             methods: BTreeMap::new(),
             added_methods: Vec::new(),
             added_fields: Vec::new(),
@@ -71,8 +79,63 @@ pub fn write_class(class: &ClassFile<'_>, edit: &ClassEdit<'_>) -> Vec<u8> {
         &edit.added_fields,
     );
     write_members(&mut out, &class.methods, &edit.methods, &edit.added_methods);
-    out.extend_from_slice(&b[class.attributes_start..]);
+    let bootstraps = edit.pool.appended_bootstraps();
+    if bootstraps.is_empty() {
+        out.extend_from_slice(&b[class.attributes_start..]);
+    } else {
+        write_attributes_with_bootstraps(&mut out, class, &edit.pool);
+    }
     out
+}
+
+/// Writes the class attributes with the pool's appended bootstrap methods
+/// added to `BootstrapMethods` (which is created when the class has none);
+/// every other attribute is copied raw.
+fn write_attributes_with_bootstraps(
+    out: &mut Vec<u8>,
+    class: &ClassFile<'_>,
+    pool: &PoolBuilder<'_>,
+) {
+    let b = class.bytes;
+    let appended = pool.appended_bootstraps();
+    let mut entries = Vec::new();
+    for (handle, args) in appended {
+        entries.extend_from_slice(&handle.to_be_bytes());
+        entries.extend_from_slice(&(args.len() as u16).to_be_bytes());
+        for a in args {
+            entries.extend_from_slice(&a.to_be_bytes());
+        }
+    }
+    let existing = class
+        .attributes
+        .iter()
+        .position(|a| a.name == b"BootstrapMethods" && a.data.len() >= 2);
+    let count = class.attributes.len() + usize::from(existing.is_none());
+    out.extend_from_slice(&(count as u16).to_be_bytes());
+    let write_bootstraps = |out: &mut Vec<u8>, name_index: u16, original: &[u8]| {
+        let n = original
+            .get(..2)
+            .map_or(0, |c| u16::from_be_bytes([c[0], c[1]]) as usize);
+        let body = original.get(2..).unwrap_or(&[]);
+        out.extend_from_slice(&name_index.to_be_bytes());
+        out.extend_from_slice(&((2 + body.len() + entries.len()) as u32).to_be_bytes());
+        out.extend_from_slice(&((n + appended.len()) as u16).to_be_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(&entries);
+    };
+    for (i, a) in class.attributes.iter().enumerate() {
+        if Some(i) == existing {
+            write_bootstraps(out, a.name_index, a.data);
+        } else {
+            out.extend_from_slice(&b[a.offset..a.offset + a.total_len()]);
+        }
+    }
+    if existing.is_none() {
+        let name = pool
+            .bootstrap_attribute_name()
+            .expect("interned with the first bootstrap method");
+        write_bootstraps(out, name, &[]);
+    }
 }
 
 fn write_members(

@@ -40,6 +40,13 @@ fn unknown(name: &str) -> Error {
 }
 
 /// Walks super-class chains to find the common super class of `a` and `b`.
+///
+/// A class missing from the hierarchy is an error only where the answer
+/// depends on what lies above it: when `b`'s chain meets the known part of
+/// `a`'s chain (`a`, its super class, ... up to the first missing class), the
+/// meeting point is the answer whatever the missing classes are (an
+/// application class whose super class is an optional library class not on
+/// the class path still merges with that library class).
 pub fn common_super_class_uncached<H: ClassHierarchy + ?Sized>(
     h: &H,
     a: &str,
@@ -51,33 +58,45 @@ pub fn common_super_class_uncached<H: ClassHierarchy + ?Sized>(
     if a == OBJECT || b == OBJECT {
         return Ok(Arc::from(OBJECT));
     }
-    let ia = h.class_info(a).ok_or_else(|| unknown(a))?;
-    let ib = h.class_info(b).ok_or_else(|| unknown(b))?;
-    if ia.is_interface || ib.is_interface {
+    let ia = h.class_info(a);
+    let ib = h.class_info(b);
+    if ia.as_ref().is_some_and(|i| i.is_interface) || ib.as_ref().is_some_and(|i| i.is_interface) {
         return Ok(Arc::from(OBJECT));
     }
-    // Chain of a, then walk b's chain until it meets it.
+    // The known part of a's chain, and the first class missing from it.
     let mut chain: Vec<Arc<str>> = vec![Arc::from(a)];
-    let mut cur = ia.super_name;
-    while let Some(s) = cur {
+    let mut missing: Option<Arc<str>> = None;
+    let mut info = ia;
+    loop {
         if chain.len() > 10_000 {
             return Err(Error::malformed(
                 None,
                 format!("cyclic super classes above {a}"),
             ));
         }
-        cur = if &*s == OBJECT {
+        let Some(i) = info else {
+            missing = chain.last().cloned();
+            break;
+        };
+        let Some(s) = i.super_name else { break };
+        info = if &*s == OBJECT {
             None
         } else {
-            h.class_info(&s).ok_or_else(|| unknown(&s))?.super_name
+            h.class_info(&s)
         };
+        let done = &*s == OBJECT;
         chain.push(s);
+        if done {
+            break;
+        }
     }
-    let mut cur: Option<Arc<str>> = Some(Arc::from(b));
+    // b's chain up to the first class in a's chain.
+    let mut cur: Arc<str> = Arc::from(b);
+    let mut info = ib;
     let mut steps = 0;
-    while let Some(s) = cur {
-        if chain.contains(&s) {
-            return Ok(s);
+    loop {
+        if chain.contains(&cur) {
+            return Ok(cur);
         }
         steps += 1;
         if steps > 10_000 {
@@ -86,13 +105,26 @@ pub fn common_super_class_uncached<H: ClassHierarchy + ?Sized>(
                 format!("cyclic super classes above {b}"),
             ));
         }
-        cur = if &*s == OBJECT {
+        let Some(i) = info else {
+            return Err(unknown(&cur));
+        };
+        let Some(s) = i.super_name else { break };
+        info = if &*s == OBJECT {
             None
         } else {
-            h.class_info(&s).ok_or_else(|| unknown(&s))?.super_name
+            h.class_info(&s)
         };
+        if &*s == OBJECT {
+            break;
+        }
+        cur = s;
     }
-    Ok(Arc::from(OBJECT))
+    // b's whole chain is known and meets a's only at Object: that is the
+    // answer when a's chain is known too.
+    match missing {
+        Some(m) => Err(unknown(&m)),
+        None => Ok(Arc::from(OBJECT)),
+    }
 }
 
 #[cfg(test)]
@@ -127,5 +159,38 @@ mod tests {
             h.common_super_class("B", "Nope").unwrap_err().kind(),
             ErrorKind::UnknownClass
         );
+    }
+
+    #[test]
+    fn missing_classes_matter_only_above_the_answer() {
+        // E and F extend the missing class M; G extends A.
+        let h = Map(HashMap::from([
+            ("java/lang/Object", (None, false)),
+            ("A", (Some("java/lang/Object"), false)),
+            ("E", (Some("M"), false)),
+            ("F", (Some("M"), false)),
+            ("G", (Some("A"), false)),
+            ("I", (Some("java/lang/Object"), true)),
+        ]));
+        for (a, b, want) in [
+            ("E", "F", "M"),
+            ("E", "M", "M"),
+            ("M", "E", "M"),
+            ("E", "I", OBJECT),
+            ("M", "I", OBJECT),
+        ] {
+            assert_eq!(&*h.common_super_class(a, b).unwrap(), want, "{a} {b}");
+        }
+        // Whether M (or whatever is above it) extends A is not known.
+        for (a, b) in [
+            ("E", "G"),
+            ("G", "E"),
+            ("M", "A"),
+            ("A", "M"),
+            ("Nope", "M"),
+        ] {
+            let e = h.common_super_class(a, b).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::UnknownClass, "{a} {b}");
+        }
     }
 }

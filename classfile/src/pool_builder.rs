@@ -82,6 +82,22 @@ pub struct PoolBuilder<'a> {
     classes: RefCell<Vec<Option<&'a str>>>,
     /// [`member_slots`](Self::member_slots) answers, by index.
     slots: RefCell<HashMap<u16, (usize, usize)>>,
+    /// Bootstrap methods to append to the class's `BootstrapMethods` attribute.
+    bootstraps: Bootstraps,
+}
+
+/// The bootstrap methods a builder appends: `(method handle, static arguments)`
+/// entries numbered after the class's own.
+#[derive(Debug, Default)]
+struct Bootstraps {
+    /// How many entries the class's `BootstrapMethods` attribute has.
+    original: usize,
+    /// The appended entries.
+    appended: Vec<(u16, Vec<u16>)>,
+    /// Appended entries by content, for deduplication.
+    index: HashMap<(u16, Vec<u16>), u16>,
+    /// The pool index of the Utf8 `BootstrapMethods` (interned with the first entry).
+    name: Option<u16>,
 }
 
 impl<'a> PoolBuilder<'a> {
@@ -100,6 +116,7 @@ impl<'a> PoolBuilder<'a> {
             members: RefCell::default(),
             classes: RefCell::default(),
             slots: RefCell::default(),
+            bootstraps: Bootstraps::default(),
         }
     }
 
@@ -119,6 +136,7 @@ impl<'a> PoolBuilder<'a> {
             members: RefCell::default(),
             classes: RefCell::default(),
             slots: RefCell::default(),
+            bootstraps: Bootstraps::default(),
         }
     }
 
@@ -469,6 +487,75 @@ impl<'a> PoolBuilder<'a> {
                 out.extend_from_slice(&reference.to_be_bytes());
             },
         )
+    }
+
+    /// Tells the builder how many entries the class's own `BootstrapMethods`
+    /// attribute holds, so appended ones are numbered after them.
+    pub fn set_original_bootstrap_count(&mut self, n: usize) {
+        self.bootstraps.original = n;
+    }
+
+    /// A bootstrap method entry (method handle `handle`, static arguments
+    /// `args`, each a loadable constant's index), appended to the class's
+    /// `BootstrapMethods` attribute unless an equal one was appended before.
+    /// Returns its index in the attribute.
+    pub fn bootstrap_method(&mut self, handle: u16, args: &[u16]) -> Result<u16> {
+        let key = (handle, args.to_vec());
+        if let Some(&i) = self.bootstraps.index.get(&key) {
+            return Ok(i);
+        }
+        if self.bootstraps.name.is_none() {
+            self.bootstraps.name = Some(self.utf8("BootstrapMethods")?);
+        }
+        let i = self.bootstraps.original + self.bootstraps.appended.len();
+        if i > 0xFFFF || args.len() > 0xFFFF {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                None,
+                "BootstrapMethods would exceed 65535 entries",
+            ));
+        }
+        self.bootstraps.appended.push(key.clone());
+        self.bootstraps.index.insert(key, i as u16);
+        Ok(i as u16)
+    }
+
+    /// Replaces static argument `arg` of appended bootstrap method `bootstrap`
+    /// (an index [`bootstrap_method`](Self::bootstrap_method) returned) with
+    /// the constant at `value`. Later calls of `bootstrap_method` must not
+    /// expect the entry's old content to be found.
+    pub fn set_bootstrap_argument(&mut self, bootstrap: u16, arg: usize, value: u16) {
+        let i = bootstrap as usize - self.bootstraps.original;
+        self.bootstraps.appended[i].1[arg] = value;
+    }
+
+    /// The bootstrap methods appended so far, in order.
+    pub fn appended_bootstraps(&self) -> &[(u16, Vec<u16>)] {
+        &self.bootstraps.appended
+    }
+
+    /// The pool index of the Utf8 `BootstrapMethods`, once an entry was appended.
+    pub fn bootstrap_attribute_name(&self) -> Option<u16> {
+        self.bootstraps.name
+    }
+
+    /// A `CONSTANT_Dynamic` (a dynamically computed constant, class files 55+)
+    /// resolved by bootstrap method `bootstrap` with name and field descriptor.
+    pub fn dynamic_constant(
+        &mut self,
+        bootstrap: u16,
+        name: &str,
+        descriptor: &str,
+    ) -> Result<u16> {
+        let nt = self.name_and_type(name, descriptor)?;
+        self.ref2(tag::DYNAMIC, bootstrap, nt)
+    }
+
+    /// A `CONSTANT_InvokeDynamic` (a call site linked by bootstrap method
+    /// `bootstrap`) with name and method descriptor.
+    pub fn invoke_dynamic(&mut self, bootstrap: u16, name: &str, descriptor: &str) -> Result<u16> {
+        let nt = self.name_and_type(name, descriptor)?;
+        self.ref2(tag::INVOKE_DYNAMIC, bootstrap, nt)
     }
 
     /// Writes `constant_pool_count` and every entry.

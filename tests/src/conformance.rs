@@ -13,6 +13,7 @@
 //! ajc = true                    # false only where ajc 1.9.5 cannot read the program (records)
 //! release = "11"                # javac --release for the program
 //! ajc_mode = "inpath"           # optional: "inpath" (default) or "source"
+//! debug = false                 # optional: javac -g:none instead of -g
 //! ```
 //!
 //! The expected outputs were produced by AspectJ's `ajc` 1.9.5 and are checked
@@ -150,6 +151,7 @@ struct CaseToml {
     ajc: bool,
     release: String,
     ajc_mode: Option<AjcMode>,
+    debug: Option<bool>,
 }
 
 /// One conformance case.
@@ -169,6 +171,9 @@ pub struct Case {
     pub program_sources: Vec<PathBuf>,
     /// `javac --release` for the program.
     pub release: String,
+    /// Whether javac compiles the program with debug information (`-g`, the
+    /// default) or without any (`-g:none`: no source file, lines or names).
+    pub debug: bool,
     /// Whether ajc 1.9.5 can check the expected output.
     pub ajc: bool,
     /// How the ajc side builds the case.
@@ -249,6 +254,7 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
         aspects,
         program_sources,
         release: toml.release,
+        debug: toml.debug.unwrap_or(true),
         ajc: toml.ajc,
         ajc_mode: toml.ajc_mode.unwrap_or(AjcMode::Inpath),
         features: toml.features,
@@ -386,7 +392,7 @@ pub fn compile_program(case: &Case, out_dir: &Path) -> Result<(), String> {
         .args([
             "--release",
             &case.release,
-            "-g",
+            if case.debug { "-g" } else { "-g:none" },
             "-nowarn",
             "-encoding",
             "UTF-8",

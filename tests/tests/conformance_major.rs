@@ -34,6 +34,7 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
         classpath: Vec::new(),
         jdk: jdk.clone(),
         bundle_runtime: true,
+        strict: false,
         cache: None,
     };
     let report = match run(&opts) {

@@ -28,8 +28,9 @@ use rayon::prelude::*;
 
 /// The aspects every library is woven with: the real ObjectTracker and
 /// ExecutionCounter (`aspects/<name>.aj`), and the diagnostic SignatureCounter,
-/// which advises the same join points through `thisJoinPointStaticPart` (so the
-/// woven classes also get `C$MajorStatics` companions).
+/// which advises the same join points through `thisJoinPointStaticPart` (static
+/// parts as constant `invokedynamic` sites: these libraries are Java 8 class
+/// files).
 const ASPECTS: [&str; 3] = ["ObjectTracker", "ExecutionCounter", "SignatureCounter"];
 
 fn repo_root() -> PathBuf {
@@ -67,6 +68,7 @@ fn major_weave(jdk: &Jdk, jar: &Path, aspect: &str, out: &Path) -> Result<WeaveR
         classpath: Vec::new(),
         jdk: jdk.clone(),
         bundle_runtime: true,
+        strict: false,
         cache: None,
     };
     let report = run(&opts).map_err(|e| format!("major weave failed: {e}"))?;
@@ -225,8 +227,8 @@ fn woven_libraries_link_under_verifier() {
                 new_failures.join("\n  ")
             ));
         }
-        // The woven jar holds every class of the input plus the aspect, the
-        // runtime and the C$MajorStatics classes.
+        // The woven jar holds every class of the input plus the aspect and the
+        // runtime classes.
         if link.linked <= base.linked {
             problems.push(format!(
                 "{label}: only {} classes linked, the unwoven jar links {}",

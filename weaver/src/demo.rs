@@ -75,6 +75,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         classpath: Vec::new(),
         jdk: jdk.clone(),
         bundle_runtime: true,
+        strict: false,
         cache,
     })?;
     weave_run::print_report(&report, &woven, true);

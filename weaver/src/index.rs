@@ -466,14 +466,29 @@ impl ClassIndex {
     /// Every proper supertype of `name` (super classes and interfaces,
     /// transitively), nearest first; unknown classes end the walk.
     pub fn super_types(&self, name: &str) -> Vec<String> {
+        self.super_types_checked(name).0
+    }
+
+    /// Every proper supertype of `name` that the index knows, and the first
+    /// class on the way (`name` itself, or a super type) that it does not
+    /// know: then the list may be incomplete.
+    pub fn super_types_checked(&self, name: &str) -> (Vec<String>, Option<String>) {
         let mut out: Vec<String> = Vec::new();
+        let mut missing = None;
         let mut todo = vec![name.to_string()];
         while let Some(n) = todo.pop() {
             let Some(d) = self.details(&n) else {
-                if let Some(s) = self.class_info(&n).and_then(|i| i.super_name) {
-                    if !out.iter().any(|o| **o == *s) {
-                        out.push(s.to_string());
-                        todo.push(s.to_string());
+                match self.class_info(&n) {
+                    Some(info) => {
+                        if let Some(s) = info.super_name {
+                            if !out.iter().any(|o| **o == *s) {
+                                out.push(s.to_string());
+                                todo.push(s.to_string());
+                            }
+                        }
+                    }
+                    None => {
+                        missing.get_or_insert(n);
                     }
                 }
                 continue;
@@ -485,7 +500,7 @@ impl ClassIndex {
                 }
             }
         }
-        out
+        (out, missing)
     }
 }
 

@@ -117,6 +117,11 @@ struct WeaveArgs {
     /// Do not put the runtime classes (org.aspectj.lang, major.runtime) into the output.
     #[arg(long)]
     no_runtime: bool,
+    /// Fail when a method cannot be woven soundly because a class it needs is missing
+    /// from the class path (an optional dependency not installed); by default such a
+    /// method is left unwoven with a warning naming it and the missing class.
+    #[arg(long)]
+    strict: bool,
     /// Where compiled aspects are cached, so that weaving again with unchanged aspects
     /// skips javac (default: $MAJOR_CACHE_DIR, else $XDG_CACHE_HOME/major, else ~/.cache/major).
     #[arg(long, value_name = "DIR")]
@@ -211,6 +216,7 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         classpath: args.classpath,
         jdk,
         bundle_runtime: !args.no_runtime,
+        strict: args.strict,
         cache,
     };
     let report = weave_run::run(&opts)?;

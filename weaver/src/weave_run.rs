@@ -45,6 +45,9 @@ pub struct WeaveOptions {
     /// The directory caching compiled aspects ([`crate::aspects::cache`]);
     /// `None` compiles with javac every time.
     pub cache: Option<PathBuf>,
+    /// Fail when a method needs a class missing from the class path, instead
+    /// of leaving it unwoven with a warning.
+    pub strict: bool,
 }
 
 /// What a weave did.
@@ -158,7 +161,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     clock.lap("index classes");
 
     // 3. Weave every class of every input, in parallel.
-    let weaver = Weaver::new(&program, &aspects, &index);
+    let mut weaver = Weaver::new(&program, &aspects, &index);
+    weaver.strict = opts.strict;
     let mut report = WeaveReport {
         unsupported: weaver.unsupported.clone(),
         ..Default::default()
@@ -515,8 +519,13 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
         .map(|(k, n)| format!("{k} {n}"))
         .collect::<Vec<_>>()
         .join(", ");
+    let left = match r.skipped_methods.len() {
+        0 => String::new(),
+        1 => "; 1 method left unwoven (see the warning)".to_string(),
+        n => format!("; {n} methods left unwoven (see the warnings)"),
+    };
     eprintln!(
-        "woven {} of {} classes into {}; advised shadows: {}",
+        "woven {} of {} classes into {}; advised shadows: {}{left}",
         r.woven,
         r.classes,
         output.display(),

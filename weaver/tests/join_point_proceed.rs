@@ -111,6 +111,7 @@ fn proceeding_join_points_run_the_join_point() {
         classpath: Vec::new(),
         jdk: jdk.clone(),
         bundle_runtime: true,
+        strict: false,
         cache: None,
     })
     .unwrap_or_else(|e| panic!("{e}"));
@@ -163,6 +164,7 @@ fn aspect_class_in_the_input_is_replaced() {
         classpath: Vec::new(),
         jdk: jdk.clone(),
         bundle_runtime: true,
+        strict: false,
         cache: None,
     })
     .unwrap_or_else(|e| panic!("{e}"));

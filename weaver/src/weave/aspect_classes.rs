@@ -41,6 +41,8 @@ pub enum AdviceName {
 #[derive(Debug, Default)]
 pub struct AspectRoles {
     advice: HashMap<(String, String, String), AdviceName>,
+    /// The concrete aspect classes (internal names).
+    concrete: Vec<String>,
 }
 
 /// ajc's spelling of an advice kind in advice signatures.
@@ -76,7 +78,20 @@ impl AspectRoles {
                 name,
             );
         }
-        AspectRoles { advice }
+        let concrete = aspects
+            .aspects
+            .iter()
+            .map(|a| a.internal_name.clone())
+            .collect();
+        AspectRoles { advice, concrete }
+    }
+
+    /// Whether a constructor call of `owner` in class `class` is the creation
+    /// of the aspect's one instance that major generated into its static
+    /// initializer (ajc creates it in a synthetic method: no join point).
+    /// Aspects cannot be created by the user's code, so any such call is it.
+    pub fn is_instance_creation(&self, class: &str, owner: &str) -> bool {
+        class == owner && self.concrete.iter().any(|c| c == class)
     }
 
     /// The role of method `name` `descriptor` of `class`; `aspect` tells
@@ -147,6 +162,9 @@ mod tests {
         );
         assert_eq!(r.role("p/A", "aspectOf", "()Lp/A;", true), Role::Generated);
         assert_eq!(r.role("p/A", "hasAspect", "()Z", true), Role::Generated);
+        assert!(r.is_instance_creation("p/A", "p/A"));
+        assert!(!r.is_instance_creation("p/M", "p/A"));
+        assert!(!r.is_instance_creation("p/M", "p/M"));
         // A program class's own aspectOf() is its own business.
         assert_eq!(r.role("p/M", "aspectOf", "()Lp/M;", false), Role::Plain);
     }

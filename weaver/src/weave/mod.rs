@@ -33,7 +33,7 @@ use major_classfile::kept_frames::{self, Snapshot};
 use major_classfile::opcodes::op;
 use major_classfile::{
     descriptor, method_with_code, write_class, ClassEdit, ClassFile, Code, CodeAttr, CodeAttribute,
-    Error, Handler, Insn, Label, PoolBuilder, Result,
+    Error, ErrorKind, Handler, Insn, Label, PoolBuilder, Result,
 };
 use major_pointcut_lang::ast::AdviceKind;
 use major_pointcut_lang::matcher::{
@@ -104,6 +104,9 @@ pub struct Weaver<'p> {
     reflective: bool,
     /// Advice that cannot be woven, with the reason.
     pub unsupported: Vec<(String, &'static str)>,
+    /// Whether a method that needs a class missing from the class path fails
+    /// the weave (`--strict`) instead of being left unwoven with a warning.
+    pub strict: bool,
 }
 
 /// The type of the shadow's join point local.
@@ -299,6 +302,7 @@ impl<'p> Weaver<'p> {
             detail_kinds,
             reflective,
             unsupported,
+            strict: false,
         }
     }
 
@@ -362,6 +366,17 @@ impl<'p> Weaver<'p> {
             || name.ends_with("$MajorStatics")
     }
 
+    /// Whether a method whose weaving failed with `e` is left unwoven (with a
+    /// warning) rather than failing the weave: too large, subroutines, or
+    /// (unless strict) a class missing from the class path.
+    fn can_skip(&self, e: &Error) -> bool {
+        match e.kind() {
+            ErrorKind::CodeTooLarge | ErrorKind::Unsupported => true,
+            ErrorKind::UnknownClass => !self.strict,
+            _ => false,
+        }
+    }
+
     /// Weaves one class file (an input class: aspect classes, the runtime and
     /// the weaver's extra classes are left as they are).
     pub fn weave_class(&self, bytes: &[u8]) -> Result<ClassOutcome> {
@@ -413,7 +428,7 @@ impl<'p> Weaver<'p> {
             source_file: source_file.clone(),
         };
         let mut edit = ClassEdit::new(&class);
-        let mut statics = Statics::new(&name, &source_file);
+        let mut statics = Statics::new(&name, &source_file, class.major_version);
         let mut added: Vec<Vec<u8>> = Vec::new();
         let mut snapshots: HashMap<String, (usize, MemberData, CtorSnapshot)> = HashMap::default();
         let index = self.world.index();
@@ -506,16 +521,14 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                undecided: None,
             };
-            match mw.weave(&mctx) {
+            let woven = mw
+                .weave(&mctx)
+                .and_then(|()| mw.undecided.take().map_or(Ok(()), Err));
+            match woven {
                 Ok(()) => {}
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        major_classfile::ErrorKind::CodeTooLarge
-                            | major_classfile::ErrorKind::Unsupported
-                    ) =>
-                {
+                Err(e) if self.can_skip(&e) => {
                     let e = e
                         .in_method(&member.name, &member.descriptor)
                         .in_class(name.as_str());
@@ -537,7 +550,10 @@ impl<'p> Weaver<'p> {
             if let Err(e) =
                 kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
             {
-                if matches!(e.kind(), major_classfile::ErrorKind::CodeTooLarge) {
+                if self.can_skip(&e) {
+                    let e = e
+                        .in_method(&member.name, &member.descriptor)
+                        .in_class(name.as_str());
                     skip(&mut outcome, &mut added, &mut statics, e);
                     continue;
                 }
@@ -584,6 +600,7 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                undecided: None,
             };
             mw.weave_initialization(body, &snap.esp, snap.first_line)?;
             if !mw.changed {
@@ -637,6 +654,7 @@ impl<'p> Weaver<'p> {
                 added: &mut added,
                 major_version: class.major_version,
                 snapshot: None,
+                undecided: None,
             };
             mw.weave(&mctx)?;
             if mw.changed {
@@ -652,10 +670,11 @@ impl<'p> Weaver<'p> {
             }
         }
         edit.added_methods.append(&mut added);
+        statics.finish(&mut edit.pool)?;
         if !edit.methods.is_empty() || !edit.added_methods.is_empty() {
             outcome.bytes = Some(write_class(&class, &edit));
         }
-        if !statics.is_empty() {
+        if statics.needs_extra_class() {
             match statics.build(index) {
                 Ok(extra) => outcome.extra = Some((statics.class_name.clone(), extra)),
                 // Too many static parts for one class (constant pool, code size):
@@ -868,6 +887,10 @@ struct MethodWeave<'w, 'p, 'c> {
     /// some advice may apply to initialization: another constructor that
     /// delegates to it with `this(..)` may need to inline it.
     snapshot: Option<CtorSnapshot>,
+    /// Why some advice cannot be decided at some shadow of the method (it
+    /// depends on a class missing from the class path): the method is then
+    /// left unwoven, or the weave fails with `--strict`.
+    undecided: Option<Error>,
 }
 
 /// See [`MethodWeave::snapshot`].
@@ -925,6 +948,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     }
 
     fn weave(&mut self, mctx: &MethodContext<'_>) -> Result<()> {
+        self.statics.begin_method();
         let is_ctor = self.member.name == "<init>";
         // Constructors: find the super/this call, and which `invokespecial <init>` are `new`s.
         let mut super_call: Option<usize> = None;
@@ -977,8 +1001,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         self.label_at = label_positions(self.code);
         for f in found.iter().rev() {
             let line = line_of.get(f.at).copied().unwrap_or(-1);
-            self.weave_point(f, line, &esp)?;
+            self.statics.at_shadow(f.at);
+            // A shadow in the arguments of super(..)/this(..) is its own
+            // enclosing join point, as in AspectJ.
+            let in_super_args = is_ctor && f.at < body_start;
+            self.weave_point(f, line, (!in_super_args).then_some(&esp))?;
         }
+        self.statics.at_shadow(usize::MAX);
         self.apply_replacements();
         // The execution shadow last: it wraps everything. Bridge methods have none.
         if self.member.access & 0x0040 != 0
@@ -1043,6 +1072,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         let init = StaticPartSpec {
             kind: "initialization",
+            shadow: self.statics.next_shadow(),
             ..esp.clone()
         };
         self.weave_execution(ShadowKind::Initialization, body_marker, None, &init)?;
@@ -1060,13 +1090,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let pre = StaticPartSpec {
             kind: "preinitialization",
             line: first_line,
+            shadow: self.statics.next_shadow(),
             ..esp.clone()
         };
         self.weave_execution(ShadowKind::PreInitialization, start, Some(end), &pre)
     }
 
     /// The static part of the enclosing member's execution (also the execution shadow's own).
-    fn execution_spec(&self, line_of: &[i32], body_start: usize) -> StaticPartSpec {
+    fn execution_spec(&mut self, line_of: &[i32], body_start: usize) -> StaticPartSpec {
         let cls = &self.cls;
         let m = self.member;
         let declaring = cls.name.replace('/', ".");
@@ -1115,6 +1146,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             kind,
             sig,
             line: first_line,
+            shadow: self.statics.next_shadow(),
         }
     }
 
@@ -1237,7 +1269,14 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     } else {
                         ShadowKind::MethodCall
                     };
-                    if !could(kind) || aspect_classes::is_generated_name(&r.name) {
+                    if !could(kind)
+                        || aspect_classes::is_generated_name(&r.name)
+                        || (kind == ShadowKind::ConstructorCall
+                            && self
+                                .weaver
+                                .roles
+                                .is_instance_creation(&self.cls.name, &r.owner))
+                    {
                         continue;
                     }
                     out.push(Found {
@@ -1446,17 +1485,27 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let types = Types { ctx, world };
         let mut out = Vec::new();
         for a in weaver.advice.iter().rev() {
-            let fz = a.pointcut.matches(&shadow, world);
-            if fz == Fuzzy::No {
-                continue;
-            }
-            let mut r = if fz == Fuzzy::Yes {
-                Residue::True
-            } else {
-                match plan::residue(a, &shadow, &types, world) {
-                    Some(r) => r,
-                    None => continue,
+            let (r, missing) = world.recording(|| match a.pointcut.matches(&shadow, world) {
+                Fuzzy::No => None,
+                Fuzzy::Yes => Some(Residue::True),
+                Fuzzy::Maybe => plan::residue(a, &shadow, &types, world),
+            });
+            let Some(mut r) = r else {
+                // A "no" that depended on a class missing from the class path
+                // is a guess: the method cannot be woven soundly.
+                if let (Some(m), None) = (missing.first(), &self.undecided) {
+                    self.undecided = Some(Error::new(
+                        ErrorKind::UnknownClass,
+                        None,
+                        format!(
+                            "whether {} applies at {} of {} depends on class {m}, which is not in the class hierarchy (add it to the class path)",
+                            describe_short(a),
+                            kind_name(kind),
+                            subject.name
+                        ),
+                    ));
                 }
+                continue;
             };
             // The returned value or exception must have the formal's type.
             let kind_of_advice = match &a.entry {
@@ -1607,7 +1656,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
 
     /// Weaves a call site, field access or handler entry; its temps are free for
     /// the next point shadow afterwards.
-    fn weave_point(&mut self, f: &Found, line: i32, esp: &StaticPartSpec) -> Result<()> {
+    fn weave_point(&mut self, f: &Found, line: i32, esp: Option<&StaticPartSpec>) -> Result<()> {
         self.taken_temps = Some(Vec::new());
         let r = self.weave_point_with_temps(f, line, esp);
         let taken = self.taken_temps.take().unwrap_or_default();
@@ -1615,7 +1664,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         r
     }
 
-    fn weave_point_with_temps(&mut self, f: &Found, line: i32, esp: &StaticPartSpec) -> Result<()> {
+    fn weave_point_with_temps(
+        &mut self,
+        f: &Found,
+        line: i32,
+        esp: Option<&StaticPartSpec>,
+    ) -> Result<()> {
         let (decl, subject) = match f.kind {
             ShadowKind::ExceptionHandler => (
                 self.cls.name.clone(),
@@ -1733,14 +1787,16 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             },
         };
         // Temps for the operands, allocated only if something matches.
+        let sp = StaticPartSpec {
+            kind: kind_name,
+            sig,
+            line,
+            shadow: self.statics.next_shadow(),
+        };
         let mut ctx = Context {
             this,
-            sp: Some(StaticPartSpec {
-                kind: kind_name,
-                sig,
-                line,
-            }),
-            esp: Some(esp.clone()),
+            esp: Some(esp.cloned().unwrap_or_else(|| sp.clone())),
+            sp: Some(sp),
             subject: Some((
                 decl.clone(),
                 subject.name.clone(),
@@ -2735,7 +2791,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 self.statics
                     .get(ctx.sp.clone().expect("static part"), self.pool, out)
             }
-            Extra::EnclosingStaticPart => self.statics.get(
+            Extra::EnclosingStaticPart => self.statics.get_enclosing(
                 ctx.esp.clone().expect("enclosing static part"),
                 self.pool,
                 out,

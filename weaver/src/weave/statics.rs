@@ -1,12 +1,22 @@
-//! The extra class that holds a woven class's join-point static parts.
+//! The static state woven code needs: join-point static parts, and the
+//! annotations `@annotation(a)` binds.
 //!
-//! Static state the weaver adds must not live in the woven class: its static
-//! initializer may already have run (unwoven, during JVM bootstrap, for class
-//! library classes). Each woven class `p/C` that needs static parts gets a class
-//! `p/C$MajorStatics` with one `public static final JoinPoint$StaticPart` field per
-//! static part, created by `major.runtime.Factory` in its own static initializer
-//! (split into methods of [`PARTS_PER_METHOD`] parts), which runs lazily on the
-//! first advice that asks for one.
+//! Static state the weaver adds must not live in the woven class's static
+//! initializer (it may already have run, unwoven, during JVM bootstrap for class
+//! library classes), and must not need a class that a class loader has to find
+//! (a program that defines classes from bytes would not find it). So each value
+//! is created lazily, in the woven class itself, by a bootstrap method of the
+//! runtime (`major.runtime.StaticParts`), in the form the class file version
+//! allows ([`StaticsForm`]):
+//!
+//! * version 55+: `ldc` of a dynamically computed constant (`CONSTANT_Dynamic`);
+//! * versions 51–54: an `invokedynamic` site linked to a constant;
+//! * older class files (no `invokedynamic`): an extra class `p/C$MajorStatics`
+//!   with one `public static final` field per value, created by its own static
+//!   initializer (split into methods of [`PARTS_PER_METHOD`] parts).
+//!
+//! Each shadow has its own static part (numbered per class: its id), shared by
+//! every advice at that shadow; the runtime keeps one object per class and id.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -19,6 +29,40 @@ use super::emit::{push_int, push_string};
 pub const STATIC_PART: &str = "Lorg/aspectj/lang/JoinPoint$StaticPart;";
 /// The factory class of the runtime.
 pub const FACTORY: &str = "major/runtime/Factory";
+/// The runtime class with the bootstrap methods.
+pub const STATIC_PARTS: &str = "major/runtime/StaticParts";
+/// Descriptor of a bootstrap method for a dynamically computed constant.
+const CONSTANT_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;[Ljava/lang/Object;)Ljava/lang/Object;";
+/// Descriptor of a bootstrap method for a call site.
+const SITE_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;[Ljava/lang/Object;)Ljava/lang/invoke/CallSite;";
+/// Descriptor of the annotation bootstrap method for a constant.
+const ANNOTATION_CONSTANT_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/Object;";
+/// Descriptor of the annotation bootstrap method for a call site.
+const ANNOTATION_SITE_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/invoke/CallSite;";
+/// `REF_invokeStatic`.
+const REF_INVOKE_STATIC: u8 = 6;
+
+/// Where a woven class's static state lives, by class file version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaticsForm {
+    /// `ldc` of `CONSTANT_Dynamic` entries (class files 55+).
+    Constant,
+    /// `invokedynamic` sites linked to constants (class files 51–54).
+    CallSite,
+    /// Fields of an extra class `C$MajorStatics` (class files before 51).
+    ExtraClass,
+}
+
+impl StaticsForm {
+    /// The form for a class file of major version `major`.
+    pub fn for_version(major: u16) -> Self {
+        match major {
+            55.. => StaticsForm::Constant,
+            51..=54 => StaticsForm::CallSite,
+            _ => StaticsForm::ExtraClass,
+        }
+    }
+}
 
 /// A member signature, as the runtime's factory takes it.
 #[allow(missing_docs)] // fields named as the variant doc says
@@ -70,20 +114,25 @@ pub enum SigSpec {
     },
 }
 
-/// One static part: kind, signature, line.
+/// One static part: kind, signature, line, and the shadow it belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StaticPartSpec {
     /// `method-execution`, ...
     pub kind: &'static str,
     /// The signature.
     pub sig: SigSpec,
-    /// Source line.
+    /// Source line (negative: unknown).
     pub line: i32,
+    /// The shadow, numbered per class ([`Statics::next_shadow`]): two shadows
+    /// that look alike still have a static part each, as in AspectJ.
+    pub shadow: u32,
 }
 
 /// The static parts one woven class needs.
 pub struct Statics {
-    /// Internal name of the extra class.
+    /// Where they live.
+    pub form: StaticsForm,
+    /// Internal name of the extra class (used in [`StaticsForm::ExtraClass`]).
     pub class_name: String,
     /// The woven class.
     woven: String,
@@ -93,7 +142,23 @@ pub struct Statics {
     /// `@annotation(a)` values: declaring class, member name, descriptor,
     /// annotation type (internal names), one field `an<i>` each.
     annotations: Vec<AnnotationSpec>,
+    /// The next shadow number.
+    shadows: u32,
+    /// Per part: where it was first asked for, which orders the ids
+    /// ([`OrderKey`]).
+    keys: Vec<OrderKey>,
+    /// Per part: its bootstrap method entry (lazily resolved forms).
+    bootstraps: Vec<Option<u16>>,
+    /// The method being woven (counted from 1) and the position of the shadow
+    /// being woven in it.
+    at: (u32, usize),
 }
+
+/// Where a static part was first asked for: method (in class order), shadow
+/// position in it (the execution shadow last), and 0 for a shadow's own part,
+/// 1 for the enclosing part asked for at that shadow. AspectJ numbers a class's
+/// static parts in this order.
+type OrderKey = (u32, usize, u8);
 
 /// The annotation of one type on one member (declaring class, name, descriptor,
 /// annotation type).
@@ -106,21 +171,54 @@ const ANNOTATION_LOOKUP: &str =
 const ANNOTATION: &str = "Ljava/lang/annotation/Annotation;";
 
 impl Statics {
-    /// For woven class `woven` compiled from `source_file`.
-    pub fn new(woven: &str, source_file: &str) -> Self {
+    /// For woven class `woven` of class file version `major`, compiled from
+    /// `source_file` (`""`: the class has no `SourceFile`; AspectJ then says
+    /// `<Unknown>`).
+    pub fn new(woven: &str, source_file: &str, major: u16) -> Self {
+        let source_file = if source_file.is_empty() {
+            "<Unknown>"
+        } else {
+            source_file
+        };
         Statics {
+            form: StaticsForm::for_version(major),
             class_name: format!("{woven}$MajorStatics"),
             woven: woven.to_string(),
             source_file: source_file.to_string(),
             parts: Vec::new(),
             index: HashMap::default(),
             annotations: Vec::new(),
+            shadows: 0,
+            keys: Vec::new(),
+            bootstraps: Vec::new(),
+            at: (0, 0),
         }
     }
 
-    /// True when no static part or annotation was asked for.
-    pub fn is_empty(&self) -> bool {
-        self.parts.is_empty() && self.annotations.is_empty()
+    /// Starts weaving the next method of the class (in class order).
+    pub fn begin_method(&mut self) {
+        self.at = (self.at.0 + 1, 0);
+    }
+
+    /// Says which shadow of the current method is being woven: its position
+    /// in the method (`usize::MAX` for the execution and initialization
+    /// shadows, which AspectJ weaves after the others).
+    pub fn at_shadow(&mut self, position: usize) {
+        self.at.1 = position;
+    }
+
+    /// A new shadow number for [`StaticPartSpec::shadow`].
+    pub fn next_shadow(&mut self) -> u32 {
+        self.shadows += 1;
+        self.shadows
+    }
+
+    /// True when the woven class needs an extra class (built by
+    /// [`Statics::build`]): static parts or annotations were asked for and the
+    /// class file is too old for the lazily resolved forms.
+    pub fn needs_extra_class(&self) -> bool {
+        self.form == StaticsForm::ExtraClass
+            && !(self.parts.is_empty() && self.annotations.is_empty())
     }
 
     /// How many static parts and annotations there are: pass to
@@ -135,14 +233,16 @@ impl Statics {
         for p in self.parts.drain(mark.0.min(self.parts.len())..) {
             self.index.remove(&p);
         }
+        self.keys.truncate(self.parts.len());
+        self.bootstraps.truncate(self.parts.len());
         self.annotations
             .truncate(mark.1.min(self.annotations.len()));
     }
 
-    /// `@within(a)` / `@withincode(a)` bindings: emits `getstatic` of the
-    /// annotation `annotation` of the class `owner` itself (`member` None) or of
-    /// its method or constructor `member` (name, descriptor), looked up once
-    /// like [`Statics::annotation`]'s (the runtime reads an empty name and
+    /// `@within(a)` / `@withincode(a)` bindings: loads the annotation
+    /// `annotation` of the class `owner` itself (`member` None) or of its
+    /// method or constructor `member` (name, descriptor), looked up once like
+    /// [`Statics::annotation`]'s (the runtime reads an empty name and
     /// descriptor as the class's own declared annotation).
     pub fn enclosing_annotation(
         &mut self,
@@ -156,9 +256,8 @@ impl Statics {
         self.annotation(owner, name, descriptor, annotation, pool, out)
     }
 
-    /// Emits `getstatic` of the annotation `annotation` of member `name`
-    /// `descriptor` of `owner` (looked up once, when the class initializes;
-    /// `null` if absent).
+    /// Emits the code loading the annotation `annotation` of member `name`
+    /// `descriptor` of `owner` (looked up once, on first use; `null` if absent).
     pub fn annotation(
         &mut self,
         owner: &str,
@@ -181,31 +280,241 @@ impl Statics {
                 self.annotations.len() - 1
             }
         };
-        let f = pool.field_ref(&self.class_name, &format!("an{i}"), ANNOTATION)?;
-        out.push(Insn::Cp {
-            op: op::GETSTATIC,
-            index: f,
-        });
-        Ok(())
+        if self.form == StaticsForm::ExtraClass {
+            let f = pool.field_ref(&self.class_name, &format!("an{i}"), ANNOTATION)?;
+            out.push(Insn::Cp {
+                op: op::GETSTATIC,
+                index: f,
+            });
+            return Ok(());
+        }
+        let args = [
+            pool.class(owner)?,
+            pool.string(name)?,
+            pool.string(descriptor)?,
+            pool.class(annotation)?,
+        ];
+        let (bsm_name, bsm_desc) = match self.form {
+            StaticsForm::Constant => ("annotation", ANNOTATION_CONSTANT_BOOTSTRAP),
+            _ => ("annotationSite", ANNOTATION_SITE_BOOTSTRAP),
+        };
+        self.load_lazily(
+            "annotation",
+            ANNOTATION,
+            bsm_name,
+            bsm_desc,
+            &args,
+            pool,
+            out,
+        )
+        .map(|_| ())
     }
 
-    /// Emits `getstatic` of the static part `spec` (created on first use).
+    /// Emits the code loading a value made by bootstrap method `bsm_name` of
+    /// the runtime with static arguments `args`: `ldc` of a dynamic constant,
+    /// or `invokedynamic` of a constant call site. The entries of all values
+    /// share one `name` (they differ by bootstrap method entry), so each costs
+    /// the constant pool only its own arguments and the `Dynamic` entry.
+    #[allow(clippy::too_many_arguments)]
+    fn load_lazily(
+        &self,
+        name: &str,
+        descriptor: &str,
+        bsm_name: &str,
+        bsm_desc: &str,
+        args: &[u16],
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<u16> {
+        let m = pool.method_ref(STATIC_PARTS, bsm_name, bsm_desc, false)?;
+        let handle = pool.method_handle(REF_INVOKE_STATIC, m)?;
+        let bsm = pool.bootstrap_method(handle, args)?;
+        match self.form {
+            StaticsForm::Constant => {
+                let c = pool.dynamic_constant(bsm, name, descriptor)?;
+                out.push(Insn::Ldc {
+                    index: c,
+                    wide: c > 255,
+                });
+            }
+            _ => {
+                let c = pool.invoke_dynamic(bsm, name, &format!("(){descriptor}"))?;
+                out.push(Insn::InvokeDynamic { index: c });
+            }
+        }
+        Ok(bsm)
+    }
+
+    /// The static arguments of static part `i`, as `major.runtime.StaticParts`
+    /// reads them.
+    fn part_arguments(
+        &self,
+        i: usize,
+        p: &StaticPartSpec,
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<Vec<u16>> {
+        let mut args = vec![
+            pool.integer(i as i32)?,
+            pool.string(p.kind)?,
+            pool.string(&self.source_file)?,
+            pool.integer(p.line.max(0))?,
+        ];
+        let strings: Vec<&str> = match &p.sig {
+            SigSpec::Method {
+                access,
+                name,
+                declaring,
+                descriptor,
+                params,
+                exceptions,
+            } => {
+                args.push(pool.string("method")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![name, declaring, descriptor, params, exceptions]
+            }
+            SigSpec::Constructor {
+                access,
+                declaring,
+                descriptor,
+                params,
+                exceptions,
+            } => {
+                args.push(pool.string("constructor")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![declaring, descriptor, params, exceptions]
+            }
+            SigSpec::Field {
+                access,
+                name,
+                declaring,
+                descriptor,
+            } => {
+                args.push(pool.string("field")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![name, declaring, descriptor]
+            }
+            SigSpec::Advice {
+                access,
+                shown,
+                name,
+                declaring,
+                descriptor,
+                params,
+                exceptions,
+            } => {
+                args.push(pool.string("advice")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![shown, name, declaring, descriptor, params, exceptions]
+            }
+            SigSpec::Initializer { access, declaring } => {
+                args.push(pool.string("initializer")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![declaring]
+            }
+            SigSpec::Catch {
+                declaring,
+                exception,
+                param,
+            } => {
+                args.push(pool.string("catch")?);
+                vec![declaring, exception, param]
+            }
+        };
+        for s in strings {
+            args.push(pool.string(s)?);
+        }
+        Ok(args)
+    }
+
+    /// Emits the code loading the static part `spec` (created on first use)
+    /// of the shadow being woven.
     pub fn get(
         &mut self,
         spec: StaticPartSpec,
         pool: &mut PoolBuilder<'_>,
         out: &mut Vec<Insn>,
     ) -> Result<()> {
+        self.load(spec, 0, pool, out)
+    }
+
+    /// Emits the code loading the enclosing static part `spec` asked for at
+    /// the shadow being woven.
+    pub fn get_enclosing(
+        &mut self,
+        spec: StaticPartSpec,
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        self.load(spec, 1, pool, out)
+    }
+
+    fn load(
+        &mut self,
+        spec: StaticPartSpec,
+        role: u8,
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
         let n = self.parts.len();
         let i = *self.index.entry(spec.clone()).or_insert(n);
+        let key = (self.at.0, self.at.1, role);
         if i == n {
             self.parts.push(spec);
+            self.keys.push(key);
+            self.bootstraps.push(None);
+        } else {
+            self.keys[i] = self.keys[i].min(key);
         }
-        let f = pool.field_ref(&self.class_name, &format!("sp{i}"), STATIC_PART)?;
-        out.push(Insn::Cp {
-            op: op::GETSTATIC,
-            index: f,
-        });
+        if self.form == StaticsForm::ExtraClass {
+            let f = pool.field_ref(&self.class_name, &format!("sp{i}"), STATIC_PART)?;
+            out.push(Insn::Cp {
+                op: op::GETSTATIC,
+                index: f,
+            });
+            return Ok(());
+        }
+        let args = self.part_arguments(i, &self.parts[i], pool)?;
+        let (bsm_name, bsm_desc) = match self.form {
+            StaticsForm::Constant => ("staticPart", CONSTANT_BOOTSTRAP),
+            _ => ("staticPartSite", SITE_BOOTSTRAP),
+        };
+        let bsm = self.load_lazily(
+            "staticPart",
+            STATIC_PART,
+            bsm_name,
+            bsm_desc,
+            &args,
+            pool,
+            out,
+        )?;
+        self.bootstraps[i] = Some(bsm);
+        Ok(())
+    }
+
+    /// The id of each static part: its rank in the order AspectJ creates
+    /// them (see [`OrderKey`]), not the order the weaver asked for them.
+    fn ids(&self) -> Vec<u32> {
+        let mut order: Vec<usize> = (0..self.parts.len()).collect();
+        order.sort_by_key(|&i| (self.keys[i], i));
+        let mut ids = vec![0; order.len()];
+        for (rank, i) in order.into_iter().enumerate() {
+            ids[i] = rank as u32;
+        }
+        ids
+    }
+
+    /// Gives each static part its final id (the first static argument of its
+    /// bootstrap method entry): call once, after the whole class is woven.
+    pub fn finish(&self, pool: &mut PoolBuilder<'_>) -> Result<()> {
+        if self.form == StaticsForm::ExtraClass {
+            return Ok(());
+        }
+        for (i, id) in self.ids().into_iter().enumerate() {
+            if let Some(bsm) = self.bootstraps[i] {
+                let c = pool.integer(id as i32)?;
+                pool.set_bootstrap_argument(bsm, 0, c);
+            }
+        }
         Ok(())
     }
 
@@ -222,6 +531,7 @@ impl Statics {
             b.add_field(0x1019, &format!("an{i}"), ANNOTATION)?;
         }
         let chunks: Vec<&[StaticPartSpec]> = self.parts.chunks(PARTS_PER_METHOD).collect();
+        let ids = self.ids();
         let mut code = Code::empty();
         {
             let pool = b.pool();
@@ -279,7 +589,7 @@ impl Statics {
         for (c, chunk) in chunks.iter().enumerate() {
             let mut code = Code::empty();
             let first = c * PARTS_PER_METHOD;
-            self.init_parts(b.pool(), first, chunk, &mut code.insns)?;
+            self.init_parts(b.pool(), first, chunk, &ids, &mut code.insns)?;
             // private static synthetic
             b.add_method(
                 0x100a,
@@ -332,6 +642,7 @@ impl Statics {
         pool: &mut PoolBuilder<'_>,
         first: usize,
         parts: &[StaticPartSpec],
+        ids: &[u32],
         out: &mut Vec<Insn>,
     ) -> Result<()> {
         {
@@ -341,6 +652,7 @@ impl Statics {
                     index: 0,
                     wide: false,
                 });
+                push_int(ids[i] as i32, pool, out)?;
                 push_string(p.kind, pool, out)?;
                 out.push(Insn::Local {
                     op: op::ALOAD,
@@ -426,8 +738,8 @@ impl Statics {
                     op: op::INVOKEVIRTUAL,
                     index: m,
                 });
-                push_int(p.line, pool, out)?;
-                let sjp = pool.method_ref(FACTORY, "makeSJP", "(Ljava/lang/String;Lorg/aspectj/lang/Signature;I)Lorg/aspectj/lang/JoinPoint$StaticPart;", false)?;
+                push_int(p.line.max(0), pool, out)?;
+                let sjp = pool.method_ref(FACTORY, "makeSJP", "(ILjava/lang/String;Lorg/aspectj/lang/Signature;I)Lorg/aspectj/lang/JoinPoint$StaticPart;", false)?;
                 out.push(Insn::Cp {
                     op: op::INVOKEVIRTUAL,
                     index: sjp,

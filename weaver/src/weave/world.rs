@@ -1,17 +1,42 @@
 //! The pointcut matcher's view of the program: a [`TypeWorld`] over the
 //! class-hierarchy index, with supertype lists cached.
+//!
+//! The index may miss classes (an optional library not on the class path).
+//! An answer that depended on a missing class is recorded for the thread
+//! asking ([`IndexWorld::recording`]), so the weaver can tell a "no" it knows
+//! from a "no" it guessed.
 
 use rustc_hash::FxHashMap as HashMap;
+use std::cell::RefCell;
 use std::sync::{Arc, RwLock};
 
 use major_pointcut_lang::matcher::TypeWorld;
 
 use crate::index::ClassIndex;
 
+/// Supertypes of a class, and the first class missing on the way.
+type Supers = (Arc<Vec<String>>, Option<Arc<str>>);
+
+thread_local! {
+    /// The missing classes consulted on this thread while recording.
+    static MISSING: RefCell<Option<Vec<Arc<str>>>> = const { RefCell::new(None) };
+}
+
+/// Notes that an answer depended on the missing class `name`.
+fn consulted_missing(name: &Arc<str>) {
+    MISSING.with(|m| {
+        if let Some(v) = m.borrow_mut().as_mut() {
+            if !v.contains(name) {
+                v.push(name.clone());
+            }
+        }
+    });
+}
+
 /// A [`TypeWorld`] backed by a [`ClassIndex`].
 pub struct IndexWorld<'a> {
     index: &'a ClassIndex,
-    supers: RwLock<HashMap<String, Arc<Vec<String>>>>,
+    supers: RwLock<HashMap<String, Supers>>,
 }
 
 impl<'a> IndexWorld<'a> {
@@ -30,15 +55,47 @@ impl<'a> IndexWorld<'a> {
 
     /// Every proper supertype of `name`, cached.
     pub fn supers(&self, name: &str) -> Arc<Vec<String>> {
+        let (s, missing) = self.supers_checked(name);
+        if let Some(m) = &missing {
+            consulted_missing(m);
+        }
+        s
+    }
+
+    fn supers_checked(&self, name: &str) -> Supers {
         if let Some(s) = self.supers.read().expect("lock").get(name) {
             return s.clone();
         }
-        let s = Arc::new(self.index.super_types(name));
+        let (s, missing) = self.index.super_types_checked(name);
+        let v = (Arc::new(s), missing.map(Arc::from));
         self.supers
             .write()
             .expect("lock")
-            .insert(name.to_string(), s.clone());
-        s
+            .insert(name.to_string(), v.clone());
+        v
+    }
+
+    /// Runs `f` (which asks this world questions) and returns its result with
+    /// the classes missing from the index that some answer depended on.
+    pub fn recording<T>(&self, f: impl FnOnce() -> T) -> (T, Vec<Arc<str>>) {
+        let outer = MISSING.with(|m| m.borrow_mut().replace(Vec::new()));
+        let r = f();
+        let missing = MISSING.with(|m| {
+            let mut m = m.borrow_mut();
+            let mine = m.take().unwrap_or_default();
+            // An enclosing recording sees these too.
+            *m = outer.map(|mut o| {
+                o.extend(
+                    mine.iter()
+                        .filter(|n| !o.contains(n))
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                );
+                o
+            });
+            mine
+        });
+        (r, missing)
     }
 }
 
@@ -52,19 +109,40 @@ impl TypeWorld for IndexWorld<'_> {
     }
 
     fn is_subtype(&self, sub: &str, sup: &str) -> bool {
-        sub == sup || sup == "java/lang/Object" || self.supers(sub).iter().any(|s| s == sup)
+        if sub == sup || sup == "java/lang/Object" {
+            return true;
+        }
+        let (supers, missing) = self.supers_checked(sub);
+        if supers.iter().any(|s| s == sup) {
+            return true;
+        }
+        if let Some(m) = &missing {
+            consulted_missing(m);
+        }
+        false
     }
 
     fn declares_method(&self, owner: &str, name: &str, descriptor: &str) -> bool {
-        self.index
-            .details(owner)
-            .is_some_and(|d| d.method(name, descriptor).is_some())
+        match self.index.details(owner) {
+            Some(d) => d.method(name, descriptor).is_some(),
+            None => {
+                if !self.index.contains(owner) {
+                    consulted_missing(&Arc::from(owner));
+                }
+                false
+            }
+        }
     }
 
     fn class_annotations(&self, internal_name: &str) -> Vec<String> {
-        self.index
-            .details(internal_name)
-            .map(|d| d.annotations.clone())
-            .unwrap_or_default()
+        match self.index.details(internal_name) {
+            Some(d) => d.annotations.clone(),
+            None => {
+                if !self.index.contains(internal_name) {
+                    consulted_missing(&Arc::from(internal_name));
+                }
+                Vec::new()
+            }
+        }
     }
 }

@@ -65,6 +65,21 @@ public final class Factory {
     }
 
     /**
+     * A static part with a given id (the weaver numbers a class's static parts;
+     * created lazily, in whatever order the program reaches them).
+     *
+     * @param id the static part's id within its class
+     * @param kind one of the kind constants of {@link JoinPoint}
+     * @param sig the signature
+     * @param line the source line of the shadow (0 if unknown)
+     * @return the static part
+     */
+    public JoinPoint.StaticPart makeSJP(int id, String kind, Signature sig, int line) {
+        return new StaticPartImpl(id, StaticPartImpl.canonicalKind(kind), sig,
+                new SourceLocationImpl(lexicalClass, sourceFileName, line));
+    }
+
+    /**
      * An enclosing static part (what {@code thisEnclosingJoinPointStaticPart} gives),
      * with the next id of this factory.
      *
