@@ -131,3 +131,58 @@ public class Init {
          log 5\n"
     );
 }
+
+/// javac's messages about an aspect are shown once each, at the aspect's
+/// text, in javac's words: the headline does not repeat them, an `if(..)` of
+/// a named pointcut that several advice use (compiled once per advice) is
+/// reported once, and no message names major's internals (generated member
+/// names such as `major$proceed$..`, or Rust paths such as `aspect::javac`).
+#[test]
+fn javac_messages_about_an_aspect_appear_once_in_plain_words() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let classes = compile(
+        &jdk,
+        dir.path(),
+        "Calc",
+        "package app;\n\npublic class Calc {\n    static int twice(int n) { return 2 * n; }\n\n    public static void main(String[] args) { System.out.println(twice(3)); }\n}\n",
+    );
+    let aspect = r#"public aspect Bad {
+    pointcut p(int n): execution(int app.Calc.twice(int)) && args(n) && if(n.isBig());
+
+    before(int n): p(n) {
+        System.out.println("before " + n);
+    }
+
+    int around(int n): p(n) {
+        String s = proceed(n);
+        return 1;
+    }
+
+    after(int n): p(n) {
+        int x = "text";
+    }
+}
+"#;
+    let o = weave(&jdk, dir.path(), &classes, "Bad.aj", aspect);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(!dir.path().join("woven").exists(), "output written: {t}");
+    assert!(t.contains("the aspects do not compile (3 errors)"), "{t}");
+    // miette wraps long messages: `\n  │ ` continues a line.
+    let t = t.replace("\n  │ ", " ");
+    for (message, at) in [
+        ("int cannot be dereferenced", "Bad.aj:2:77"),
+        ("int cannot be converted to String", "Bad.aj:9:20"),
+        ("String cannot be converted to int", "Bad.aj:14:17"),
+    ] {
+        assert_eq!(t.matches(message).count(), 1, "{message}:\n{t}");
+        let line = t.lines().find(|l| l.contains(message)).unwrap();
+        assert!(line.contains(at), "{message} not at {at}:\n{t}");
+    }
+    // The offending text is shown under each message.
+    assert!(t.contains("String s = proceed(n);"), "{t}");
+    for internal in ["major$", "::", "Diagnostic", "Error {"] {
+        assert!(!t.contains(internal), "{internal:?} in:\n{t}");
+    }
+}

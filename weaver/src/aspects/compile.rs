@@ -38,13 +38,10 @@ use super::{
 pub enum AspectCompileError {
     /// The `javac` executable could not be started.
     #[error("javac not found: cannot run `{}` ({reason})", path.display())]
-    #[diagnostic(
-        code(aspect::javac_not_found),
-        help(
-            "aspects are compiled with javac: install a JDK (Debian/Ubuntu: \
+    #[diagnostic(help(
+        "aspects are compiled with javac: install a JDK (Debian/Ubuntu: \
              `apt-get install openjdk-17-jdk-headless`) or set JAVA_HOME to one"
-        )
-    )]
+    ))]
     JavacNotFound {
         /// The path tried.
         path: PathBuf,
@@ -54,7 +51,6 @@ pub enum AspectCompileError {
     /// javac rejected the aspects; each diagnostic points at the `.aj` text (or,
     /// for a fault in major's own generated code, at the generated Java source).
     #[error("{}", summary(diagnostics))]
-    #[diagnostic(code(aspect::compile))]
     Compile {
         /// The errors, in javac's order.
         #[related]
@@ -62,7 +58,6 @@ pub enum AspectCompileError {
     },
     /// javac failed without an error that names a source position.
     #[error("javac failed ({status}):\n{output}")]
-    #[diagnostic(code(aspect::javac))]
     Javac {
         /// The exit status.
         status: String,
@@ -71,7 +66,6 @@ pub enum AspectCompileError {
     },
     /// Reading or writing the work directory failed.
     #[error("{context}: {source}")]
-    #[diagnostic(code(aspect::io))]
     Io {
         /// What was being done, with the path.
         context: String,
@@ -81,18 +75,22 @@ pub enum AspectCompileError {
     },
     /// Something that should not happen (a bug in major).
     #[error("internal error compiling aspects: {0}")]
-    #[diagnostic(code(aspect::internal))]
     Internal(String),
 }
 
 /// The headline only: miette renders each diagnostic (`#[related]`) with its
 /// source line after it, and [`AspectCompileError::render`] does the same as text.
 fn summary(ds: &[Diagnostic]) -> String {
-    match ds {
-        [d] => format!("the aspects do not compile: {d}"),
-        _ => format!("the aspects do not compile ({} errors)", ds.len()),
+    match ds.len() {
+        1 => "the aspects do not compile (1 error)".to_string(),
+        n => format!("the aspects do not compile ({n} errors)"),
     }
 }
+
+/// The code of javac's messages (mapped to the aspect's text): the tool's
+/// name, so that a message says where it comes from without naming major's
+/// internals.
+const JAVAC_CODE: &str = "javac";
 
 impl AspectCompileError {
     /// The diagnostics of a [`Compile`](AspectCompileError::Compile) error (empty
@@ -1643,12 +1641,12 @@ fn map_javac_errors(program: &Program, units: &[GenUnit], output: &str) -> Vec<D
                 let src = program.files[file].text();
                 let at = (o + (offset - s.start)).min(src.len());
                 let len = token_len(src, at);
-                Diagnostic::error("aspect::javac", message, Span::new(at, at + len))
+                Diagnostic::error(JAVAC_CODE, message, Span::new(at, at + len))
                     .with_label(label)
                     .in_source(&program.files[file])
             }
             Some((_, Origin::Anchor { file, span })) => {
-                Diagnostic::error("aspect::javac", message, span)
+                Diagnostic::error(JAVAC_CODE, message, span)
                     .with_label(label)
                     .in_source(&program.files[file])
             }
