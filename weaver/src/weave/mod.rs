@@ -547,6 +547,7 @@ impl<'p> Weaver<'p> {
             if !mw.changed {
                 continue;
             }
+            emit::compact_locals(&mut code.insns);
             if let Err(e) =
                 kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
             {
@@ -658,6 +659,7 @@ impl<'p> Weaver<'p> {
             };
             mw.weave(&mctx)?;
             if mw.changed {
+                emit::compact_locals(&mut code.insns);
                 frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
                 let code_name = edit.pool.utf8("Code")?;
                 let mut m = Vec::new();
@@ -2471,6 +2473,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .cloned()
             .collect();
         p.prune_tables();
+        emit::compact_locals(&mut p.insns);
         let class_name = self.cls.name.clone();
         let ctx_m = MethodContext {
             class_name: &class_name,
