@@ -2751,7 +2751,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         if let Some(s @ (Source::WithinAnnotation | Source::WithincodeAnnotation)) = src {
             let member = (s == Source::WithincodeAnnotation)
-                .then(|| (self.member.name.as_str(), self.member.descriptor.as_str()));
+                .then_some((self.member.name.as_str(), self.member.descriptor.as_str()));
             let annotation = plan::internal_of(want);
             self.statics.enclosing_annotation(
                 &self.cls.name,
