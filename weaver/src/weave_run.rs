@@ -20,6 +20,7 @@ use rayon::prelude::*;
 
 use crate::aspects::cache::{AspectCache, CacheKey};
 use crate::aspects::compile::{compile, CompileCache};
+use crate::aspects::CompiledAspects;
 use crate::index::ClassIndex;
 use crate::jdk::Jdk;
 use crate::outputs::Plan;
@@ -401,6 +402,10 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         report.warnings.extend(w.warnings);
         Ok(w.outs)
     })?;
+    // The aspects' own classes are woven too, as ajc does (advice methods are
+    // adviceexecution join points; what major generated has none).
+    let aspect_classes =
+        weave_aspect_classes(&weaver, &aspects, &mut report, &mut hits, &mut errors)?;
     if !errors.is_empty() {
         let text = errors
             .iter()
@@ -438,7 +443,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // joins the output.
     let mut bypassed: Vec<(String, Vec<u8>)> = Vec::new();
     if opts.full_coverage {
-        for (n, b) in &aspects.classes {
+        for (n, b) in &aspect_classes {
             let wrapped = crate::weave::bypass::wrap_class_in_dib(b, &index)
                 .map_err(|e| MajorError::Usage(format!("aspect class {n}: {e}")))?;
             bypassed.push((n.clone(), wrapped));
@@ -448,9 +453,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         bypassed.push((format!("{}.class", crate::weave::bypass::BYPASS), b));
     }
     let aspect_classes = if opts.full_coverage {
-        &bypassed
+        bypassed
     } else {
-        &aspects.classes
+        aspect_classes
     };
     let added: Vec<PreparedEntry> = aspect_classes
         .iter()
@@ -479,6 +484,50 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     clock.lap("finish output");
     report.timings = clock.laps;
     Ok(report)
+}
+
+/// Weaves the classes the aspects' compilation produced; they and the extra
+/// classes their weaving made (`C$MajorStatics`), in name order, go to the output.
+fn weave_aspect_classes(
+    weaver: &Weaver<'_>,
+    aspects: &CompiledAspects,
+    report: &mut WeaveReport,
+    hits: &mut [usize],
+    errors: &mut Vec<DeclareHit>,
+) -> Result<Vec<(String, Vec<u8>)>, MajorError> {
+    let results: Vec<_> = aspects
+        .classes
+        .par_iter()
+        .map(|(name, bytes)| (name, bytes, weaver.weave_aspect_class(bytes)))
+        .collect();
+    // Counted apart: the report's class counts are the inputs'.
+    let counts = (report.classes, report.woven);
+    let mut out = Vec::new();
+    for (name, bytes, r) in results {
+        let mut outcome = r.map_err(|e| {
+            MajorError::Usage(format!("weaving the compiled aspect class {name}: {e}"))
+        })?;
+        let class = outcome.bytes.take().unwrap_or_else(|| bytes.clone());
+        let extra = outcome.extra.take();
+        tally(
+            report,
+            hits,
+            errors,
+            &Woven {
+                outcome,
+                class: None,
+                extra: None,
+                release: None,
+            },
+        );
+        out.push((name.clone(), class));
+        if let Some((n, x)) = extra {
+            out.push((format!("{n}.class"), x));
+        }
+    }
+    (report.classes, report.woven) = counts;
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
 }
 
 /// Input entries woven per parallel step; the writer copies one chunk while the

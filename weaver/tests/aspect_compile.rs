@@ -41,6 +41,9 @@ const STUB_CONVERSIONS: &str = "package major.runtime;\n\
     \x20   public static long longValue(Object o) { return o == null ? 0 : ((Number) o).longValue(); }\n\
     \x20   public static float floatValue(Object o) { return o == null ? 0 : ((Number) o).floatValue(); }\n\
     \x20   public static double doubleValue(Object o) { return o == null ? 0 : ((Number) o).doubleValue(); }\n\
+    \x20   public static RuntimeException rethrow(Throwable t) { return Conversions.<RuntimeException>raise(t); }\n\
+    \x20   @SuppressWarnings(\"unchecked\")\n\
+    \x20   static <T extends Throwable> T raise(Throwable t) throws T { throw (T) t; }\n\
     }\n";
 
 struct Env {

@@ -812,7 +812,9 @@ fn the_demo_weaves_and_runs_its_example() {
     let t = text(&o);
     assert!(o.status.success(), "{t}");
     assert!(t.contains("total area of 6 shapes: 58"), "{t}");
-    assert!(t.contains("ObjectTracker: 4 allocations"), "{t}");
+    // The 4 of Main, and 7 in Trace's advice (a StringBuilder for each of
+    // its messages): aspects are woven too; ajc counts the same 11.
+    assert!(t.contains("ObjectTracker: 11 allocations"), "{t}");
     assert_eq!(
         t.matches("[trace] Main.Shape.area() at line 26").count(),
         6,

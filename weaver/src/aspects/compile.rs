@@ -38,13 +38,10 @@ use super::{
 pub enum AspectCompileError {
     /// The `javac` executable could not be started.
     #[error("javac not found: cannot run `{}` ({reason})", path.display())]
-    #[diagnostic(
-        code(aspect::javac_not_found),
-        help(
-            "aspects are compiled with javac: install a JDK (Debian/Ubuntu: \
+    #[diagnostic(help(
+        "aspects are compiled with javac: install a JDK (Debian/Ubuntu: \
              `apt-get install openjdk-17-jdk-headless`) or set JAVA_HOME to one"
-        )
-    )]
+    ))]
     JavacNotFound {
         /// The path tried.
         path: PathBuf,
@@ -54,7 +51,6 @@ pub enum AspectCompileError {
     /// javac rejected the aspects; each diagnostic points at the `.aj` text (or,
     /// for a fault in major's own generated code, at the generated Java source).
     #[error("{}", summary(diagnostics))]
-    #[diagnostic(code(aspect::compile))]
     Compile {
         /// The errors, in javac's order.
         #[related]
@@ -62,7 +58,6 @@ pub enum AspectCompileError {
     },
     /// javac failed without an error that names a source position.
     #[error("javac failed ({status}):\n{output}")]
-    #[diagnostic(code(aspect::javac))]
     Javac {
         /// The exit status.
         status: String,
@@ -71,7 +66,6 @@ pub enum AspectCompileError {
     },
     /// Reading or writing the work directory failed.
     #[error("{context}: {source}")]
-    #[diagnostic(code(aspect::io))]
     Io {
         /// What was being done, with the path.
         context: String,
@@ -81,18 +75,22 @@ pub enum AspectCompileError {
     },
     /// Something that should not happen (a bug in major).
     #[error("internal error compiling aspects: {0}")]
-    #[diagnostic(code(aspect::internal))]
     Internal(String),
 }
 
 /// The headline only: miette renders each diagnostic (`#[related]`) with its
 /// source line after it, and [`AspectCompileError::render`] does the same as text.
 fn summary(ds: &[Diagnostic]) -> String {
-    match ds {
-        [d] => format!("the aspects do not compile: {d}"),
-        _ => format!("the aspects do not compile ({} errors)", ds.len()),
+    match ds.len() {
+        1 => "the aspects do not compile (1 error)".to_string(),
+        n => format!("the aspects do not compile ({n} errors)"),
     }
 }
+
+/// The code of javac's messages (mapped to the aspect's text): the tool's
+/// name, so that a message says where it comes from without naming major's
+/// internals.
+const JAVAC_CODE: &str = "javac";
 
 impl AspectCompileError {
     /// The diagnostics of a [`Compile`](AspectCompileError::Compile) error (empty
@@ -1300,7 +1298,8 @@ impl Generator<'_> {
         Ok(())
     }
 
-    /// `private static R major$proceed$A$n(AroundClosure c, T0 a0, ..) throws Throwable`.
+    /// `private static R major$proceed$A$n(AroundClosure c, T0 a0, ..) throws
+    /// <the advice's throws>`: whatever the closure throws rethrown unchecked.
     fn proceed_helper(
         &self,
         w: &mut Writer,
@@ -1314,6 +1313,9 @@ impl Generator<'_> {
             return;
         };
         let anchor = ad.keyword_span;
+        // It declares only the advice's own `throws` clause, as ajc's proceed
+        // does, so that it can be called inside a lambda or an anonymous class;
+        // the join point's exceptions still pass through unchanged.
         w.anchored("    private static ", fi, anchor);
         self.type_text(w, fi, src, ret);
         w.anchored(
@@ -1331,7 +1333,12 @@ impl Generator<'_> {
         }
         let args: Vec<String> = (0..ad.params.len()).map(|k| format!("a{k}")).collect();
         let call = format!("c.run(new Object[] {{{}}})", args.join(", "));
-        w.anchored(") throws Throwable {\n        ", fi, anchor);
+        w.anchored(")", fi, anchor);
+        for (k, t) in ad.throws.iter().enumerate() {
+            w.anchored(if k == 0 { " throws " } else { ", " }, fi, anchor);
+            self.type_text(w, fi, src, t);
+        }
+        w.anchored(" {\n        try {\n            ", fi, anchor);
         let prim = ret.dims == 0 && !ret.varargs;
         match ret.name.as_str() {
             "void" if prim => w.anchored(&format!("{call};\n"), fi, anchor),
@@ -1354,7 +1361,11 @@ impl Generator<'_> {
                 w.anchored(&format!(") {call};\n"), fi, anchor);
             }
         }
-        w.anchored("    }\n", fi, anchor);
+        w.anchored(
+            "        } catch (Throwable t) {\n            throw major.runtime.Conversions.rethrow(t);\n        }\n    }\n",
+            fi,
+            anchor,
+        );
     }
 
     fn if_method(&self, w: &mut Writer, src: &str, g: &IfGen) {
@@ -1675,12 +1686,12 @@ fn map_javac_errors(program: &Program, units: &[GenUnit], output: &str) -> Vec<D
                 let src = program.files[file].text();
                 let at = (o + (offset - s.start)).min(src.len());
                 let len = token_len(src, at);
-                Diagnostic::error("aspect::javac", message, Span::new(at, at + len))
+                Diagnostic::error(JAVAC_CODE, message, Span::new(at, at + len))
                     .with_label(label)
                     .in_source(&program.files[file])
             }
             Some((_, Origin::Anchor { file, span })) => {
-                Diagnostic::error("aspect::javac", message, span)
+                Diagnostic::error(JAVAC_CODE, message, span)
                     .with_label(label)
                     .in_source(&program.files[file])
             }

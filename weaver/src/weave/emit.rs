@@ -38,6 +38,29 @@ pub fn store(d: &str, index: u16) -> Insn {
     }
 }
 
+/// Rewrites every `xload n`/`xstore n` (not `wide`) of locals 0–3 into its
+/// one-byte form `xload_<n>`/`xstore_<n>`, as javac and ajc write them: the
+/// weaver builds loads and stores in the long form (their index is often
+/// changed afterwards), and calls this on a woven body just before its frames
+/// and layout are computed, so that woven code costs no more than ajc's.
+pub fn compact_locals(insns: &mut [Insn]) {
+    for insn in insns {
+        if let Insn::Local {
+            op: o,
+            index: index @ 0..=3,
+            wide: false,
+        } = *insn
+        {
+            let index = index as u8;
+            match o {
+                21..=25 => *insn = Insn::Simple(26 + (o - 21) * 4 + index),
+                54..=58 => *insn = Insn::Simple(59 + (o - 54) * 4 + index),
+                _ => {}
+            }
+        }
+    }
+}
+
 /// Slots a value of descriptor `d` takes.
 pub fn size(d: &str) -> u16 {
     if d == "J" || d == "D" {
@@ -246,4 +269,50 @@ pub fn push_string(s: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> 
         wide: i > 255,
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use major_classfile::opcodes::short_form;
+
+    #[test]
+    fn locals_0_to_3_get_their_one_byte_forms() {
+        let mut insns = vec![
+            load("I", 0),
+            load("J", 3),
+            load("Ljava/lang/Object;", 2),
+            store("D", 1),
+            store("[I", 3),
+            load("I", 4),
+            Insn::Local {
+                op: op::ALOAD,
+                index: 1,
+                wide: true,
+            },
+            Insn::Simple(op::RETURN),
+        ];
+        compact_locals(&mut insns);
+        let short: Vec<Option<(u8, u16)>> = insns
+            .iter()
+            .map(|i| match i {
+                Insn::Simple(o) => short_form(*o),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            short[..5],
+            [
+                Some((op::ILOAD, 0)),
+                Some((22, 3)),
+                Some((op::ALOAD, 2)),
+                Some((57, 1)),
+                Some((op::ASTORE, 3)),
+            ]
+        );
+        // Locals past 3, wide forms and other instructions stay as they are.
+        assert_eq!(insns[5], load("I", 4));
+        assert!(matches!(insns[6], Insn::Local { wide: true, .. }));
+        assert_eq!(insns[7], Insn::Simple(op::RETURN));
+    }
 }

@@ -33,6 +33,12 @@ pub enum Source {
     /// of the join point: the executing or called method or constructor, the
     /// accessed field.
     Annotation,
+    /// The annotation `@within(a)` names on the class whose code holds the
+    /// shadow.
+    WithinAnnotation,
+    /// The annotation `@withincode(a)` names on the method or constructor
+    /// whose code holds the shadow.
+    WithincodeAnnotation,
 }
 
 /// A runtime test left after static matching.
@@ -489,6 +495,8 @@ pub fn pc_bindings(pc: &Pc, n: usize, cflows: &[usize]) -> Vec<Option<Source>> {
             PcKind::This(c) => bind(c, Source::This),
             PcKind::Target(c) => bind(c, Source::Target),
             PcKind::AtAnnotation(c) => bind(c, Source::Annotation),
+            PcKind::AtWithin(c) => bind(c, Source::WithinAnnotation),
+            PcKind::AtWithinCode(c) => bind(c, Source::WithincodeAnnotation),
             PcKind::Args(list) => {
                 let dots = list.iter().position(|a| matches!(a, ArgCtx::Ellipsis));
                 for (i, a) in list.iter().enumerate() {

@@ -94,6 +94,18 @@ pub enum SigSpec {
     },
     /// A static initializer.
     Initializer { access: u16, declaring: String },
+    /// An advice method (`adviceexecution`): as [`SigSpec::Method`], plus the
+    /// name its string forms show (`before`, `afterReturning`, .. or the
+    /// method's own name).
+    Advice {
+        access: u16,
+        shown: String,
+        name: String,
+        declaring: String,
+        descriptor: String,
+        params: String,
+        exceptions: String,
+    },
     /// A catch clause.
     Catch {
         declaring: String,
@@ -229,6 +241,23 @@ impl Statics {
         self.bootstraps.truncate(self.parts.len());
         self.annotations
             .truncate(mark.1.min(self.annotations.len()));
+    }
+
+    /// `@within(a)` / `@withincode(a)` bindings: loads the annotation
+    /// `annotation` of the class `owner` itself (`member` None) or of its
+    /// method or constructor `member` (name, descriptor), looked up once like
+    /// [`Statics::annotation`]'s (the runtime reads an empty name and
+    /// descriptor as the class's own declared annotation).
+    pub fn enclosing_annotation(
+        &mut self,
+        owner: &str,
+        member: Option<(&str, &str)>,
+        annotation: &str,
+        pool: &mut PoolBuilder<'_>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let (name, descriptor) = member.unwrap_or(("", ""));
+        self.annotation(owner, name, descriptor, annotation, pool, out)
     }
 
     /// Emits the code loading the annotation `annotation` of member `name`
@@ -367,6 +396,19 @@ impl Statics {
                 args.push(pool.string("field")?);
                 args.push(pool.integer(*access as i32)?);
                 vec![name, declaring, descriptor]
+            }
+            SigSpec::Advice {
+                access,
+                shown,
+                name,
+                declaring,
+                descriptor,
+                params,
+                exceptions,
+            } => {
+                args.push(pool.string("advice")?);
+                args.push(pool.integer(*access as i32)?);
+                vec![shown, name, declaring, descriptor, params, exceptions]
             }
             SigSpec::Initializer { access, declaring } => {
                 args.push(pool.string("initializer")?);
@@ -665,6 +707,21 @@ impl Statics {
                         }
                         ("makeFieldSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/FieldSignature;")
                     }
+                    SigSpec::Advice {
+                        access,
+                        shown,
+                        name,
+                        declaring,
+                        descriptor,
+                        params,
+                        exceptions,
+                    } => {
+                        push_int(*access as i32, pool, out)?;
+                        for s in [shown, name, declaring, descriptor, params, exceptions] {
+                            push_string(s, pool, out)?;
+                        }
+                        ("makeAdviceSig", "(ILjava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;)Lorg/aspectj/lang/reflect/AdviceSignature;")
+                    }
                     SigSpec::Initializer { access, declaring } => {
                         push_int(*access as i32, pool, out)?;
                         push_string(declaring, pool, out)?;
@@ -709,3 +766,33 @@ impl Statics {
 
 /// Static parts created per initializer method: about 40 bytes of code each.
 pub const PARTS_PER_METHOD: usize = 500;
+
+/// The signature of an advice method (`adviceexecution` join points): the
+/// method's signature `method`, shown under the advice kind for code-style
+/// advice (as ajc shows `before(int)`), under its own name otherwise.
+pub fn advice_sig(method: SigSpec, shown: super::aspect_classes::AdviceName) -> SigSpec {
+    let SigSpec::Method {
+        access,
+        name,
+        declaring,
+        descriptor,
+        params,
+        exceptions,
+    } = method
+    else {
+        return method;
+    };
+    let shown = match shown {
+        super::aspect_classes::AdviceName::Kind(k) => k.to_string(),
+        super::aspect_classes::AdviceName::Method => name.clone(),
+    };
+    SigSpec::Advice {
+        access,
+        shown,
+        name,
+        declaring,
+        descriptor,
+        params,
+        exceptions,
+    }
+}

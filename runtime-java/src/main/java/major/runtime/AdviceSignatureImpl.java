@@ -12,6 +12,8 @@ final class AdviceSignatureImpl extends CodeSignatureImpl implements AdviceSigna
     private volatile Class<?> returnType;
     private volatile Method advice;
     private volatile boolean adviceSearched;
+    /** The name the string forms show, when the factory was given one. */
+    String shown;
 
     AdviceSignatureImpl(int modifiers, String name, String declaringType, String descriptor,
             String parameterNames, String exceptionTypes, ClassLoader loader) {
@@ -20,6 +22,9 @@ final class AdviceSignatureImpl extends CodeSignatureImpl implements AdviceSigna
 
     /** The name shown in the string forms. */
     private String displayName() {
+        if (shown != null) {
+            return shown;
+        }
         if (name.startsWith("ajc$")) {
             int end = name.indexOf('$', 4);
             return end < 0 ? name.substring(4) : name.substring(4, end);

@@ -224,4 +224,22 @@ public final class Conversions {
     public static Object voidValue(Object o) {
         return o;
     }
+
+    /**
+     * Throws {@code t} as it is, checked or not, without the caller having to
+     * declare it: a compiled aspect's {@code proceed(..)} passes on whatever the
+     * join point throws, also where it is called from a lambda or an anonymous
+     * class that may not throw checked exceptions.
+     *
+     * @param t the throwable
+     * @return never returns; typed so that callers can write {@code throw rethrow(t)}
+     */
+    public static RuntimeException rethrow(Throwable t) {
+        throw Conversions.<RuntimeException>uncheckedThrow(t);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T uncheckedThrow(Throwable t) throws T {
+        throw (T) t;
+    }
 }

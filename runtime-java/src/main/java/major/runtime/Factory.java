@@ -184,6 +184,28 @@ public final class Factory {
     }
 
     /**
+     * An advice signature whose string forms show {@code shown} (the advice kind,
+     * {@code before}, {@code afterReturning}, ..., as ajc shows its advice methods)
+     * instead of the method's name; {@code getName()} is still the method's name.
+     *
+     * @param modifiers the advice method's access flags
+     * @param shown the name the string forms show
+     * @param name the advice method's name
+     * @param declaringType binary name of the aspect class
+     * @param descriptor the advice method's descriptor
+     * @param parameterNames comma-separated parameter names ({@code ""}: unknown)
+     * @param exceptionTypes comma-separated binary names of the declared exceptions
+     * @return the signature
+     */
+    public AdviceSignature makeAdviceSig(int modifiers, String shown, String name, String declaringType,
+            String descriptor, String parameterNames, String exceptionTypes) {
+        AdviceSignatureImpl s = new AdviceSignatureImpl(modifiers, name, declaringType, descriptor, parameterNames,
+                exceptionTypes, loader);
+        s.shown = shown;
+        return s;
+    }
+
+    /**
      * The signature of a monitor acquisition: {@code lock(Object)}.
      *
      * @return the signature
@@ -276,7 +298,9 @@ public final class Factory {
      * The annotation of type {@code type} on a member of {@code declaring}: the
      * method or constructor ({@code <init>}) {@code name} with the JVM
      * {@code descriptor}, or the field {@code name} when the descriptor is a field
-     * descriptor. What {@code @annotation(a)} binds; the woven code asks once per
+     * descriptor, or the class itself (its declared annotation) when both name and
+     * descriptor are empty. What {@code @annotation(a)} binds (and {@code @within(a)},
+     * {@code @withincode(a)} for the enclosing class or member); the woven code asks once per
      * join point shadow and keeps the answer.
      *
      * @param declaring the class declaring the member
@@ -288,6 +312,9 @@ public final class Factory {
     public static java.lang.annotation.Annotation annotation(Class<?> declaring, String name,
             String descriptor, Class<? extends java.lang.annotation.Annotation> type) {
         try {
+            if (name.isEmpty() && descriptor.isEmpty()) {
+                return declaring.getDeclaredAnnotation(type);
+            }
             if (!descriptor.startsWith("(")) {
                 return declaring.getDeclaredField(name).getAnnotation(type);
             }

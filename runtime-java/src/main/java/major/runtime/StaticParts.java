@@ -143,6 +143,9 @@ public final class StaticParts {
                 sig = f.makeFieldSig(modifiers, s(spec, 6), s(spec, 7), s(spec, 8));
             } else if (sigKind.equals("initializer")) {
                 sig = f.makeInitializerSig(modifiers, s(spec, 6));
+            } else if (sigKind.equals("advice")) {
+                sig = f.makeAdviceSig(modifiers, s(spec, 6), s(spec, 7), s(spec, 8), s(spec, 9), s(spec, 10),
+                        s(spec, 11));
             } else {
                 throw new IllegalArgumentException("unknown signature kind " + sigKind);
             }
