@@ -1,7 +1,9 @@
 //! `major demo`: the built-in example of the main job. A small Java program
 //! (records, a lambda, string concatenation) is compiled with javac, woven with
 //! the ObjectTracker aspect (every constructor call) and a tracer (around
-//! advice, `thisJoinPoint`), and run under `java -Xverify:all`.
+//! advice, `thisJoinPoint`), and run under `java -Xverify:all`; then the JDK's
+//! own `java.base` is woven with ObjectTracker (full coverage) and the program
+//! runs on it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -68,6 +70,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
     eprintln!(
         "demo: major weave --aspect aspects/ObjectTracker.aj --aspect aspects/Trace.aj classes -o woven"
     );
+    let cache_again = cache.clone();
     let report = weave_run::run(&WeaveOptions {
         aspects,
         inputs: vec![classes.clone()],
@@ -77,7 +80,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         bundle_runtime: true,
         strict: false,
         full_coverage: false,
-        cache,
+        cache: cache.clone(),
         jars: Default::default(),
     })?;
     weave_run::print_report(&report, &woven, true);
@@ -85,6 +88,50 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
     let status = Command::new(jdk.java())
         .args(["-Xverify:all", "-cp"])
         .arg(&woven)
+        .arg("Main")
+        .status()
+        .map_err(|e| MajorError::Usage(format!("{}: {e}", jdk.java().display())))?;
+    if !status.success() {
+        return Ok(false);
+    }
+
+    // Full coverage: the class library itself woven with ObjectTracker, and
+    // the program run on it.
+    let jmod = jdk.home.join("jmods/java.base.jmod");
+    if !jmod.is_file() {
+        eprintln!(
+            "demo: {} has no jmods/java.base.jmod: the full-coverage part is left out \
+             (Debian: apt-get install openjdk-17-jmods)",
+            jdk.home.display()
+        );
+        return Ok(true);
+    }
+    let patch = dir.join("jdk/java.base.jar");
+    eprintln!(
+        "demo: major weave --full-coverage --aspect aspects/ObjectTracker.aj {} -o jdk/java.base.jar",
+        jmod.display()
+    );
+    let report = weave_run::run(&WeaveOptions {
+        aspects: vec![dir.join("aspects/ObjectTracker.aj")],
+        inputs: vec![jmod],
+        output: patch.clone(),
+        classpath: Vec::new(),
+        jdk: jdk.clone(),
+        bundle_runtime: true,
+        strict: false,
+        full_coverage: true,
+        cache: cache_again,
+        jars: Default::default(),
+    })?;
+    weave_run::print_report(&report, &patch, true);
+    eprintln!(
+        "demo: java -Xverify:all --patch-module java.base=jdk/java.base.jar -cp classes Main"
+    );
+    let status = Command::new(jdk.java())
+        .args(["-Xverify:all", "--patch-module"])
+        .arg(format!("java.base={}", patch.display()))
+        .arg("-cp")
+        .arg(&classes)
         .arg("Main")
         .status()
         .map_err(|e| MajorError::Usage(format!("{}: {e}", jdk.java().display())))?;

@@ -159,8 +159,8 @@ const GREETER_17: &str = "package app;\npublic class Greeter {\n    public stati
 
 const MAIN: &str = "package app;\npublic class Main {\n    public static void main(String[] a) {\n        System.out.println(Greeter.greet(a.length == 0));\n    }\n}\n";
 
-/// Advice on the greeter's execution (with a static part, so the class gets
-/// an extra class) and on the construction of the release-17 helpers.
+/// Advice on the greeter's execution (with a static part, loaded from the class
+/// itself) and on the construction of the release-17 helpers.
 const MR_ASPECT: &str = "package t;\npublic aspect Seen {\n    before(): execution(String app.Greeter.greet(..)) {\n        System.out.println(\"advised \" + thisJoinPointStaticPart.getSignature().getName());\n    }\n    after() returning(Object o): call(app..*.new(..)) && within(app.Greeter) {\n        System.out.println(\"made \" + o.getClass().getSimpleName());\n    }\n}\n";
 
 /// A multi-release jar (base classes for release 11, a `versions/17`
@@ -219,10 +219,11 @@ fn every_version_of_a_multi_release_class_is_woven() {
             .any(|(n, b)| n == "META-INF/versions/17/app/Greeter.class" && *b != woven17),
         "the release-17 Greeter was not woven"
     );
+    // The static parts live in the woven classes themselves (dynamic
+    // constants): no extra class beside either version.
     let names: Vec<&str> = after.iter().map(|(n, _)| n.as_str()).collect();
     assert!(
-        names.contains(&"META-INF/versions/17/app/Greeter$MajorStatics.class")
-            && names.contains(&"app/Greeter$MajorStatics.class"),
+        !names.iter().any(|n| n.ends_with("$MajorStatics.class")),
         "{names:?}"
     );
     let mut ran = 0;
@@ -335,7 +336,7 @@ fn a_signed_jar_loses_its_signature_only_when_woven() {
     let aspect = write(
         dir.path(),
         "News.aj",
-        "package t;\npublic aspect News {\n    after() returning(Object o): call(StringBuilder.new(..)) {\n        System.out.println(\"new \" + o.getClass().getSimpleName());\n    }\n}\n",
+        "package t;\npublic aspect News {\n    after() returning(Object o): call(StringBuilder.new(..)) && !within(t.News) {\n        System.out.println(\"new \" + o.getClass().getSimpleName());\n    }\n}\n",
     );
     let out = dir.path().join("out");
     let o = weave(&jdk, &aspect, &[&app_jar, &lib_jar, p("-o"), &out])
@@ -418,7 +419,7 @@ fn a_modular_jar_runs_woven_on_the_module_path() {
     let aspect = write(
         dir.path(),
         "News.aj",
-        "package t.aspects;\npublic aspect News {\n    after() returning(Object o): call(StringBuilder.new(..)) {\n        System.out.println(\"new \" + o.getClass().getSimpleName() + \" at \" + thisJoinPointStaticPart.getSourceLocation().getWithinType().getModule().getName());\n    }\n}\n",
+        "package t.aspects;\npublic aspect News {\n    after() returning(Object o): call(StringBuilder.new(..)) && !within(t.aspects.News) {\n        System.out.println(\"new \" + o.getClass().getSimpleName() + \" at \" + thisJoinPointStaticPart.getSourceLocation().getWithinType().getModule().getName());\n    }\n}\n",
     );
     let out = dir.path().join("out.jar");
     ok(&mut weave(&jdk, &aspect, &[&jar, p("-o"), &out]));

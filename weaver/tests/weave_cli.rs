@@ -825,6 +825,27 @@ fn the_demo_weaves_and_runs_its_example() {
         "{t}"
     );
     assert!(dir.path().join("woven/Main.class").is_file());
+    // Then the JDK's own java.base, woven with ObjectTracker, runs the
+    // program: the class library's allocations are counted too.
+    if jdk.home.join("jmods/java.base.jmod").is_file() {
+        assert_eq!(t.matches("total area of 6 shapes: 58").count(), 2, "{t}");
+        let jdk_line = t
+            .lines()
+            .filter(|l| l.starts_with("ObjectTracker: "))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no full-coverage run:\n{t}"));
+        let n: u64 = jdk_line["ObjectTracker: ".len()..]
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(n > 1000, "{jdk_line}");
+    } else {
+        eprintln!(
+            "SKIP (part): no jmods/java.base.jmod in {}",
+            jdk.home.display()
+        );
+    }
 }
 
 /// A class the weave needs to know (here, to merge two types in a frame) but
