@@ -247,6 +247,67 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
         "{err}"
     );
 
+    // Two modules in one run: java.base and java.xml, one woven jmod each
+    // (the aspect and runtime in java.base's), java.xml allowed to call them.
+    let xml_src = repo().join("tests/java/fullcov/xml/XmlMain.java");
+    let xml_classes = d.join("xml-classes");
+    javac(&home, "11", &xml_classes, &[xml_src]);
+    let run_xml = |opts: &[&str]| {
+        let o = Command::new(&java)
+            .args(opts)
+            .arg("-cp")
+            .arg(&xml_classes)
+            .arg("XmlMain")
+            .output()
+            .unwrap();
+        let t = (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        );
+        assert!(o.status.success(), "{opts:?}: {}{}", t.0, t.1);
+        t
+    };
+    let (xml_plain, _) = run_xml(&["-Xverify:all"]);
+    let modules = d.join("modules");
+    let jdk = Jdk::at(&home).unwrap();
+    run(&WeaveOptions {
+        aspects: vec![aspect("ExecutionCounter")],
+        inputs: vec![
+            home.join("jmods/java.base.jmod"),
+            home.join("jmods/java.xml.jmod"),
+        ],
+        output: modules.clone(),
+        classpath: Vec::new(),
+        jdk,
+        bundle_runtime: true,
+        strict: false,
+        full_coverage: true,
+        jars: major_weaver::weave_run::JarOptions {
+            runtime_jar: Some("java.base.jmod".to_string()),
+            ..Default::default()
+        },
+        cache: None,
+    })
+    .expect("weaving java.base and java.xml");
+    let base = format!("java.base={}", modules.join("java.base.jmod").display());
+    let xml = format!("java.xml={}", modules.join("java.xml.jmod").display());
+    let (xml_out, xml_err) = run_xml(&[
+        "-Xverify:all",
+        "--patch-module",
+        &base,
+        "--patch-module",
+        &xml,
+        "--add-exports",
+        "java.base/major.aspects=java.xml",
+        "--add-exports",
+        "java.base/major.runtime=java.xml",
+        "--add-exports",
+        "java.base/org.aspectj.lang=java.xml",
+    ]);
+    assert_eq!(xml_out, xml_plain);
+    let xml_executions = count_after(&xml_err, "ExecutionCounter:");
+    eprintln!("ExecutionCounter on woven java.base and java.xml: {xml_executions} executions");
+
     // Without the DIB, ObjectTracker's advice (which allocates) recurses.
     let no_dib = with_bypasses(
         &tracker,
