@@ -2,11 +2,18 @@
  * method_counter: a JVMTI agent that counts method entries, independently of
  * major, as the oracle for execution counts of woven programs.
  *
- *   java -agentpath:/path/libmethod_counter.so=out=FILE[,prefix=PKG/] ...
+ *   java -agentpath:/path/libmethod_counter.so=out=FILE[,prefix=PKG/][,bypass=1][,snapshot=CLASS] ...
  *
  * Every MethodEntry event from the end of VM initialization on is counted per
- * method; at VM death one line per method whose class name (internal form)
- * starts with the prefix is written to FILE:
+ * method. With bypass=1 (a JDK woven with major's full coverage), only entries
+ * that woven code would advise are counted: once the VM has booted
+ * (jdk.internal.misc.VM.initLevel >= 4, what VM.isBooted() tests) and while
+ * the thread's bypass field (java.lang.Thread.major$dib) is clear; the others
+ * are counted apart and their total printed to stderr. At VM death one line
+ * per method whose class name (internal form) starts with the prefix is
+ * written to FILE (first, with snapshot=CLASS, the static method dump() of
+ * CLASS is called, with the bypass set and counting stopped: a woven counter
+ * takes its snapshot at the same moment):
  *
  *   <count> <class internal name>.<method name><descriptor>
  *
@@ -30,6 +37,13 @@ static size_t capacity = 1 << 16;
 static size_t used;
 static char out_path[4096];
 static char prefix[1024];
+static char snapshot[1024];
+static int bypass;
+static jfieldID dib_field;
+static jclass vm_class;
+static jfieldID init_level;
+static volatile int booted;
+static unsigned long long bypassed;
 
 static size_t hash(jmethodID m) {
     size_t h = (size_t) m;
@@ -63,10 +77,26 @@ static void grow(void) {
     capacity = cap;
 }
 
+/* Whether woven code would run its advice now (bypass=1), as
+ * java.lang.MajorBypass.active() decides. */
+static int advised(JNIEnv *jni, jthread thread) {
+    if (!booted) {
+        if ((*jni)->GetStaticIntField(jni, vm_class, init_level) < 4) {
+            return 0;
+        }
+        booted = 1;
+    }
+    return thread != NULL && !(*jni)->GetBooleanField(jni, thread, dib_field);
+}
+
 static void JNICALL on_entry(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID method) {
     (void) env;
-    (void) jni;
-    (void) thread;
+    if (bypass && !advised(jni, thread)) {
+        (*jvmti)->RawMonitorEnter(jvmti, lock);
+        bypassed++;
+        (*jvmti)->RawMonitorExit(jvmti, lock);
+        return;
+    }
     (*jvmti)->RawMonitorEnter(jvmti, lock);
     slot *s = find(table, capacity, method);
     if (s->method == NULL) {
@@ -80,15 +110,65 @@ static void JNICALL on_entry(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethod
     (*jvmti)->RawMonitorExit(jvmti, lock);
 }
 
+/* bypass=1: JVMTI posts MethodEntry only from VM init on, a little after the
+ * end of System.initPhase3, when woven code starts to advise. So that a woven
+ * counter can tell its executions from before this point, the agent sets the
+ * system property method_counter.live to "1" before it starts counting. */
 static void JNICALL on_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
-    (void) jni;
-    (void) thread;
+    if (bypass) {
+        jclass t = (*jni)->FindClass(jni, "java/lang/Thread");
+        dib_field = t ? (*jni)->GetFieldID(jni, t, "major$dib", "Z") : NULL;
+        jclass vm = (*jni)->FindClass(jni, "jdk/internal/misc/VM");
+        init_level = vm ? (*jni)->GetStaticFieldID(jni, vm, "initLevel", "I") : NULL;
+        if (dib_field == NULL || init_level == NULL) {
+            (*jni)->ExceptionClear(jni);
+            fprintf(stderr, "method_counter: bypass=1 needs a JDK woven with major's full coverage\n");
+            exit(3);
+        }
+        vm_class = (jclass) (*jni)->NewGlobalRef(jni, vm);
+        jclass system = (*jni)->FindClass(jni, "java/lang/System");
+        jmethodID set = system ? (*jni)->GetStaticMethodID(jni, system, "setProperty",
+            "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;") : NULL;
+        if (set == NULL) {
+            (*jni)->ExceptionClear(jni);
+            fprintf(stderr, "method_counter: no System.setProperty\n");
+            exit(3);
+        }
+        /* Set with the thread's bypass set: the call itself is advised nowhere
+         * (and the oracle is not counting yet). */
+        (*jni)->SetBooleanField(jni, thread, dib_field, JNI_TRUE);
+        (*jni)->CallStaticObjectMethod(jni, system, set, (*jni)->NewStringUTF(jni, "method_counter.live"),
+            (*jni)->NewStringUTF(jni, "1"));
+        (*jni)->SetBooleanField(jni, thread, dib_field, JNI_FALSE);
+        if ((*jni)->ExceptionCheck(jni)) {
+            (*jni)->ExceptionDescribe(jni);
+            exit(3);
+        }
+    }
     (*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_METHOD_ENTRY, NULL);
 }
 
 static void JNICALL on_death(jvmtiEnv *env, JNIEnv *jni) {
-    (void) jni;
     (*env)->SetEventNotificationMode(env, JVMTI_DISABLE, JVMTI_EVENT_METHOD_ENTRY, NULL);
+    if (snapshot[0] != '\0') {
+        jthread self = NULL;
+        (*env)->GetCurrentThread(env, &self);
+        /* Finding the class runs class-loading code: in the bypass too. */
+        if (bypass && self != NULL) {
+            (*jni)->SetBooleanField(jni, self, dib_field, JNI_TRUE);
+        }
+        jclass c = (*jni)->FindClass(jni, snapshot);
+        jmethodID dump = c ? (*jni)->GetStaticMethodID(jni, c, "dump", "()V") : NULL;
+        if (dump == NULL) {
+            (*jni)->ExceptionDescribe(jni);
+            fprintf(stderr, "method_counter: no static dump() in %s\n", snapshot);
+        } else {
+            (*jni)->CallStaticVoidMethod(jni, c, dump);
+            if ((*jni)->ExceptionCheck(jni)) {
+                (*jni)->ExceptionDescribe(jni);
+            }
+        }
+    }
     (*env)->RawMonitorEnter(env, lock);
     FILE *f = fopen(out_path, "w");
     if (f == NULL) {
@@ -121,6 +201,9 @@ static void JNICALL on_death(jvmtiEnv *env, JNIEnv *jni) {
         (*env)->Deallocate(env, (unsigned char *) msig);
     }
     fclose(f);
+    if (bypass) {
+        fprintf(stderr, "method_counter: %llu entries not advised (before boot or in the bypass)\n", bypassed);
+    }
     (*env)->RawMonitorExit(env, lock);
 }
 
@@ -154,6 +237,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     (void) reserved;
     option(options, "out", out_path, sizeof out_path);
     option(options, "prefix", prefix, sizeof prefix);
+    option(options, "snapshot", snapshot, sizeof snapshot);
+    char flag[8];
+    option(options, "bypass", flag, sizeof flag);
+    bypass = flag[0] == '1';
     if (out_path[0] == '\0') {
         fprintf(stderr, "method_counter: usage: -agentpath:libmethod_counter.so=out=FILE[,prefix=PKG/]\n");
         return JNI_ERR;

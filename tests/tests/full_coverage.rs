@@ -354,3 +354,189 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
     assert!(!o.status.success(), "java -version ran without the BIB");
     eprintln!("without the BIB: exit {:?}", o.status.code());
 }
+
+/// Builds the JVMTI oracle (`tests/jvmti/method_counter.c`); `None` (after
+/// printing why) without a C compiler or the JDK's headers.
+fn build_agent(home: &Path, dir: &Path) -> Option<PathBuf> {
+    let include = home.join("include");
+    if !include.join("jvmti.h").is_file() {
+        eprintln!("SKIP: {} has no include/jvmti.h", home.display());
+        return None;
+    }
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let lib = dir.join("libmethod_counter.so");
+    let o = Command::new(&cc)
+        .args(["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror"])
+        .arg(format!("-I{}", include.display()))
+        .arg(format!("-I{}", include.join("linux").display()))
+        .arg("-o")
+        .arg(&lib)
+        .arg(repo().join("tests/jvmti/method_counter.c"))
+        .output();
+    match o {
+        Ok(o) if o.status.success() => Some(lib),
+        Ok(o) => panic!("{cc}: {}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => {
+            eprintln!("SKIP: no C compiler ({cc}: {e})");
+            None
+        }
+    }
+}
+
+/// `count class.nameDescriptor` lines into a map.
+fn counts(file: &Path) -> std::collections::BTreeMap<String, u64> {
+    std::fs::read_to_string(file)
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+        .lines()
+        .map(|l| {
+            let (n, k) = l.split_once(' ').expect("count and method");
+            (k.to_string(), n.parse().expect("count"))
+        })
+        .collect()
+}
+
+/// Coverage against an independent count: every method and constructor of
+/// `java.util` woven into `java.base` with a per-join-point counter
+/// (`tests/java/fullcov/UtilCounter.aj`); in the same run, the JVMTI agent
+/// counts the `MethodEntry` events that woven code advises (after boot, with
+/// the thread's bypass clear) and has the counter take its snapshot when it
+/// stops counting. Per method, the two must be equal; the differences allowed
+/// are named categories (major's own extra classes, static initializers,
+/// which the pointcut leaves out, native and bridge methods, methods the weave
+/// left unwoven), each reported with its size.
+#[test]
+fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
+    let jmod = home.join("jmods/java.base.jmod");
+    if !jmod.is_file() {
+        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let Some(agent) = build_agent(&home, d) else {
+        return;
+    };
+    let sources: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/java/coverage/app"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let classes = d.join("classes");
+    javac(&home, "11", &classes, &sources);
+    let woven = d.join("util.jar");
+    let report = weave_java_base(
+        &home,
+        &repo().join("tests/java/fullcov/UtilCounter.aj"),
+        &woven,
+    );
+    let left_unwoven: Vec<String> = report.skipped_methods.clone();
+
+    let (oracle_file, major_file) = (d.join("oracle.txt"), d.join("major.txt"));
+    let o = Command::new(home.join("bin/java"))
+        .arg(format!(
+            "-agentpath:{}=out={},prefix=java/util/,bypass=1,snapshot=major/aspects/UtilCounter",
+            agent.display(),
+            oracle_file.display()
+        ))
+        .arg(format!("-Dutil.counter.out={}", major_file.display()))
+        .arg("--patch-module")
+        .arg(format!("java.base={}", woven.display()))
+        .arg("-cp")
+        .arg(&classes)
+        .arg("app.Main")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let oracle = counts(&oracle_file);
+    let major: std::collections::BTreeMap<String, u64> = counts(&major_file)
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("java/util/"))
+        .collect();
+    let early: u64 = counts(&PathBuf::from(format!("{}.early", major_file.display())))
+        .values()
+        .sum();
+
+    // Access flags of java.util's methods, from the JDK's own class files.
+    let mut access = std::collections::BTreeMap::new();
+    let archive = Archive::open(&jmod).unwrap();
+    for (i, e) in archive.entries().iter().enumerate() {
+        if !e.name.ends_with(".class") || !e.name.contains("java/util/") {
+            continue;
+        }
+        let bytes = archive.read(i).unwrap();
+        let class = major_classfile::ClassFile::parse(&bytes).unwrap();
+        let name = class.name().unwrap().into_owned();
+        for m in &class.methods {
+            let key = format!(
+                "{name}.{}{}",
+                class.member_name(m).unwrap(),
+                class.member_descriptor(m).unwrap()
+            );
+            access.insert(key, m.access);
+        }
+    }
+
+    let mut categories: std::collections::BTreeMap<&str, (usize, u64)> = Default::default();
+    let mut unexplained = Vec::new();
+    let keys: std::collections::BTreeSet<&String> = oracle.keys().chain(major.keys()).collect();
+    for k in keys {
+        let (o, m) = (
+            oracle.get(k).copied().unwrap_or(0),
+            major.get(k).copied().unwrap_or(0),
+        );
+        if o == m {
+            continue;
+        }
+        let flags = access.get(k).copied().unwrap_or(0);
+        let (class, method) = k.split_once('.').unwrap_or((k.as_str(), ""));
+        let category = if class.ends_with("$MajorStatics") {
+            Some("major's extra classes")
+        } else if method.starts_with("<clinit>") {
+            Some("static initializers (not in the pointcut)")
+        } else if m == 0 && flags & 0x0100 != 0 {
+            Some("native methods")
+        } else if m == 0 && flags & 0x0040 != 0 {
+            Some("bridge methods (no join points)")
+        } else if m == 0
+            && left_unwoven.iter().any(|l| {
+                l.contains(class) && l.contains(&method[..method.find('(').unwrap_or(method.len())])
+            })
+        {
+            Some("methods left unwoven (named by the weave)")
+        } else {
+            None
+        };
+        match category {
+            Some(c) => {
+                let e = categories.entry(c).or_default();
+                e.0 += 1;
+                e.1 += o.abs_diff(m);
+            }
+            None => unexplained.push(format!("{k}: oracle {o}, major {m}")),
+        }
+    }
+    let executed = oracle
+        .keys()
+        .filter(|k| !k.contains("$MajorStatics"))
+        .count();
+    let seen = oracle.keys().filter(|k| major.contains_key(*k)).count();
+    eprintln!(
+        "java.util: the oracle counted {executed} methods ({} executions); major's counter saw {seen} of them ({:.1}%); {early} executions before the oracle started",
+        oracle.values().sum::<u64>(),
+        100.0 * seen as f64 / executed.max(1) as f64
+    );
+    for (c, (n, diff)) in &categories {
+        eprintln!("  difference: {c}: {n} methods, {diff} executions");
+    }
+    assert!(
+        unexplained.is_empty(),
+        "counts differ:\n  {}",
+        unexplained.join("\n  ")
+    );
+    assert!(
+        executed >= 100,
+        "only {executed} java.util methods executed"
+    );
+    assert!(seen * 10 >= executed * 9, "major saw {seen} of {executed}");
+}
