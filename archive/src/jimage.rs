@@ -413,6 +413,15 @@ pub(crate) struct JImage {
 }
 
 impl JImage {
+    /// The same image with only the resources at `keep` (indices, in order).
+    pub(crate) fn select(self, keep: &[usize]) -> JImage {
+        let resources = keep.iter().map(|&i| self.resources[i]).collect();
+        JImage {
+            tables: self.tables,
+            resources,
+        }
+    }
+
     /// Parses and checks the index of the image in `map`, listing its
     /// resources sorted by name.
     pub(crate) fn open(path: &Path, map: Mmap) -> Result<(JImage, Vec<Entry>), ArchiveError> {

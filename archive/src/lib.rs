@@ -289,6 +289,51 @@ impl Archive {
         })
     }
 
+    /// One module of a JDK run-time image, as an archive of its own: only the
+    /// entries under `/<module>/`, named without that prefix
+    /// (`java/lang/Object.class`), so that a weave writes them as a
+    /// `--patch-module` jar holds them. The archive's path becomes
+    /// `<image path>/<module>` (for messages and output names). An error if
+    /// this is no image or the module is not in it.
+    pub fn module(self, module: &str) -> Result<Archive, ArchiveError> {
+        let Source::JImage(image) = self.source else {
+            return Err(ArchiveError::corrupt(
+                &self.path,
+                None,
+                format!("only a JDK run-time image (lib/modules) has modules to select ({module})"),
+            ));
+        };
+        let prefix = format!("/{module}/");
+        let mut entries = Vec::new();
+        let mut keep = Vec::new();
+        for (i, e) in self.entries.into_iter().enumerate() {
+            if let Some(rest) = e.name.strip_prefix(&prefix) {
+                keep.push(i);
+                entries.push(Entry::new(
+                    rest.to_string(),
+                    e.is_dir,
+                    e.size,
+                    ArchiveKind::Directory,
+                ));
+            }
+        }
+        if entries.is_empty() {
+            return Err(ArchiveError::corrupt(
+                &self.path,
+                None,
+                format!("the image has no module {module}"),
+            ));
+        }
+        let size_bytes = entries.iter().map(|e| e.size).sum();
+        Ok(Archive {
+            path: self.path.join(module),
+            kind: ArchiveKind::JImage,
+            entries,
+            size_bytes,
+            source: Source::JImage(image.select(&keep)),
+        })
+    }
+
     /// What kind of container this is.
     pub fn kind(&self) -> ArchiveKind {
         self.kind

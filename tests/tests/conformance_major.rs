@@ -38,6 +38,7 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
         full_coverage: false,
         cache: None,
         jars: Default::default(),
+        modules: Vec::new(),
     };
     let report = match run(&opts) {
         Ok(r) => r,

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use major_archive::{Archive, OutputArchive, OutputKind};
-use major_tests::{javac, jdk17, linkall, run_linkall, skip};
+use major_tests::{javac, jdk17, jdk25, linkall, run_linkall, skip};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
 use major_weaver::weave::bypass::{bypass_class_with, Bypasses, BYPASS};
@@ -36,6 +36,7 @@ fn weave_java_base(home: &Path, aspect: &Path, out: &Path) -> WeaveReport {
         strict: false,
         full_coverage: true,
         jars: Default::default(),
+        modules: Vec::new(),
         cache: None,
     };
     run(&opts).unwrap_or_else(|e| panic!("weaving java.base with {}: {e}", aspect.display()))
@@ -286,6 +287,7 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
             runtime_jar: Some("java.base.jmod".to_string()),
             ..Default::default()
         },
+        modules: Vec::new(),
         cache: None,
     })
     .expect("weaving java.base and java.xml");
@@ -539,4 +541,70 @@ fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
         "only {executed} java.util methods executed"
     );
     assert!(seen * 10 >= executed * 9, "major saw {seen} of {executed}");
+}
+
+/// JDK 25 has no jmods: its `java.base` is read from the run-time image
+/// (`lib/modules`, `--module java.base`), woven with ExecutionCounter into
+/// `java.base.jar`, runs the coverage program with JDK 25's own output under
+/// `-Xverify:all`, and links whole.
+#[test]
+fn jdk25_java_base_from_the_image_runs_and_links() {
+    let Some(home) = jdk25() else {
+        return skip("no JDK 25 (/usr/lib/jvm/temurin-25-jdk-amd64)");
+    };
+    let Some(home17) = jdk17() else {
+        return skip("no JDK 17 (compiles the program)");
+    };
+    let java = home.join("bin/java");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sources: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/java/coverage/app"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let classes = d.join("classes");
+    javac(&home17, "11", &classes, &sources);
+    let (plain, _) = run_program(&java, &["-Xverify:all"], &classes);
+    let jar = d.join("java.base.jar");
+    let report = run(&WeaveOptions {
+        aspects: vec![aspect("ExecutionCounter")],
+        inputs: vec![home.join("lib/modules")],
+        output: jar.clone(),
+        classpath: Vec::new(),
+        jdk: Jdk::at(&home).expect("JDK 25"),
+        bundle_runtime: true,
+        strict: false,
+        full_coverage: true,
+        jars: Default::default(),
+        modules: vec!["java.base".to_string()],
+        cache: None,
+    })
+    .expect("weaving JDK 25's java.base from lib/modules");
+    assert!(report.woven > 6000, "only {} classes woven", report.woven);
+    let patch = format!("java.base={}", jar.display());
+    let (woven_out, err) =
+        run_program(&java, &["-Xverify:all", "--patch-module", &patch], &classes);
+    assert_eq!(
+        woven_out, plain,
+        "the program printed something else on the woven JDK 25"
+    );
+    let executions = count_after(&err, "ExecutionCounter:");
+    assert!(executions > 10_000, "{err}");
+    eprintln!("ExecutionCounter on JDK 25's woven java.base: {executions} executions");
+    let r = run_linkall(
+        &java,
+        &linkall(&home17),
+        &["--patch-module", &patch],
+        &[&jar],
+        "boot",
+    );
+    let summary = r
+        .output
+        .lines()
+        .find(|l| l.starts_with("linked "))
+        .unwrap_or("");
+    eprintln!("LinkAll on JDK 25's woven java.base: {summary}");
+    assert_eq!(r.verify_errors, 0, "{}", r.output);
+    assert_eq!(r.format_errors, 0, "{}", r.output);
+    assert!(r.linked > 7000, "only {} classes linked", r.linked);
 }

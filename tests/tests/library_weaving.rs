@@ -72,6 +72,7 @@ fn major_weave(jdk: &Jdk, jar: &Path, aspect: &str, out: &Path) -> Result<WeaveR
         full_coverage: false,
         cache: None,
         jars: Default::default(),
+        modules: Vec::new(),
     };
     let report = run(&opts).map_err(|e| format!("major weave failed: {e}"))?;
     if !report.unsupported.is_empty() {

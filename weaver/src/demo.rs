@@ -82,6 +82,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         full_coverage: false,
         cache: cache.clone(),
         jars: Default::default(),
+        modules: Vec::new(),
     })?;
     weave_run::print_report(&report, &woven, true);
     eprintln!("demo: java -Xverify:all -cp woven Main");
@@ -122,6 +123,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         full_coverage: true,
         cache: cache_again,
         jars: Default::default(),
+        modules: Vec::new(),
     })?;
     weave_run::print_report(&report, &patch, true);
     eprintln!(

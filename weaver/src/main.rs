@@ -153,6 +153,10 @@ struct WeaveArgs {
     /// --patch-module java.base=OUT.
     #[arg(long)]
     full_coverage: bool,
+    /// With a JDK run-time image (`$JAVA_HOME/lib/modules`) as input: weave this module
+    /// of it (repeat for several), each into OUT/<module>.jar; OUT is then a directory.
+    #[arg(long = "module", value_name = "NAME")]
+    modules: Vec<String>,
     /// Where compiled aspects are cached, so that weaving again with unchanged aspects
     /// skips javac (default: $MAJOR_CACHE_DIR, else $XDG_CACHE_HOME/major, else ~/.cache/major).
     #[arg(long, value_name = "DIR")]
@@ -238,12 +242,30 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
     let classpath = class_path(args.classpath);
     let read: Vec<PathBuf> = args.inputs.iter().chain(&classpath).cloned().collect();
     // Several inputs woven into a directory: each woven jar there is an output.
+    // An image's modules are one input each, woven into <module>.jar.
+    let is_image = |p: &PathBuf| p.file_name().is_some_and(|n| n == "modules") && p.is_file();
+    let names: Vec<std::ffi::OsString> = args
+        .inputs
+        .iter()
+        .flat_map(|i| {
+            if is_image(i) && !args.modules.is_empty() {
+                args.modules
+                    .iter()
+                    .map(|m| std::ffi::OsString::from(format!("{m}.jar")))
+                    .collect()
+            } else {
+                i.file_name()
+                    .map(|n| n.to_os_string())
+                    .into_iter()
+                    .collect::<Vec<_>>()
+            }
+        })
+        .collect();
     let per_input = OutputArchive::kind_for(&args.out) == OutputKind::Directory
-        && (args.inputs.len() > 1 || args.runtime_jar.is_some());
+        && (names.len() > 1 || args.runtime_jar.is_some());
     let targets: Vec<PathBuf> = if per_input {
-        args.inputs
+        names
             .iter()
-            .filter_map(|i| i.file_name())
             .map(|n| args.out.join(n))
             .chain(std::iter::once(
                 args.out.join(
@@ -273,6 +295,7 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         bundle_runtime: !args.no_runtime,
         strict: args.strict,
         full_coverage: args.full_coverage,
+        modules: args.modules,
         cache,
         jars: JarOptions {
             runtime_jar: args.runtime_jar,

@@ -76,6 +76,12 @@ impl Plan {
                 })?
                 .to_string_lossy()
                 .into_owned();
+            // A module of a run-time image becomes a jar for --patch-module.
+            let name = if a.kind() == ArchiveKind::JImage {
+                format!("{name}.jar")
+            } else {
+                name
+            };
             if let Some(first) = by_name.insert(name.clone(), a.path()) {
                 return Err(MajorError::Usage(format!(
                     "{} and {} would both be written as {}: each input is woven into \
@@ -90,7 +96,8 @@ impl Plan {
             let kind = match a.kind() {
                 ArchiveKind::Zip => OutputKind::Zip,
                 ArchiveKind::Directory => OutputKind::Directory,
-                ArchiveKind::Jmod | ArchiveKind::JImage => OutputArchive::kind_for(&target),
+                ArchiveKind::Jmod => OutputArchive::kind_for(&target),
+                ArchiveKind::JImage => OutputKind::Zip,
             };
             targets.push((target, kind));
         }

@@ -56,6 +56,10 @@ pub struct WeaveOptions {
     pub full_coverage: bool,
     /// How jars are laid out and treated ([`JarOptions`]).
     pub jars: JarOptions,
+    /// Modules to weave from the JDK run-time images among the inputs
+    /// (`lib/modules`): each becomes an input of its own, woven into
+    /// `<module>.jar` (empty: an image is woven whole).
+    pub modules: Vec<String>,
 }
 
 /// How a weave treats jars: where the added classes go when several inputs
@@ -120,11 +124,25 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         }
         Archive::open(p).map(Arc::new).map_err(MajorError::from)
     };
-    let inputs: Vec<Arc<Archive>> = opts
-        .inputs
-        .iter()
-        .map(|p| open(p, "input"))
-        .collect::<Result<_, _>>()?;
+    // Each selected module of a run-time image is an input of its own.
+    let mut inputs: Vec<Arc<Archive>> = Vec::new();
+    let mut input_paths: Vec<&Path> = Vec::new();
+    for p in &opts.inputs {
+        let a = open(p, "input")?;
+        if a.kind() != major_archive::ArchiveKind::JImage || opts.modules.is_empty() {
+            inputs.push(a);
+            input_paths.push(p);
+            continue;
+        }
+        drop(a);
+        for m in &opts.modules {
+            let a = Archive::open(p)
+                .and_then(|a| a.module(m))
+                .map_err(MajorError::from)?;
+            inputs.push(Arc::new(a));
+            input_paths.push(p);
+        }
+    }
     let classpath: Vec<Arc<Archive>> = opts
         .classpath
         .iter()
@@ -325,7 +343,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let (mut outs, created_dir) = plan.create()?;
     // A jar woven from a jar has its permission bits (a directory output's
     // class files have those of their input files).
-    for (i, path) in opts.inputs.iter().enumerate() {
+    for (i, path) in input_paths.iter().enumerate() {
         let Some(&o) = plan.of_input.get(i) else {
             continue;
         };

@@ -115,6 +115,7 @@ fn proceeding_join_points_run_the_join_point() {
         full_coverage: false,
         cache: None,
         jars: Default::default(),
+        modules: Vec::new(),
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
@@ -170,6 +171,7 @@ fn aspect_class_in_the_input_is_replaced() {
         full_coverage: false,
         cache: None,
         jars: Default::default(),
+        modules: Vec::new(),
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(
