@@ -47,6 +47,17 @@ pub enum ArchiveError {
         what: String,
     },
 
+    /// A module asked of a JDK run-time image that the image does not hold.
+    #[error("{}: no module `{module}` in this image (it holds {available})", path.display())]
+    NoSuchModule {
+        /// The image.
+        path: PathBuf,
+        /// The module asked for.
+        module: String,
+        /// The modules the image holds, comma-separated.
+        available: String,
+    },
+
     /// An entry name cannot be written to an output: empty, absolute, or with
     /// an empty, `.` or `..` component (which could escape a directory
     /// output), a backslash or a NUL.
@@ -102,7 +113,8 @@ impl ArchiveError {
             | ArchiveError::InvalidName { path, .. }
             | ArchiveError::Duplicate { path, .. }
             | ArchiveError::Refused { path, .. }
-            | ArchiveError::NoSuchEntry { path, .. } => path,
+            | ArchiveError::NoSuchEntry { path, .. }
+            | ArchiveError::NoSuchModule { path, .. } => path,
         }
     }
 
@@ -115,7 +127,9 @@ impl ArchiveError {
             ArchiveError::InvalidName { entry, .. } | ArchiveError::Duplicate { entry, .. } => {
                 Some(entry)
             }
-            ArchiveError::NoSuchEntry { .. } | ArchiveError::Refused { .. } => None,
+            ArchiveError::NoSuchEntry { .. }
+            | ArchiveError::NoSuchModule { .. }
+            | ArchiveError::Refused { .. } => None,
         }
     }
 

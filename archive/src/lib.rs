@@ -304,6 +304,17 @@ impl Archive {
             ));
         };
         let prefix = format!("/{module}/");
+        let names: Vec<String> = self.entries.iter().map(|e| e.name.clone()).collect();
+        let image_modules = |_: &Path| -> Vec<String> {
+            let mut m: Vec<String> = names
+                .iter()
+                .filter_map(|n| n.strip_prefix('/')?.split('/').next())
+                .filter(|m| !m.is_empty() && !jimage::is_index_module(m))
+                .map(str::to_string)
+                .collect();
+            m.dedup();
+            m
+        };
         let mut entries = Vec::new();
         let mut keep = Vec::new();
         for (i, e) in self.entries.into_iter().enumerate() {
@@ -318,11 +329,11 @@ impl Archive {
             }
         }
         if entries.is_empty() {
-            return Err(ArchiveError::corrupt(
-                &self.path,
-                None,
-                format!("the image has no module {module}"),
-            ));
+            return Err(ArchiveError::NoSuchModule {
+                path: self.path.clone(),
+                module: module.to_string(),
+                available: image_modules(&self.path).join(", "),
+            });
         }
         let size_bytes = entries.iter().map(|e| e.size).sum();
         Ok(Archive {

@@ -201,3 +201,36 @@ fn the_readme_lists_the_limits_and_the_install_command() {
         assert!(readme.contains(needle), "README.md should mention {needle}");
     }
 }
+
+#[test]
+fn a_module_the_image_does_not_hold_is_named_with_those_it_holds() {
+    let Some(jdk) = jdk() else { return };
+    let image = jdk.home.join("lib/modules");
+    if !image.is_file() {
+        eprintln!("SKIP: {} has no lib/modules", jdk.home.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.jar");
+    let aspect = dir.path().join("A.aj");
+    std::fs::write(
+        &aspect,
+        "aspect A {\n    before(): execution(* *(..)) {\n    }\n}\n",
+    )
+    .unwrap();
+    let t = fails(
+        major()
+            .arg("weave")
+            .arg("--jdk")
+            .arg(&jdk.home)
+            .arg("--no-cache")
+            .arg("-a")
+            .arg(&aspect)
+            .arg(&image)
+            .args(["--module", "java.nosuch", "-o"])
+            .arg(&out),
+    );
+    assert!(t.contains("no module `java.nosuch`"), "{t}");
+    assert!(t.contains("java.base"), "{t}");
+    assert!(!out.exists());
+}
