@@ -154,9 +154,9 @@ pub fn bypass_class_with(
         }
     }
     b.add_method(0x1009, "active", "()Z", Some(&mut code), hierarchy)?; // public static synthetic
-                                                                        // enter()Z
-    let mut code = Code::empty();
-    {
+                                                                        // enter()Z and leave()Z: set or clear the flag, return what it was.
+    for (name, value) in [("enter", ICONST_1), ("leave", ICONST_0)] {
+        let mut code = Code::empty();
         let pool = b.pool();
         let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
         let c = current(pool)?;
@@ -168,38 +168,15 @@ pub fn bypass_class_with(
                 index: field,
             },
             Insn::Simple(op::SWAP),
-            Insn::Simple(ICONST_1),
+            Insn::Simple(value),
             Insn::Cp {
                 op: op::PUTFIELD,
                 index: field,
             },
             Insn::Simple(op::IRETURN),
         ]);
+        b.add_method(0x1009, name, "()Z", Some(&mut code), hierarchy)?;
     }
-    b.add_method(0x1009, "enter", "()Z", Some(&mut code), hierarchy)?;
-    // leave()Z: as enter(), clearing the flag.
-    let mut code = Code::empty();
-    {
-        let pool = b.pool();
-        let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
-        let c = current(pool)?;
-        code.insns.extend([
-            c,
-            Insn::Simple(op::DUP),
-            Insn::Cp {
-                op: op::GETFIELD,
-                index: field,
-            },
-            Insn::Simple(op::SWAP),
-            Insn::Simple(ICONST_0),
-            Insn::Cp {
-                op: op::PUTFIELD,
-                index: field,
-            },
-            Insn::Simple(op::IRETURN),
-        ]);
-    }
-    b.add_method(0x1009, "leave", "()Z", Some(&mut code), hierarchy)?;
     // inherited()Z: the DIB a thread created now starts with: the creating
     // thread's, once the VM has booted (threads the JDK starts during
     // bootstrap start with it clear).

@@ -2633,13 +2633,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // With full coverage, the dispatch (boxing the state, the closure's
         // method handle, residues) runs with the DIB set: it calls library
         // code, which is woven too.
-        let dib = if self.weaver.full_coverage {
-            let prev = self.temp("Z");
-            bypass::enter(prev, self.pool, &mut out)?;
-            Some(prev)
-        } else {
-            None
-        };
+        let dib = self.enter_dib(&mut out)?;
         let state_local = self.temp("Ljava/lang/Object;");
         let layout = self.state_layout(ctx);
         emit::push_int(layout.len() as i32, self.pool, &mut out)?;
@@ -2986,6 +2980,18 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     }
 
     /// `Factory.makeJP(sp, this, target, new Object[] { args })`.
+    /// With full coverage: sets the DIB for the advice dispatch that follows
+    /// (it calls library code, which is woven too), keeping the previous
+    /// value in a new local, which is returned for [`bypass::restore`].
+    fn enter_dib(&mut self, out: &mut Vec<Insn>) -> Result<Option<u16>> {
+        if !self.weaver.full_coverage {
+            return Ok(None);
+        }
+        let prev = self.temp("Z");
+        bypass::enter(prev, self.pool, out)?;
+        Ok(Some(prev))
+    }
+
     fn join_point(&mut self, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
         if let Some(l) = ctx.jp {
             out.push(emit::load(JOIN_POINT, l));
@@ -2993,13 +2999,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         // Boxing the arguments calls library code, which is woven too: with
         // full coverage it runs with the DIB set.
-        let dib = if self.weaver.full_coverage {
-            let prev = self.temp("Z");
-            bypass::enter(prev, self.pool, out)?;
-            Some(prev)
-        } else {
-            None
-        };
+        let dib = self.enter_dib(out)?;
         self.push_join_point_values(ctx, out)?;
         let m = self.pool.method_ref(
             statics::FACTORY,

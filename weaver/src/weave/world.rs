@@ -75,6 +75,14 @@ impl<'a> IndexWorld<'a> {
         v
     }
 
+    /// Records `name` as consulted when it is a class the index lacks (arrays
+    /// are no classes to find).
+    fn note_if_missing(&self, name: &str) {
+        if !name.starts_with('[') && !self.index.contains(name) {
+            consulted_missing(&Arc::from(name));
+        }
+    }
+
     /// Runs `f` (which asks this world questions) and returns its result with
     /// the classes missing from the index that some answer depended on.
     pub fn recording<T>(&self, f: impl FnOnce() -> T) -> (T, Vec<Arc<str>>) {
@@ -126,9 +134,7 @@ impl TypeWorld for IndexWorld<'_> {
         match self.index.details(owner) {
             Some(d) => d.method(name, descriptor).is_some(),
             None => {
-                if !owner.starts_with('[') && !self.index.contains(owner) {
-                    consulted_missing(&Arc::from(owner));
-                }
+                self.note_if_missing(owner);
                 false
             }
         }
@@ -175,9 +181,7 @@ impl TypeWorld for IndexWorld<'_> {
         match self.index.details(internal_name) {
             Some(d) => d.annotations.clone(),
             None => {
-                if !internal_name.starts_with('[') && !self.index.contains(internal_name) {
-                    consulted_missing(&Arc::from(internal_name));
-                }
+                self.note_if_missing(internal_name);
                 Vec::new()
             }
         }
