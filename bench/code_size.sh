@@ -50,7 +50,7 @@ printf '%-17s %8s %8s %10s %9s %10s %9s\n' aspect "shadows" "(ajc)" "major +B" "
 for a in "${ASPECTS[@]}"; do
   m_out=$WORK/major-$a.jar
   a_out=$WORK/ajc-$a.jar
-  if ! "$MAJOR" weave --jdk "$JDK" --cache-dir "$WORK/cache" --aspect "$ROOT/aspects/$a.aj" "$JAR" -o "$m_out" \
+  if ! "$MAJOR" weave --java-home "$JDK" --cache-dir "$WORK/cache" --aspect "$ROOT/aspects/$a.aj" "$JAR" -o "$m_out" \
     >"$WORK/major-$a.log" 2>&1; then
     echo "major weave failed for $a: see $WORK/major-$a.log" >&2
     exit 1

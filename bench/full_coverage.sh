@@ -33,7 +33,7 @@ JAVAC_SOURCES=$(find tests/java/coverage/app -name '*.java'; echo weaver/demo/Ma
 
 for a in EmptyAdvice:bench/EmptyAdvice.aj ExecutionCounter:aspects/ExecutionCounter.aj ObjectTracker:aspects/ObjectTracker.aj; do
   name=${a%%:*}; file=${a#*:}
-  "$MAJOR" weave --full-coverage --jdk "$JDK" -a "$file" "$JDK/jmods/java.base.jmod" \
+  "$MAJOR" weave --full-coverage --java-home "$JDK" -a "$file" "$JDK/jmods/java.base.jmod" \
     -o "$WORK/$name.jar" 2>/dev/null
 done
 

@@ -129,7 +129,7 @@ run_major() { # jar aspect out mode: cached (compiled aspect from the cache) | j
     cache=(--cache-dir "$WORK/cache-javac")
     rm -f "$WORK/cache-javac/"*.classes
   fi
-  measure "$WORK/m.time" "$MAJOR" weave --jdk "$JDK" "${cache[@]}" --aspect "$ROOT/aspects/$2.aj" "$1" -o "$3"
+  measure "$WORK/m.time" "$MAJOR" weave --java-home "$JDK" "${cache[@]}" --aspect "$ROOT/aspects/$2.aj" "$1" -o "$3"
 }
 run_ajc() { # jar aspect out
   # ajc drops ajcore.*.txt dumps into its working directory: run it in $WORK.

@@ -407,17 +407,18 @@ impl ImageTables {
 
 /// An opened jimage, every resource listed.
 pub(crate) struct JImage {
-    tables: ImageTables,
+    /// Shared by the images [`select`](Self::select) makes of one file.
+    tables: Arc<ImageTables>,
     /// One per entry, in the same (name) order.
     resources: Vec<Resource>,
 }
 
 impl JImage {
     /// The same image with only the resources at `keep` (indices, in order).
-    pub(crate) fn select(self, keep: &[usize]) -> JImage {
+    pub(crate) fn select(&self, keep: &[usize]) -> JImage {
         let resources = keep.iter().map(|&i| self.resources[i]).collect();
         JImage {
-            tables: self.tables,
+            tables: self.tables.clone(),
             resources,
         }
     }
@@ -477,6 +478,7 @@ impl JImage {
             entries.push(Entry::new(name, is_dir, size, ArchiveKind::JImage));
             resources.push(resource);
         }
+        let tables = Arc::new(tables);
         Ok((JImage { tables, resources }, entries))
     }
 

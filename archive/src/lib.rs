@@ -39,12 +39,14 @@ mod dir_input;
 mod error;
 mod jimage;
 mod output;
+mod output_dir;
 mod prepared;
 mod replace;
 mod zip_input;
 mod zip_output;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 use std::fs::File;
 use std::ops::Range;
@@ -55,6 +57,7 @@ use memmap2::Mmap;
 pub use error::ArchiveError;
 pub use jimage::RuntimeImage;
 pub use output::{OutputArchive, OutputKind};
+pub use output_dir::OutputDir;
 pub use prepared::PreparedEntry;
 pub use replace::{check_replace, DIR_MANIFEST, ZIP_MARKER};
 pub use zip_input::MAX_CLASS_SIZE;
@@ -296,53 +299,85 @@ impl Archive {
     /// `<image path>/<module>` (for messages and output names). An error if
     /// this is no image or the module is not in it.
     pub fn module(self, module: &str) -> Result<Archive, ArchiveError> {
-        let Source::JImage(image) = self.source else {
+        let mut one = self.modules(&[module])?;
+        Ok(one.pop().expect("one archive per module"))
+    }
+
+    /// Several modules of a JDK run-time image, each as [`module`](Self::module)
+    /// makes it, in the order given; the image is read once.
+    pub fn modules(self, modules: &[&str]) -> Result<Vec<Archive>, ArchiveError> {
+        let Source::JImage(image) = &self.source else {
             return Err(ArchiveError::corrupt(
                 &self.path,
                 None,
-                format!("only a JDK run-time image (lib/modules) has modules to select ({module})"),
+                format!(
+                    "only a JDK run-time image (lib/modules) has modules to select ({})",
+                    modules.join(", ")
+                ),
             ));
         };
-        let prefix = format!("/{module}/");
-        let names: Vec<String> = self.entries.iter().map(|e| e.name.clone()).collect();
-        let image_modules = |_: &Path| -> Vec<String> {
-            let mut m: Vec<String> = names
-                .iter()
-                .filter_map(|n| n.strip_prefix('/')?.split('/').next())
-                .filter(|m| !m.is_empty() && !jimage::is_index_module(m))
-                .map(str::to_string)
-                .collect();
-            m.dedup();
-            m
-        };
-        let mut entries = Vec::new();
-        let mut keep = Vec::new();
-        for (i, e) in self.entries.into_iter().enumerate() {
-            if let Some(rest) = e.name.strip_prefix(&prefix) {
-                keep.push(i);
-                entries.push(Entry::new(
-                    rest.to_string(),
-                    e.is_dir,
-                    e.size,
-                    ArchiveKind::Directory,
-                ));
-            }
+        // The entries of each module lie together: the names are sorted.
+        let mut spans: HashMap<&str, (usize, usize)> = HashMap::new();
+        for (i, e) in self.entries.iter().enumerate() {
+            let Some(m) = e.name.strip_prefix('/').and_then(|n| n.split('/').next()) else {
+                continue;
+            };
+            let span = spans.entry(m).or_insert((i, i));
+            span.1 = i + 1;
         }
-        if entries.is_empty() {
-            return Err(ArchiveError::NoSuchModule {
-                path: self.path.clone(),
-                module: module.to_string(),
-                available: image_modules(&self.path).join(", "),
+        let mut out = Vec::with_capacity(modules.len());
+        for &module in modules {
+            let prefix = format!("/{module}/");
+            let (from, to) = spans.get(module).copied().unwrap_or((0, 0));
+            let mut entries = Vec::new();
+            let mut keep = Vec::new();
+            for (i, e) in self.entries[from..to].iter().enumerate() {
+                if let Some(rest) = e.name.strip_prefix(&prefix) {
+                    keep.push(from + i);
+                    entries.push(Entry::new(
+                        rest.to_string(),
+                        e.is_dir,
+                        e.size,
+                        ArchiveKind::Directory,
+                    ));
+                }
+            }
+            if entries.is_empty() {
+                return Err(ArchiveError::NoSuchModule {
+                    path: self.path.clone(),
+                    module: module.to_string(),
+                    available: self.image_modules().join(", "),
+                });
+            }
+            let size_bytes = entries.iter().map(|e| e.size).sum();
+            out.push(Archive {
+                path: self.path.join(module),
+                kind: ArchiveKind::JImage,
+                entries,
+                size_bytes,
+                source: Source::JImage(image.select(&keep)),
             });
         }
-        let size_bytes = entries.iter().map(|e| e.size).sum();
-        Ok(Archive {
-            path: self.path.join(module),
-            kind: ArchiveKind::JImage,
-            entries,
-            size_bytes,
-            source: Source::JImage(image.select(&keep)),
-        })
+        Ok(out)
+    }
+
+    /// The modules of a JDK run-time image (`lib/modules`) that hold at
+    /// least one class, in name order; empty for any other archive.
+    pub fn image_modules(&self) -> Vec<String> {
+        if !matches!(self.source, Source::JImage(_)) {
+            return Vec::new();
+        }
+        let mut modules: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|e| !e.is_dir && e.name.ends_with(".class"))
+            .filter_map(|e| e.name.strip_prefix('/')?.split('/').next())
+            .filter(|m| !m.is_empty() && !jimage::is_index_module(m))
+            .map(str::to_string)
+            .collect();
+        modules.sort_unstable();
+        modules.dedup();
+        modules
     }
 
     /// What kind of container this is.

@@ -75,7 +75,7 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 const SIBLING_TAGS: [&str; 2] = ["tmp", "old"];
 
 /// A hidden sibling of `target`: `.{name}.major-{tag}-{pid}-{n}`.
-fn sibling(target: &Path, tag: &str) -> Option<PathBuf> {
+pub(crate) fn sibling(target: &Path, tag: &str) -> Option<PathBuf> {
     let name = target.file_name()?.to_string_lossy();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let pid = std::process::id();
@@ -86,7 +86,7 @@ fn sibling(target: &Path, tag: &str) -> Option<PathBuf> {
 /// that were killed: those whose process is gone. A sibling of a process
 /// still running (another run writing the same output) is left alone, and
 /// so is everything where liveness cannot be told (no `/proc`).
-fn remove_stale_siblings(target: &Path) {
+pub(crate) fn remove_stale_siblings(target: &Path) {
     let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
         return;
     };
@@ -129,7 +129,7 @@ fn remove_stale_siblings(target: &Path) {
 }
 
 /// Removes a file, or a directory tree, without following a symbolic link.
-fn remove_any(path: &Path) -> io::Result<()> {
+pub(crate) fn remove_any(path: &Path) -> io::Result<()> {
     if fs::symlink_metadata(path)?.is_dir() {
         fs::remove_dir_all(path)
     } else {
@@ -364,6 +364,11 @@ impl OutputArchive {
     /// Where the output ends up.
     pub fn path(&self) -> &Path {
         &self.target
+    }
+
+    /// Whether nothing has been written to the output yet.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
     }
 
     /// The kind of the output.

@@ -74,9 +74,51 @@ impl Jdk {
     pub fn java(&self) -> PathBuf {
         self.home.join("bin/java")
     }
+    /// The feature version of the JDK (17 for `JAVA_VERSION="17.0.15"`),
+    /// read from its `release` file; `None` if that file is missing or
+    /// does not say.
+    pub fn feature_version(&self) -> Option<u32> {
+        let text = std::fs::read_to_string(self.home.join("release")).ok()?;
+        let version = text
+            .lines()
+            .find_map(|l| l.strip_prefix("JAVA_VERSION="))?
+            .trim()
+            .trim_matches('"');
+        // "1.8.0_402" is release 8; "17.0.15", "25", "26-ea" are their first number.
+        let mut parts = version.split(|c: char| !c.is_ascii_digit());
+        match parts.next()?.parse().ok()? {
+            1 => parts.next()?.parse().ok(),
+            n => Some(n),
+        }
+    }
+
     /// The `javac` compiler, if this is a full JDK.
     pub fn javac(&self) -> Option<PathBuf> {
         let p = self.home.join("bin/javac");
         p.is_file().then_some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feature_version_from_the_release_file() {
+        let d = tempfile::tempdir().unwrap();
+        let jdk = Jdk {
+            home: d.path().to_path_buf(),
+        };
+        assert_eq!(jdk.feature_version(), None);
+        for (text, v) in [
+            ("JAVA_VERSION=\"17.0.15\"\n", Some(17)),
+            ("IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"25\"\n", Some(25)),
+            ("JAVA_VERSION=\"1.8.0_402\"\n", Some(8)),
+            ("JAVA_VERSION=\"26-ea\"\n", Some(26)),
+            ("JAVA_VERSION=\"\"\n", None),
+        ] {
+            std::fs::write(d.path().join("release"), text).unwrap();
+            assert_eq!(jdk.feature_version(), v, "{text}");
+        }
     }
 }

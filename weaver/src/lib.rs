@@ -5,7 +5,8 @@
 //!   the frame computation's "common super class" question with a cache;
 //! * [`check`]: round-trip and re-frame whole archives (`major check`);
 //! * [`weave_run`]: `major weave`; [`outputs`]: one output, or one per input; [`demo`]: `major demo`, the built-in example;
-//! * [`jdk`]: finding a JDK and its run-time image;
+//! * [`jdk`]: finding a JDK and its run-time image; [`woven_jdk`]: `major weave --jdk`
+//!   and `major run`, a JDK woven with full coverage and the options to run on it;
 //! * [`report`]: errors that name archive, entry, class, method and offset.
 
 #![warn(missing_docs)]
@@ -22,3 +23,4 @@ pub mod runtime;
 pub mod signed;
 pub mod weave;
 pub mod weave_run;
+pub mod woven_jdk;

@@ -14,6 +14,7 @@ use major_weaver::jdk::Jdk;
 use major_weaver::report::MajorError;
 use major_weaver::signed::SignedJars;
 use major_weaver::weave_run::{self, JarOptions, WeaveOptions};
+use major_weaver::woven_jdk::{JdkWeaveOptions, WovenJdk};
 
 // Weaving allocates and frees many small objects on several threads at once;
 // mimalloc does that with less time in the allocator than the system's.
@@ -65,6 +66,18 @@ enum Command {
         #[arg(long)]
         method: Option<String>,
     },
+    /// Run a program on a JDK woven by `major weave --jdk`:
+    /// `major run WOVEN -- -cp app.jar Main args`. The exit code is the program's.
+    Run {
+        /// The woven JDK's directory (the -o of `major weave --jdk`).
+        woven: PathBuf,
+        /// Print the java command instead of running it.
+        #[arg(long)]
+        print_command: bool,
+        /// The java options, class path, main class and arguments (after `--`).
+        #[arg(last = true, value_parser = clap::value_parser!(OsString))]
+        args: Vec<OsString>,
+    },
     /// Run the class-file engine over whole archives and report counts: byte-identical
     /// round trips, byte-identical re-encoding of method bodies, and re-framing.
     Check {
@@ -112,7 +125,8 @@ struct WeaveArgs {
     aspects: Vec<PathBuf>,
     /// Inputs: jars/zips or class directories. Several inputs woven into a
     /// directory give one woven jar (or directory) per input, under its name.
-    #[arg(required = true)]
+    /// With --jdk, the program's inputs woven together with the JDK (optional).
+    #[arg(required_unless_present = "jdk")]
     inputs: Vec<PathBuf>,
     /// The output: a .jar/.zip, or a directory. Written atomically. OUT is replaced
     /// whole, and only if it is missing, an empty directory, or an output major wrote
@@ -136,9 +150,17 @@ struct WeaveArgs {
     /// empty element is the current directory, as for `java -cp`.
     #[arg(long = "classpath", value_delimiter = ':', value_parser = clap::value_parser!(OsString))]
     classpath: Vec<OsString>,
-    /// The JDK for javac and the class library (default: JAVA_HOME or the java on PATH).
-    #[arg(long)]
-    jdk: Option<PathBuf>,
+    /// Weave the JDK itself (full coverage): every module of its run-time image
+    /// (or those --module names), with the inputs if any, into the directory OUT:
+    /// one patch jar per changed module, the woven inputs, and OUT/java.args, the
+    /// options that run a program on it (`major run OUT -- ...` or
+    /// `java @OUT/java.args ...`). JDK: JAVA_HOME, else the java on PATH.
+    #[arg(long, value_name = "JAVA_HOME", num_args = 0..=1)]
+    jdk: Option<Option<PathBuf>>,
+    /// The JDK for javac and the class library when weaving a program only
+    /// (default: JAVA_HOME, else the java on PATH).
+    #[arg(long, value_name = "DIR", conflicts_with = "jdk")]
+    java_home: Option<PathBuf>,
     /// Do not put the runtime classes (org.aspectj.lang, major.runtime) into the output.
     #[arg(long)]
     no_runtime: bool,
@@ -153,8 +175,10 @@ struct WeaveArgs {
     /// --patch-module java.base=OUT.
     #[arg(long)]
     full_coverage: bool,
-    /// With a JDK run-time image (`$JAVA_HOME/lib/modules`) as input: weave this module
-    /// of it (repeat for several), each into OUT/<module>.jar; OUT is then a directory.
+    /// With --jdk: weave only this module of the JDK (repeat for several; java.base
+    /// is always woven). With a JDK run-time image (`$JAVA_HOME/lib/modules`) as
+    /// input: weave this module of it (repeat for several), each into
+    /// OUT/<module>.jar holding its changed classes (a --patch-module jar).
     #[arg(long = "module", value_name = "NAME")]
     modules: Vec<String>,
     /// Where compiled aspects are cached, so that weaving again with unchanged aspects
@@ -175,6 +199,11 @@ fn main() -> ExitCode {
     let r = match cli.command {
         Command::Weave(args) => weave(args),
         Command::Demo { keep, jdk } => demo(keep, jdk),
+        Command::Run {
+            woven,
+            print_command,
+            args,
+        } => run(&woven, print_command, &args),
         Command::Dump {
             input,
             class,
@@ -238,6 +267,9 @@ fn demo(keep: Option<PathBuf>, jdk: Option<PathBuf>) -> Result<ExitCode, MajorEr
 }
 
 fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
+    if args.jdk.is_some() {
+        return weave_jdk(args);
+    }
     // The class path is read by the run too: no output replaces it either.
     let classpath = class_path(args.classpath);
     let read: Vec<PathBuf> = args.inputs.iter().chain(&classpath).cloned().collect();
@@ -279,7 +311,7 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         vec![args.out.clone()]
     };
     major_archive::check_replace(&targets, &read, args.force)?;
-    let jdk = jdk_or_default(args.jdk)?;
+    let jdk = jdk_or_default(args.java_home)?;
     let cache = if args.no_cache {
         None
     } else {
@@ -305,6 +337,116 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
     let report = weave_run::run(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);
     Ok(ExitCode::SUCCESS)
+}
+
+/// `major weave --jdk`: the JDK's modules and the inputs into a woven JDK.
+fn weave_jdk(args: WeaveArgs) -> Result<ExitCode, MajorError> {
+    let jdk = match args.jdk.as_ref().and_then(|h| h.as_deref()) {
+        Some(home) => Jdk::at(home).ok_or_else(|| {
+            let hint = if home.is_file() || home.extension().is_some() {
+                format!(
+                    " (if {} is an input: --jdk takes an optional JAVA_HOME, so write                      --jdk=JAVA_HOME, or put --jdk after the inputs)",
+                    home.display()
+                )
+            } else {
+                String::new()
+            };
+            MajorError::Usage(format!(
+                "--jdk {}: not a JDK (no lib/modules){hint}",
+                home.display()
+            ))
+        })?,
+        None => Jdk::locate().map_err(MajorError::Usage)?,
+    };
+    if OutputArchive::kind_for(&args.out) != OutputKind::Directory {
+        return Err(MajorError::Usage(format!(
+            "-o {}: a woven JDK is a directory (patch jars per module and the java              options to run them); name a directory",
+            args.out.display()
+        )));
+    }
+    if args.no_runtime {
+        return Err(MajorError::Usage(
+            "--no-runtime: a woven JDK needs the runtime classes in java.base".into(),
+        ));
+    }
+    let classpath = class_path(args.classpath);
+    let read: Vec<PathBuf> = args
+        .inputs
+        .iter()
+        .chain(&classpath)
+        .cloned()
+        .chain(std::iter::once(jdk.home.clone()))
+        .collect();
+    major_archive::check_replace(std::slice::from_ref(&args.out), &read, args.force)?;
+    let cache = if args.no_cache {
+        None
+    } else {
+        args.cache_dir
+            .or_else(major_weaver::aspects::cache::default_dir)
+    };
+    let opts = JdkWeaveOptions {
+        aspects: args.aspects,
+        jdk,
+        modules: args.modules,
+        inputs: args.inputs,
+        classpath,
+        output: args.out.clone(),
+        cache,
+        strict: args.strict,
+        signed_jars: args.signed_jars,
+    };
+    let (report, woven) = major_weaver::woven_jdk::weave(&opts)?;
+    weave_run::print_report(&report, &args.out, args.timings);
+    eprintln!(
+        "woven JDK {} ({}): patched {} of its modules ({}); added to java.base: {} classes \
+         (listed in {}); run a program on it with\n  major run {} -- -cp APP MAIN\n  {} @{} -cp APP MAIN",
+        woven.version,
+        woven.java_home.display(),
+        woven.modules.len(),
+        woven.modules.join(", "),
+        woven.added_classes.len(),
+        woven.dir.join(major_weaver::woven_jdk::INFO_FILE).display(),
+        args.out.display(),
+        woven.java().display(),
+        woven.dir.join(major_weaver::woven_jdk::ARGS_FILE).display(),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `major run`: the program on a woven JDK; its exit code is passed through.
+fn run(woven: &Path, print_command: bool, args: &[OsString]) -> Result<ExitCode, MajorError> {
+    let w = WovenJdk::open(woven)?;
+    let command = w.command(args);
+    if print_command {
+        let line: Vec<&std::ffi::OsStr> = std::iter::once(command.get_program())
+            .chain(command.get_args())
+            .collect();
+        println!("{}", major_weaver::woven_jdk::shell_line(&line));
+        return Ok(ExitCode::SUCCESS);
+    }
+    run_passing_status(command)
+}
+
+/// Runs `command` with this process's standard streams and returns its exit
+/// status as ours (a signal as 128 + its number, as shells do).
+fn run_passing_status(mut command: std::process::Command) -> Result<ExitCode, MajorError> {
+    let status = command.status().map_err(|e| {
+        MajorError::Usage(format!(
+            "{}: cannot start: {e}",
+            command.get_program().to_string_lossy()
+        ))
+    })?;
+    if let Some(code) = status.code() {
+        return Ok(ExitCode::from(code.clamp(0, 255) as u8));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return Ok(ExitCode::from((128 + sig).clamp(0, 255) as u8));
+        }
+    }
+    Ok(ExitCode::from(1))
 }
 
 /// A class path as `java -cp` reads it: an empty element is the current

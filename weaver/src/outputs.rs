@@ -23,6 +23,9 @@ pub struct Plan {
     pub of_input: Vec<usize>,
     /// The output the aspect, extra and runtime classes go to.
     pub added: usize,
+    /// For each output, whether it is the patch of a run-time image's
+    /// module: only changed classes go there, and an empty one is not written.
+    pub patches: Vec<bool>,
 }
 
 impl Plan {
@@ -54,6 +57,7 @@ impl Plan {
                 targets: vec![(output.to_path_buf(), out_kind)],
                 of_input: vec![0; inputs.len()],
                 added: 0,
+                patches: vec![false],
             });
         }
         let runtime = runtime_jar.unwrap_or(DEFAULT_RUNTIME_JAR);
@@ -102,6 +106,10 @@ impl Plan {
             targets.push((target, kind));
         }
         let of_input: Vec<usize> = (0..inputs.len()).collect();
+        let mut patches: Vec<bool> = inputs
+            .iter()
+            .map(|a| a.kind() == ArchiveKind::JImage)
+            .collect();
         let added = match targets
             .iter()
             .position(|(t, _)| t.file_name().is_some_and(|n| n == runtime))
@@ -111,6 +119,7 @@ impl Plan {
                 let target = output.join(runtime);
                 let kind = OutputArchive::kind_for(&target);
                 targets.push((target, kind));
+                patches.push(false);
                 targets.len() - 1
             }
         };
@@ -118,7 +127,13 @@ impl Plan {
             targets,
             of_input,
             added,
+            patches,
         })
+    }
+
+    /// Whether output `o` is the patch of a run-time image's module.
+    pub fn is_patch(&self, o: usize) -> bool {
+        self.patches[o]
     }
 
     /// The kind of the output input `input` goes to.

@@ -108,6 +108,13 @@ pub struct WeaveReport {
     pub warnings: Vec<String>,
     /// Wall time of each phase, in order.
     pub timings: Vec<(&'static str, std::time::Duration)>,
+    /// The outputs written, in the order of the plan. An output of a module
+    /// of a run-time image is a patch holding only the module's changed
+    /// classes: one whose classes the weave left unchanged is not written.
+    pub written: Vec<PathBuf>,
+    /// The classes the weave added to the output (compiled aspects, extra
+    /// classes, runtime classes, the bypass class), as entry names.
+    pub added_classes: Vec<String>,
 }
 
 /// Weaves; on any error nothing is written.
@@ -134,12 +141,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             input_paths.push(p);
             continue;
         }
-        drop(a);
-        for m in &opts.modules {
-            let a = Archive::open(p)
-                .and_then(|a| a.module(m))
-                .map_err(MajorError::from)?;
-            inputs.push(Arc::new(a));
+        let names: Vec<&str> = opts.modules.iter().map(String::as_str).collect();
+        for m in Arc::into_inner(a)
+            .expect("the image is opened here only")
+            .modules(&names)?
+        {
+            inputs.push(Arc::new(m));
             input_paths.push(p);
         }
     }
@@ -485,17 +492,25 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(|(name, bytes)| PreparedEntry::new(out_kind, name, bytes))
         .collect();
     for entry in added {
+        report.added_classes.push(entry.name().to_string());
         out.write_prepared(entry)?;
     }
     if let Some(jar) = &runtime_jar {
         for (i, e) in jar.entries().iter().enumerate() {
             if e.name.ends_with(".class") {
+                report.added_classes.push(e.name.clone());
                 out.copy_raw(jar, i)?;
             }
         }
     }
-    // Every output is complete: only now does any of them go into place.
-    for out in outs {
+    // Every output is complete: only now does any of them go into place. A
+    // patch of a run-time image's module that the weave left unchanged is
+    // empty: not written.
+    for (o, out) in outs.into_iter().enumerate() {
+        if o != plan.added && out.is_empty() && plan.is_patch(o) {
+            continue;
+        }
+        report.written.push(out.path().to_path_buf());
         out.finish()?;
     }
     created_dir.keep();
@@ -752,6 +767,11 @@ impl<'a> Writer<'a> {
                     out.write_prepared(x)?;
                 }
             }
+            // A module of a run-time image is woven into a patch
+            // (`--patch-module`): the JVM takes the classes it lacks from
+            // the image, so an unchanged class is not copied (nor the
+            // module descriptor, which a patch cannot change).
+            None if a.kind() == ArchiveKind::JImage => {}
             None if manifest.is_some() && e.name == MANIFEST => {
                 out.write_like(a, i, manifest.unwrap_or_default())?
             }

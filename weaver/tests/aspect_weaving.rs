@@ -48,7 +48,7 @@ fn weave(jdk: &Jdk, dir: &Path, classes: &Path, aspect_name: &str, aspect: &str)
     let file = dir.join(aspect_name);
     std::fs::write(&file, aspect).unwrap();
     Command::new(env!("CARGO_BIN_EXE_major"))
-        .args(["weave", "--no-cache", "--jdk"])
+        .args(["weave", "--no-cache", "--java-home"])
         .arg(&jdk.home)
         .arg("-a")
         .arg(&file)

@@ -63,7 +63,7 @@ impl Fixture {
         let o = Command::new(env!("CARGO_BIN_EXE_major"))
             .current_dir(self.path("run"))
             .arg("weave")
-            .arg("--jdk")
+            .arg("--java-home")
             .arg(&self.jdk.home)
             .arg("--cache-dir")
             .arg(cache)

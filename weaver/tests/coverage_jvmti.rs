@@ -140,7 +140,7 @@ fn woven_execution_counts_equal_a_jvmti_method_entry_count() {
     let woven = d.join("woven");
     run(Command::new(env!("CARGO_BIN_EXE_major"))
         .arg("weave")
-        .arg("--jdk")
+        .arg("--java-home")
         .arg(&jdk.home)
         .arg("--no-cache")
         .arg("--aspect")

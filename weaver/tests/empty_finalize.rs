@@ -92,7 +92,7 @@ fn empty_finalize_is_left_unwoven_and_counted() {
     std::fs::write(&aspect, ASPECT).unwrap();
     let woven = dir.path().join("woven");
     let o = Command::new(env!("CARGO_BIN_EXE_major"))
-        .args(["weave", "--no-cache", "--jdk"])
+        .args(["weave", "--no-cache", "--java-home"])
         .arg(&jdk.home)
         .arg("-a")
         .arg(&aspect)

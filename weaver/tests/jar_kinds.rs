@@ -72,11 +72,11 @@ fn entry(jar: &Path, name: &str) -> Option<Vec<u8>> {
         .map(|(_, b)| b)
 }
 
-/// `major weave --jdk JDK --no-cache -a ASPECT` and `args`.
+/// `major weave --java-home JDK --no-cache -a ASPECT` and `args`.
 fn weave(jdk: &Jdk, aspect: &Path, args: &[&Path]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
     c.arg("weave")
-        .arg("--jdk")
+        .arg("--java-home")
         .arg(&jdk.home)
         .arg("--no-cache")
         .arg("-a")

@@ -109,7 +109,7 @@ fn weave(jdk: &Jdk, dir: &Path, extra: &[&str]) -> (Output, PathBuf) {
     let out = dir.join(format!("woven{}", extra.len()));
     let o = Command::new(env!("CARGO_BIN_EXE_major"))
         .arg("weave")
-        .arg("--jdk")
+        .arg("--java-home")
         .arg(&jdk.home)
         .arg("--no-cache")
         .args(extra)

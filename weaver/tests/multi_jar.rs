@@ -127,7 +127,7 @@ fn xalan_and_its_serializer_are_woven_into_one_jar_each() {
     let out = dir.path().join("woven");
     let o = Command::new(env!("CARGO_BIN_EXE_major"))
         .arg("weave")
-        .arg("--jdk")
+        .arg("--java-home")
         .arg(&jdk.home)
         .arg("--cache-dir")
         .arg(dir.path().join("cache"))
@@ -244,7 +244,7 @@ fn the_runtime_goes_into_the_jar_named() {
     let out = dir.path().join("out");
     let o = Command::new(env!("CARGO_BIN_EXE_major"))
         .arg("weave")
-        .arg("--jdk")
+        .arg("--java-home")
         .arg(&jdk.home)
         .arg("--no-cache")
         .arg("-a")
@@ -317,7 +317,7 @@ fn an_empty_class_path_element_is_the_current_directory() {
         let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
         c.current_dir(&lib)
             .arg("weave")
-            .arg("--jdk")
+            .arg("--java-home")
             .arg(&jdk.home)
             .arg("--no-cache")
             .arg("-a")

@@ -52,7 +52,7 @@ fn a_misspelled_input_is_reported_before_javac_runs() {
     let t = fails(
         major()
             .arg("weave")
-            .arg("--jdk")
+            .arg("--java-home")
             .arg(&jdk.home)
             .arg("--no-cache")
             .arg("-a")
@@ -71,7 +71,7 @@ fn a_misspelled_input_is_reported_before_javac_runs() {
     let t = fails(
         major()
             .arg("weave")
-            .arg("--jdk")
+            .arg("--java-home")
             .arg(&jdk.home)
             .arg("--no-cache")
             .arg("-a")
@@ -168,7 +168,7 @@ fn an_aspect_must_be_source() {
         let t = fails(
             major()
                 .arg("weave")
-                .arg("--jdk")
+                .arg("--java-home")
                 .arg(&jdk.home)
                 .arg("--no-cache")
                 .arg("-a")
@@ -221,7 +221,7 @@ fn a_module_the_image_does_not_hold_is_named_with_those_it_holds() {
     let t = fails(
         major()
             .arg("weave")
-            .arg("--jdk")
+            .arg("--java-home")
             .arg(&jdk.home)
             .arg("--no-cache")
             .arg("-a")

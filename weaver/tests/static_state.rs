@@ -110,11 +110,11 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
-/// `major weave --jdk <jdk> --no-cache --aspect <aspect> <input> -o <out>`.
+/// `major weave --java-home <jdk> --no-cache --aspect <aspect> <input> -o <out>`.
 fn weave(jdk: &Jdk, aspect: &Path, input: &Path, out: &Path) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_major"))
         .arg("weave")
-        .arg("--jdk")
+        .arg("--java-home")
         .arg(&jdk.home)
         .arg("--no-cache")
         .arg("--aspect")

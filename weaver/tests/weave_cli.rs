@@ -173,10 +173,10 @@ impl App {
         p
     }
 
-    /// `major weave --jdk <the JDK>` followed by `args`.
+    /// `major weave --java-home <the JDK>` followed by `args`.
     fn weave(&self, args: &[&Path]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
-        c.arg("weave").arg("--jdk").arg(&self.jdk.home).args(args);
+        c.arg("weave").arg("--java-home").arg(&self.jdk.home).args(args);
         c
     }
 
@@ -538,7 +538,7 @@ public class Big {{
     .unwrap();
     let woven = dir.join("woven");
     let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
-    c.args(["weave", "--no-cache", "--jdk"])
+    c.args(["weave", "--no-cache", "--java-home"])
         .arg(&jdk.home)
         .arg("-a")
         .arg(&aspect)
@@ -769,7 +769,7 @@ public class Sensitive {
     .unwrap();
     let woven = dir.path().join("woven");
     let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
-    c.args(["weave", "--no-cache", "--jdk"])
+    c.args(["weave", "--no-cache", "--java-home"])
         .arg(&jdk.home)
         .arg("-a")
         .arg(&aspect)
@@ -889,7 +889,7 @@ fn a_class_missing_from_the_class_path_is_named() {
     let weave = |extra: &[&Path]| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
         c.arg("weave")
-            .arg("--jdk")
+            .arg("--java-home")
             .arg(&jdk.home)
             .arg("--cache-dir")
             .arg(dir.path().join("cache"))
