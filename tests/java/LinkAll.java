@@ -10,6 +10,9 @@ import java.util.stream.*;
  * (run with -Xverify:all). Usage:
  *   java [--patch-module java.base=DIR|JAR] -Xverify:all LinkAll boot DIR|JAR
  *   java -Xverify:all LinkAll jar JAR [JAR...]    (first jar checked, the rest on the class path)
+ *   java @WOVEN/java.args --add-modules M,.. -Xverify:all LinkAll modules M.jar [N.jar...]
+ *       (each jar a patch of the module it is named after: its classes are loaded
+ *        from that module of the boot layer, by the module's own class loader)
  * Prints one line per VerifyError/ClassFormatError and a summary line
  * "linked N verify-errors V format-errors F other-errors O skipped S".
  */
@@ -18,6 +21,10 @@ public class LinkAll {
         String mode = args[0];
         List<String> names;
         ClassLoader loader;
+        if (mode.equals("modules")) {
+            linkModules(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         if (mode.equals("boot") && Files.isDirectory(Paths.get(args[1]))) {
             Path root = Paths.get(args[1]);
             try (Stream<Path> s = Files.walk(root)) {
@@ -46,13 +53,28 @@ public class LinkAll {
             loader = new URLClassLoader(urls, LinkAll.class.getClassLoader());
         }
         Collections.sort(names);
-        int linked = 0, verify = 0, format = 0, other = 0, skipped = 0;
+        Counts n = new Counts();
         for (String file : names) {
             String name = file.substring(0, file.length() - ".class".length()).replace('/', '.');
-            if (name.endsWith("module-info") || name.endsWith("package-info")) { skipped++; continue; }
+            if (name.endsWith("module-info") || name.endsWith("package-info")) { n.skipped++; continue; }
+            final ClassLoader l = loader;
+            n.link(name, () -> Class.forName(name, false, l));
+        }
+        n.print();
+    }
+
+    /** What linking found. */
+    static final class Counts {
+        int linked, verify, format, other, skipped;
+
+        interface Load { Class<?> load() throws Throwable; }
+
+        /** Loads a class and links it (getDeclaredMethods links, so verifies, it). */
+        void link(String name, Load load) {
             try {
-                Class<?> c = Class.forName(name, false, loader);
-                c.getDeclaredMethods(); // links (and so verifies) the class
+                Class<?> c = load.load();
+                if (c == null) throw new ClassNotFoundException(name);
+                c.getDeclaredMethods();
                 linked++;
             } catch (VerifyError e) {
                 verify++;
@@ -65,6 +87,39 @@ public class LinkAll {
                 if (System.getenv("LINKALL_VERBOSE") != null) System.out.println("other " + name + ": " + e);
             }
         }
-        System.out.println("linked " + linked + " verify-errors " + verify + " format-errors " + format + " other-errors " + other + " skipped " + skipped);
+
+        void print() {
+            System.out.println("linked " + linked + " verify-errors " + verify + " format-errors " + format
+                    + " other-errors " + other + " skipped " + skipped);
+        }
+    }
+
+    /** Links the classes of each patch jar M.jar from module M of the boot layer. */
+    static void linkModules(String[] jars) throws IOException {
+        Counts n = new Counts();
+        for (String jar : jars) {
+            String file = Paths.get(jar).getFileName().toString();
+            String moduleName = file.substring(0, file.length() - ".jar".length());
+            Optional<Module> module = ModuleLayer.boot().findModule(moduleName);
+            List<String> names = new ArrayList<>();
+            try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(jar)) {
+                z.stream().map(e -> e.getName())
+                        .filter(x -> x.endsWith(".class") && !x.startsWith("META-INF/"))
+                        .forEach(names::add);
+            }
+            Collections.sort(names);
+            for (String f : names) {
+                String name = f.substring(0, f.length() - ".class".length()).replace('/', '.');
+                if (name.endsWith("module-info") || name.endsWith("package-info")) { n.skipped++; continue; }
+                if (module.isEmpty()) {
+                    n.other++;
+                    System.out.println("no module " + moduleName + " in the boot layer for " + name);
+                    continue;
+                }
+                Module m = module.get();
+                n.link(name, () -> Class.forName(m, name));
+            }
+        }
+        n.print();
     }
 }

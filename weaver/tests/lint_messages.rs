@@ -51,7 +51,10 @@ fn flat(o: &Output) -> String {
 
 fn weave(jdk: &Jdk, classes: &Path, aspects: &[&Path], out: &Path) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
-    c.arg("weave").arg("--no-cache").arg("--java-home").arg(&jdk.home);
+    c.arg("weave")
+        .arg("--no-cache")
+        .arg("--java-home")
+        .arg(&jdk.home);
     for a in aspects {
         c.arg("-a").arg(a);
     }

@@ -176,7 +176,10 @@ impl App {
     /// `major weave --java-home <the JDK>` followed by `args`.
     fn weave(&self, args: &[&Path]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_major"));
-        c.arg("weave").arg("--java-home").arg(&self.jdk.home).args(args);
+        c.arg("weave")
+            .arg("--java-home")
+            .arg(&self.jdk.home)
+            .args(args);
         c
     }
 
