@@ -96,45 +96,35 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         return Ok(false);
     }
 
-    // Full coverage: the class library itself woven with ObjectTracker, and
-    // the program run on it.
-    let jmod = jdk.home.join("jmods/java.base.jmod");
-    if !jmod.is_file() {
-        eprintln!(
-            "demo: {} has no jmods/java.base.jmod: the full-coverage part is left out \
-             (Debian: apt-get install openjdk-17-jmods)",
-            jdk.home.display()
-        );
-        return Ok(true);
-    }
-    let patch = dir.join("jdk/java.base.jar");
-    eprintln!(
-        "demo: major weave --full-coverage --aspect aspects/ObjectTracker.aj {} -o jdk/java.base.jar",
-        jmod.display()
-    );
-    let report = weave_run::run(&WeaveOptions {
+    // Full coverage: the whole JDK (every module of its run-time image)
+    // woven with ObjectTracker together with the program, and the program
+    // run on it: the class library's allocations are counted too.
+    let woven_jdk = dir.join("jdk");
+    eprintln!("demo: major weave --jdk --aspect aspects/ObjectTracker.aj classes -o jdk");
+    let (report, w) = crate::woven_jdk::weave(&crate::woven_jdk::JdkWeaveOptions {
         aspects: vec![dir.join("aspects/ObjectTracker.aj")],
-        inputs: vec![jmod],
-        output: patch.clone(),
-        classpath: Vec::new(),
         jdk: jdk.clone(),
-        bundle_runtime: true,
-        strict: false,
-        full_coverage: true,
-        cache: cache_again,
-        jars: Default::default(),
         modules: Vec::new(),
+        inputs: vec![classes.clone()],
+        classpath: Vec::new(),
+        output: woven_jdk.clone(),
+        cache: cache_again,
+        strict: false,
+        signed_jars: Default::default(),
     })?;
-    weave_run::print_report(&report, &patch, true);
+    weave_run::print_report(&report, &woven_jdk, true);
     eprintln!(
-        "demo: java -Xverify:all --patch-module java.base=jdk/java.base.jar -cp classes Main"
+        "demo: woven JDK {}: {} modules patched; major run jdk -- -Xverify:all -cp jdk/classes Main",
+        w.version,
+        w.modules.len()
     );
-    let status = Command::new(jdk.java())
-        .args(["-Xverify:all", "--patch-module"])
-        .arg(format!("java.base={}", patch.display()))
-        .arg("-cp")
-        .arg(&classes)
-        .arg("Main")
+    let status = w
+        .command(&[
+            "-Xverify:all".into(),
+            "-cp".into(),
+            woven_jdk.join("classes").into_os_string(),
+            "Main".into(),
+        ])
         .status()
         .map_err(|e| MajorError::Usage(format!("{}: {e}", jdk.java().display())))?;
     Ok(status.success())
