@@ -19,7 +19,10 @@ use major_pointcut_lang::matcher::{compile_advice_part, TypeWorld};
 use major_pointcut_lang::resolve::{Pc, Scope};
 use major_pointcut_lang::ResolvedAdvice;
 
+use super::emit;
+use super::method::MethodWeave;
 use super::plan::{self, CflowEntry, CflowField, PlannedAdvice};
+use super::shadows::Context;
 use crate::aspects::AdviceMethod;
 
 /// Suffix of the extra class holding an aspect's cflow fields.
@@ -154,4 +157,62 @@ pub fn holder_classes(
         out.push((format!("{owner}.class"), b.finish()));
     }
     Ok(out)
+}
+
+impl<'w, 'p> MethodWeave<'w, 'p, '_> {
+    /// Enters a cflow: `counter.inc()`, or `stack.push(new Object[] { values })`.
+    pub(super) fn cflow_enter(
+        &mut self,
+        entry: &plan::CflowEntry,
+        ctx: &Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let f = &self.weaver.cflow_fields[entry.field];
+        if !f.stack {
+            return call(f, "inc", "()V", self.pool, out);
+        }
+        get_field(f, self.pool, out)?;
+        emit::push_int(entry.pushed.len() as i32, self.pool, out)?;
+        let obj = self.pool.class("java/lang/Object")?;
+        out.push(Insn::Cp {
+            op: op::ANEWARRAY,
+            index: obj,
+        });
+        for (i, src) in entry.pushed.iter().enumerate() {
+            out.push(Insn::Simple(op::DUP));
+            emit::push_int(i as i32, self.pool, out)?;
+            self.load_source(*src, "Ljava/lang/Object;", ctx, out)?;
+            out.push(Insn::Simple(83)); // aastore
+        }
+        let m = self
+            .pool
+            .method_ref(f.class(), "push", "([Ljava/lang/Object;)V", false)?;
+        out.push(Insn::Cp {
+            op: op::INVOKEVIRTUAL,
+            index: m,
+        });
+        Ok(())
+    }
+
+    /// Leaves a cflow (only if it was entered, when `flag` records that).
+    pub(super) fn cflow_exit(
+        &mut self,
+        entry: &plan::CflowEntry,
+        flag: Option<u16>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let skip = self.code.new_label();
+        if let Some(f) = flag {
+            out.push(emit::load("I", f));
+            out.push(Insn::Jump {
+                op: 153, // ifeq
+                target: skip,
+            });
+        }
+        let f = &self.weaver.cflow_fields[entry.field];
+        let name = if f.stack { "pop" } else { "dec" };
+        call(f, name, "()V", self.pool, out)?;
+        out.push(Insn::Label(skip));
+        Ok(())
+    }
 }

@@ -271,6 +271,52 @@ pub fn push_string(s: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> 
     Ok(())
 }
 
+/// `new Object[] { values }`: each value (local, descriptor) loaded, primitives boxed.
+pub fn boxed_array(
+    values: &[(u16, String)],
+    pool: &mut PoolBuilder<'_>,
+    out: &mut Vec<Insn>,
+) -> Result<()> {
+    push_int(values.len() as i32, pool, out)?;
+    let obj = pool.class("java/lang/Object")?;
+    out.push(Insn::Cp {
+        op: op::ANEWARRAY,
+        index: obj,
+    });
+    for (i, (l, d)) in values.iter().enumerate() {
+        out.push(Insn::Simple(op::DUP));
+        push_int(i as i32, pool, out)?;
+        out.push(load(d, *l));
+        if is_primitive(d) {
+            boxing(d.chars().next().unwrap_or('I'), pool, out)?;
+        }
+        out.push(Insn::Simple(83)); // aastore
+    }
+    Ok(())
+}
+
+/// Pushes the default value of descriptor `d` (0, 0L, 0.0, null).
+pub fn push_default(d: &str, out: &mut Vec<Insn>) {
+    out.push(Insn::Simple(match d.as_bytes()[0] {
+        b'J' => 9,
+        b'F' => 11,
+        b'D' => 14,
+        b'L' | b'[' => op::ACONST_NULL,
+        _ => 3,
+    }));
+}
+
+/// The return opcode for a value of descriptor `d` (`ireturn` … `areturn`).
+pub fn return_op(d: &str) -> u8 {
+    match d.as_bytes()[0] {
+        b'J' => 173,
+        b'F' => 174,
+        b'D' => 175,
+        b'L' | b'[' => 176,
+        _ => 172,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
