@@ -150,6 +150,17 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             input_paths.push(p);
         }
     }
+    // Woven library code learns that the VM has booted from VM.initLevel:
+    // without java.base's VM among the inputs, no advice would ever run.
+    let vm = crate::weave::bypass::VM;
+    let has_vm = |a: &Arc<Archive>| a.entries().iter().any(|e| e.class_name() == Some(vm));
+    if opts.full_coverage && !inputs.iter().any(has_vm) {
+        return Err(MajorError::Usage(format!(
+            "--full-coverage: java.base is not among the inputs (no {vm}): the woven \
+             code needs java.base woven in the same run (e.g. $JAVA_HOME/jmods/java.base.jmod, \
+             or `major weave --jdk`, which weaves the whole JDK)"
+        )));
+    }
     let classpath: Vec<Arc<Archive>> = opts
         .classpath
         .iter()

@@ -9,10 +9,12 @@
 //!   woven code it reaches must run its original code. The flag is a field added
 //!   to `java.lang.Thread` ([`DIB_FIELD`]).
 //!
-//! Both are checked once, on entry of every woven method, by
-//! [`BYPASS`]`.active()`; each woven method holds its woven body and, after it,
-//! its original body (FERRARI's duplication), and the check branches to the
-//! original ([`duplicate`]). Every method of the aspect classes runs with the
+//! Both are checked once, on entry of every woven method: the BIB inline, as
+//! one read of the static flag [`BOOTED`] (set by `VM.initLevel` when the VM
+//! has booted: [`hook_boot`]), so that the bootstrap, all of it interpreted,
+//! pays no call; then the DIB by [`BYPASS`]`.active()`. Each woven method holds
+//! its woven body and, after it, its original body (FERRARI's duplication),
+//! and the check branches to the original ([`duplicate`]). Every method of the aspect classes runs with the
 //! DIB set and restores it when it returns or throws ([`wrap_in_dib`]), so
 //! advice, `aspectOf()` and the aspects' static initializers never see woven
 //! code.
@@ -34,6 +36,11 @@ const IFNE: u8 = 154;
 
 /// The class holding the bypass checks (added to `java.base`).
 pub const BYPASS: &str = "java/lang/MajorBypass";
+/// The static flag of [`BYPASS`] that says the VM has booted (public: set
+/// from `jdk.internal.misc.VM`, read by every woven method).
+pub const BOOTED: &str = "booted";
+/// `jdk.internal.misc.VM`, whose `initLevel(int)` marks the end of bootstrap.
+pub const VM: &str = "jdk/internal/misc/VM";
 /// The DIB field added to `java.lang.Thread` (package-private, synthetic).
 pub const DIB_FIELD: &str = "major$dib";
 /// `java.lang.Thread`.
@@ -48,14 +55,14 @@ pub const DIB_ACCESS: u16 = 0x1000;
 /// constructor HotSpot treats specially (inserted code there crashes it) and
 /// whose `finalize` must stay empty.
 pub fn never_woven(class: &str) -> bool {
-    matches!(class, BYPASS | "jdk/internal/misc/VM" | "java/lang/Object")
+    matches!(class, BYPASS | VM | "java/lang/Object")
 }
 
 /// The bypass class (`java.lang.MajorBypass`):
 ///
 /// ```java
-/// static boolean active() {   // true: run the original code
-///     if (!VM.isBooted()) return true;
+/// public static volatile boolean booted;   // set by VM.initLevel (hook_boot)
+/// static boolean active() {   // after booted: true runs the original code
 ///     Thread t = Thread.currentThread();
 ///     return t == null || t.major$dib;
 /// }
@@ -77,8 +84,9 @@ pub fn bypass_class(major_version: u16, hierarchy: &dyn ClassHierarchy) -> Resul
 /// tests leave one out to show that it is needed.
 #[derive(Debug, Clone, Copy)]
 pub struct Bypasses {
-    /// Whether `active()` answers true before the VM has booted (and when
-    /// there is no current thread).
+    /// Whether woven code runs its original before the VM has booted (and
+    /// when there is no current thread). Without it, the class's static
+    /// initializer sets [`BOOTED`] at once.
     pub bib: bool,
     /// Whether `active()` answers true while the thread's DIB is set.
     pub dib: bool,
@@ -98,30 +106,27 @@ pub fn bypass_class_with(
             index: m,
         })
     };
+    b.add_field(0x1049, BOOTED, "Z")?; // public static volatile synthetic
+    if !bypasses.bib {
+        let mut code = Code::empty();
+        let booted = b.pool().field_ref(BYPASS, BOOTED, "Z")?;
+        code.insns.extend([
+            Insn::Simple(ICONST_1),
+            Insn::Cp {
+                op: op::PUTSTATIC,
+                index: booted,
+            },
+            Insn::Simple(op::RETURN),
+        ]);
+        b.add_method(0x0008, "<clinit>", "()V", Some(&mut code), hierarchy)?;
+    }
     // active()Z
     let mut code = Code::empty();
     {
-        let booted = code.new_label();
         let no_thread = code.new_label();
         let pool = b.pool();
-        let is_booted = pool.method_ref("jdk/internal/misc/VM", "isBooted", "()Z", false)?;
         let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
         let c = current(pool)?;
-        if bypasses.bib {
-            code.insns.extend([
-                Insn::Cp {
-                    op: op::INVOKESTATIC,
-                    index: is_booted,
-                },
-                Insn::Jump {
-                    op: IFNE,
-                    target: booted,
-                },
-                Insn::Simple(ICONST_1),
-                Insn::Simple(op::IRETURN),
-                Insn::Label(booted),
-            ]);
-        }
         if bypasses.dib {
             code.insns.push(c);
             if bypasses.bib {
@@ -185,13 +190,13 @@ pub fn bypass_class_with(
         let no = code.new_label();
         let no_thread = code.new_label();
         let pool = b.pool();
-        let is_booted = pool.method_ref("jdk/internal/misc/VM", "isBooted", "()Z", false)?;
+        let booted = pool.field_ref(BYPASS, BOOTED, "Z")?;
         let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
         let c = current(pool)?;
         code.insns.extend([
             Insn::Cp {
-                op: op::INVOKESTATIC,
-                index: is_booted,
+                op: op::GETSTATIC,
+                index: booted,
             },
             Insn::Jump {
                 op: op::IFEQ,
@@ -324,8 +329,17 @@ pub fn duplicate(woven: &mut Code, original: &Code, pool: &mut PoolBuilder<'_>) 
         .collect();
     let m = |l: Label| map[l.0 as usize];
     let to_original = woven.new_label();
+    let booted = pool.field_ref(BYPASS, BOOTED, "Z")?;
     let active = pool.method_ref(BYPASS, "active", "()Z", false)?;
-    let mut insns = Vec::with_capacity(woven.insns.len() + original.insns.len() + 3);
+    let mut insns = Vec::with_capacity(woven.insns.len() + original.insns.len() + 5);
+    insns.push(Insn::Cp {
+        op: op::GETSTATIC,
+        index: booted,
+    });
+    insns.push(Insn::Jump {
+        op: op::IFEQ,
+        target: to_original,
+    });
     insns.push(Insn::Cp {
         op: op::INVOKESTATIC,
         index: active,
@@ -397,6 +411,78 @@ pub fn duplicate(woven: &mut Code, original: &Code, pool: &mut PoolBuilder<'_>) 
         }
     }
     Ok(())
+}
+
+/// `jdk.internal.misc.VM` with the end of bootstrap hooked: before every
+/// return of `initLevel(int)`, `if (VM.isBooted()) MajorBypass.booted = true;`
+/// — from then on woven code checks the DIB and runs advice. An error if the
+/// class has no `initLevel(I)V` with code (a JDK this weaver does not know).
+pub fn hook_boot(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
+    use major_classfile::{method_with_code, write_class, ClassEdit, ClassFile, CodeAttribute};
+    let class = ClassFile::parse(bytes)?;
+    let mut edit = ClassEdit::new(&class);
+    let mut hooked = false;
+    for (mi, m) in class.methods.iter().enumerate() {
+        let (Some(attr), "initLevel", "(I)V") = (
+            m.attribute("Code"),
+            &*class.member_name(m)?,
+            &*class.member_descriptor(m)?,
+        ) else {
+            continue;
+        };
+        let parsed = CodeAttribute::parse(attr, &class.pool)?;
+        let mut code = Code::decode(&parsed, &class.pool)?;
+        let is_booted = edit.pool.method_ref(VM, "isBooted", "()Z", false)?;
+        let booted = edit.pool.field_ref(BYPASS, BOOTED, "Z")?;
+        let mut insns = Vec::with_capacity(code.insns.len() + 8);
+        for insn in std::mem::take(&mut code.insns) {
+            if matches!(insn, Insn::Simple(op::RETURN)) {
+                let skip = code.new_label();
+                insns.extend([
+                    Insn::Cp {
+                        op: op::INVOKESTATIC,
+                        index: is_booted,
+                    },
+                    Insn::Jump {
+                        op: op::IFEQ,
+                        target: skip,
+                    },
+                    Insn::Simple(ICONST_1),
+                    Insn::Cp {
+                        op: op::PUTSTATIC,
+                        index: booted,
+                    },
+                    Insn::Label(skip),
+                ]);
+            }
+            insns.push(insn);
+        }
+        code.insns = insns;
+        code.set_stack_map(0, None);
+        let ctx = major_classfile::frames::MethodContext {
+            class_name: VM,
+            name: "initLevel",
+            descriptor: "(I)V",
+            is_static: m.access & 0x0008 != 0,
+            major_version: class.major_version,
+        };
+        major_classfile::frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy)?;
+        let mut out = Vec::new();
+        code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
+        edit.methods.insert(mi, method_with_code(m, &out));
+        hooked = true;
+    }
+    if !hooked {
+        return Err(major_classfile::Error::new(
+            major_classfile::ErrorKind::Unsupported,
+            None,
+            format!(
+                "{VM} has no initLevel(int) to hook the end of bootstrap into: \
+                 this JDK's class library cannot be woven"
+            ),
+        ));
+    }
+    Ok(write_class(&class, &edit))
 }
 
 fn remap(i: &Insn, m: &impl Fn(Label) -> Label) -> Insn {
