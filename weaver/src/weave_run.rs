@@ -314,7 +314,41 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         w.full_coverage = opts.full_coverage;
         w
     };
-    let weaver = new_weaver(&index);
+    let mut weaver = new_weaver(&index);
+    let extra_classes = weaver
+        .extra_classes()
+        .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
+    // The packages of the classes added to the output that gets them: a
+    // module-info there that lists its packages must list these too.
+    let added_packages: BTreeSet<String> = aspects
+        .classes
+        .iter()
+        .chain(&extra_classes)
+        .map(|(n, _)| n.as_str())
+        .chain(
+            RUNTIME_CLASSES
+                .iter()
+                .filter(|_| opts.bundle_runtime)
+                .map(|(n, _)| *n),
+        )
+        .filter_map(|n| crate::modules::package_of(n.trim_end_matches(".class")))
+        .map(str::to_string)
+        .collect();
+    // Full coverage: those java.base lacks join its module descriptor.
+    if opts.full_coverage {
+        let base: HashSet<&str> = inputs
+            .iter()
+            .filter(|a| has_vm(a))
+            .flat_map(|a| a.entries().iter().filter_map(|e| e.class_name()))
+            .filter_map(crate::modules::package_of)
+            .collect();
+        weaver.added_packages = added_packages
+            .iter()
+            .filter(|p| !base.contains(p.as_str()))
+            .map(|p| p.replace('/', "."))
+            .collect();
+    }
+    let weaver = weaver;
     let release_weavers: Vec<(u32, Weaver<'_>)> = release_indexes
         .iter()
         .map(|(k, ix)| (*k, new_weaver(ix)))
@@ -371,25 +405,6 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
-    let extra_classes = weaver
-        .extra_classes()
-        .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
-    // The packages of the classes added to the output that gets them: a
-    // module-info there that lists its packages must list these too.
-    let added_packages: BTreeSet<String> = aspects
-        .classes
-        .iter()
-        .chain(&extra_classes)
-        .map(|(n, _)| n.as_str())
-        .chain(
-            RUNTIME_CLASSES
-                .iter()
-                .filter(|_| opts.bundle_runtime)
-                .map(|(n, _)| *n),
-        )
-        .filter_map(|n| crate::modules::package_of(n.trim_end_matches(".class")))
-        .map(str::to_string)
-        .collect();
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<DeclareHit> = Vec::new();
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {

@@ -8,9 +8,10 @@
 //! the JVM takes every other class from the JDK's own image
 //! (`--patch-module`). The aspect, runtime, bypass and extra classes join
 //! `java.base.jar`, so that every module reads them (every module reads
-//! `java.base`) and the boot loader defines them; their packages are
-//! exported to the woven modules and to the class path. The program's woven
-//! inputs sit beside the patches under their own names. The directory holds:
+//! `java.base`) and the boot loader defines them; the woven `java.base`
+//! declares their packages and exports them to every module
+//! ([`crate::weave::module_descriptors`]). The program's woven inputs sit
+//! beside the patches under their own names. The directory holds:
 //!
 //! * [`ARGS_FILE`]: the options, for `java @DIR/java.args -cp ... Main`;
 //! * [`INFO_FILE`]: the JDK it was woven from, the patched modules, the
@@ -92,8 +93,9 @@ pub struct WovenJdk {
     pub on_request: Vec<String>,
     /// The program's woven inputs: file names in the directory.
     pub inputs: Vec<String>,
-    /// The packages of the added classes that `java.base` exports to the
-    /// woven modules and the class path (internal form, `major/runtime`).
+    /// The packages the weave added to `java.base` (internal form,
+    /// `major/runtime`): its woven module descriptor declares and exports
+    /// them to every module.
     pub exports: Vec<String>,
     /// The classes the weave added to `java.base` (entry names).
     pub added_classes: Vec<String>,
@@ -292,7 +294,9 @@ impl WovenJdk {
             .iter()
             .filter(|m| all || !self.on_request.contains(m) || requested.contains(m))
             .collect();
-        let mut opts: Vec<String> = modules
+        // The added packages need no --add-exports: the woven java.base
+        // declares and exports them (weave::module_descriptors).
+        modules
             .iter()
             .map(|m| {
                 format!(
@@ -300,20 +304,7 @@ impl WovenJdk {
                     self.dir.join(format!("{m}.jar")).display()
                 )
             })
-            .collect();
-        // Woven code of every patched module and of the class path calls
-        // into the added packages.
-        let readers: Vec<&str> = std::iter::once("ALL-UNNAMED")
-            .chain(modules.iter().map(|m| m.as_str()).filter(|m| *m != BASE))
-            .collect();
-        let readers = readers.join(",");
-        for p in &self.exports {
-            opts.push(format!(
-                "--add-exports={BASE}/{}={readers}",
-                p.replace('/', ".")
-            ));
-        }
-        opts
+            .collect()
     }
 
     /// The `java` launcher of the JDK it was woven from.
@@ -344,7 +335,7 @@ impl WovenJdk {
         if !self.on_request.is_empty() {
             text.push_str(
                 "# woven modules that java resolves only when asked (--add-modules M): add\n\
-                 # their --patch-module (and M to the --add-exports lists above) when you do\n",
+                 # their --patch-module when you do\n",
             );
             for m in &self.on_request {
                 let jar = self.dir.join(format!("{m}.jar"));
@@ -540,15 +531,13 @@ mod tests {
     }
 
     #[test]
-    fn options_patch_each_module_and_export_the_added_packages() {
+    fn options_patch_each_module() {
         let w = sample(Path::new("/w"), Path::new("/jdk"));
         assert_eq!(
             w.java_options(&[]),
             [
                 "--patch-module=java.base=/w/java.base.jar",
                 "--patch-module=java.xml=/w/java.xml.jar",
-                "--add-exports=java.base/major.runtime=ALL-UNNAMED,java.xml",
-                "--add-exports=java.base/tools=ALL-UNNAMED,java.xml",
             ]
         );
         // A module resolved only on request is patched when the command asks.
@@ -559,8 +548,6 @@ mod tests {
         assert_eq!(requested_modules(&args), ["jdk.jcmd", "java.sql"]);
         let opts = w.java_options(&requested_modules(&args));
         assert!(opts.contains(&"--patch-module=jdk.jcmd=/w/jdk.jcmd.jar".to_string()));
-        assert!(opts
-            .contains(&"--add-exports=java.base/tools=ALL-UNNAMED,java.xml,jdk.jcmd".to_string()));
         assert_eq!(
             requested_modules(&[OsString::from("--module=m.app/p.Main")]),
             ["m.app"]

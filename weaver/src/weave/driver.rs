@@ -27,7 +27,7 @@ use super::method::{
 use super::plan::{self, PlannedAdvice};
 use super::statics::{self, Statics};
 use super::world::IndexWorld;
-use super::{aspect_classes, bypass, cflow, describe, emit, inline, is_around};
+use super::{aspect_classes, bypass, cflow, describe, emit, inline, is_around, module_descriptors};
 use crate::aspects::CompiledAspects;
 use crate::index::ClassIndex;
 
@@ -105,6 +105,10 @@ pub struct Weaver<'p> {
     /// classes initialized with the DIB set, `java.lang.Thread` gets the DIB
     /// field, and no static initializer is added to a class.
     pub full_coverage: bool,
+    /// Full coverage: the packages (dotted) the weave adds to `java.base`
+    /// that it did not have, declared in its module descriptor and exported
+    /// ([`module_descriptors`]).
+    pub added_packages: Vec<String>,
 }
 
 /// Every shadow kind.
@@ -238,6 +242,7 @@ impl<'p> Weaver<'p> {
             unsupported,
             strict: false,
             full_coverage: false,
+            added_packages: Vec::new(),
         }
     }
 
@@ -338,6 +343,18 @@ impl<'p> Weaver<'p> {
         // woven (the bypass check relies on it).
         if self.full_coverage && !aspect_class && name == bypass::VM {
             outcome.bytes = Some(bypass::hook_boot(bytes, self.world.index())?);
+            return Ok(outcome);
+        }
+        if self.full_coverage
+            && !aspect_class
+            && name == module_descriptors::BUILDER
+            && !self.added_packages.is_empty()
+        {
+            outcome.bytes = Some(module_descriptors::hook_builder(
+                bytes,
+                &self.added_packages,
+                self.world.index(),
+            )?);
             return Ok(outcome);
         }
         let excluded = !aspect_class && self.is_excluded(&name);

@@ -36,6 +36,8 @@
 //! - [`join_points`] — `thisJoinPoint` objects and the static parts of
 //!   executions; [`statics`] — where static parts live in the class.
 //! - [`bypass`] — full coverage: the bypass check and the duplicated body;
+//!   [`module_descriptors`] — the packages added to `java.base` declared to
+//!   the module system;
 //!   [`inline`] — delegated constructors inlined for initialization join
 //!   points; [`aspect_classes`] — the aspects' own classes; [`emit`] — the
 //!   bytecode snippets everything above uses.
@@ -52,6 +54,7 @@ pub mod join_points;
 pub mod layering;
 pub mod matching;
 pub mod method;
+pub mod module_descriptors;
 pub mod plan;
 pub mod shadows;
 pub mod statics;
