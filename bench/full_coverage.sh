@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Full-coverage run-time benchmark: JDK 17's java.base woven (major weave
-# --full-coverage) with an empty before advice on every execution
+# Full-coverage run-time benchmark: all of JDK 17 woven (major weave --jdk,
+# every module) with an empty before advice on every execution
 # (bench/EmptyAdvice.aj: the price of the weaving and the bypasses), with
 # ExecutionCounter and with ObjectTracker, against the plain JDK, in the same
 # run: `java -version` (start-up), the coverage program of the tests
@@ -10,19 +10,16 @@
 #   bench/full_coverage.sh
 #
 # Environment: MAJOR_BENCH_RUNS (N, default 5), MAJOR_BENCH_JDK17 (default
-# /usr/lib/jvm/java-17-openjdk-amd64, with jmods). Note that --patch-module
-# turns class-data sharing off: the plain JDK is also measured with -Xshare:off
-# to tell that cost from the weaving's.
+# /usr/lib/jvm/java-17-openjdk-amd64). Note that --patch-module turns
+# class-data sharing off and the module system's fast path too: the plain JDK
+# is also measured with -Xshare:off, and with a patch of one empty class
+# ("plain, patched"), to tell those costs from the weaving's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 RUNS=${MAJOR_BENCH_RUNS:-5}
 JDK=${MAJOR_BENCH_JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 JAVA=$JDK/bin/java
-if [ ! -f "$JDK/jmods/java.base.jmod" ]; then
-  echo "$JDK has no jmods/java.base.jmod (Debian: openjdk-17-jmods)" >&2
-  exit 2
-fi
 cargo build --release -p major-weaver --bin major >/dev/null 2>&1
 MAJOR=$ROOT/target/release/major
 WORK=$(mktemp -d)
@@ -33,9 +30,14 @@ JAVAC_SOURCES=$(find tests/java/coverage/app -name '*.java'; echo weaver/demo/Ma
 
 for a in EmptyAdvice:bench/EmptyAdvice.aj ExecutionCounter:aspects/ExecutionCounter.aj ObjectTracker:aspects/ObjectTracker.aj; do
   name=${a%%:*}; file=${a#*:}
-  "$MAJOR" weave --full-coverage --java-home "$JDK" -a "$file" "$JDK/jmods/java.base.jmod" \
-    -o "$WORK/$name.jar" 2>/dev/null
+  "$MAJOR" weave --jdk="$JDK" -a "$file" -o "$WORK/$name" 2>/dev/null
 done
+# A patch of one empty class: the price of --patch-module alone.
+mkdir -p "$WORK/empty/src/major/bench"
+echo 'package major.bench; final class Empty {}' > "$WORK/empty/src/major/bench/Empty.java"
+"$JDK/bin/javac" --patch-module java.base="$WORK/empty/src" -d "$WORK/empty/classes" \
+  "$WORK/empty/src/major/bench/Empty.java"
+"$JDK/bin/jar" cf "$WORK/empty.jar" -C "$WORK/empty/classes" .
 
 # best wall time in seconds of N runs of a command (stdout/stderr dropped)
 best() {
@@ -65,8 +67,10 @@ for w in version program javac; do
   printf '%-10s %-18s %8s %8s\n' "$w" plain "$base" 1.00
   noshare=$(best "$JAVA" -Xshare:off "${args[@]}")
   printf '%-10s %-18s %8s %8.2f\n' "$w" "plain, no CDS" "$noshare" "$(python3 -c "print($noshare/$base)")"
+  patched=$(best "$JAVA" --patch-module "java.base=$WORK/empty.jar" "${args[@]}")
+  printf '%-10s %-18s %8s %8.2f\n' "$w" "plain, patched" "$patched" "$(python3 -c "print($patched/$base)")"
   for name in EmptyAdvice ExecutionCounter ObjectTracker; do
-    t=$(best "$JAVA" --patch-module "java.base=$WORK/$name.jar" "${args[@]}")
+    t=$(best "$JAVA" "@$WORK/$name/java.args" "${args[@]}")
     printf '%-10s %-18s %8s %8.2f\n' "$w" "$name" "$t" "$(python3 -c "print($t/$base)")"
   done
 done
