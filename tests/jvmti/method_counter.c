@@ -13,7 +13,9 @@
  * per method whose class name (internal form) starts with the prefix is
  * written to FILE (first, with snapshot=CLASS, the static method dump() of
  * CLASS is called, with the bypass set and counting stopped: a woven counter
- * takes its snapshot at the same moment):
+ * takes its snapshot at the same moment; with bypass=1 the bypass of every
+ * thread is set before counting stops, so no thread adds to either count
+ * after that):
  *
  *   <count> <class internal name>.<method name><descriptor>
  *
@@ -43,6 +45,8 @@ static jfieldID dib_field;
 static jclass vm_class;
 static jfieldID init_level;
 static volatile int booted;
+/* Set by on_init: entries are counted from then on. */
+static volatile int counting;
 static unsigned long long bypassed;
 
 static size_t hash(jmethodID m) {
@@ -91,6 +95,9 @@ static int advised(JNIEnv *jni, jthread thread) {
 
 static void JNICALL on_entry(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethodID method) {
     (void) env;
+    if (!counting) {
+        return;
+    }
     if (bypass && !advised(jni, thread)) {
         (*jvmti)->RawMonitorEnter(jvmti, lock);
         bypassed++;
@@ -115,6 +122,7 @@ static void JNICALL on_entry(jvmtiEnv *env, JNIEnv *jni, jthread thread, jmethod
  * counter can tell its executions from before this point, the agent sets the
  * system property method_counter.live to "1" before it starts counting. */
 static void JNICALL on_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
+    (void) env;
     if (bypass) {
         jclass t = (*jni)->FindClass(jni, "java/lang/Thread");
         dib_field = t ? (*jni)->GetFieldID(jni, t, "major$dib", "Z") : NULL;
@@ -145,10 +153,24 @@ static void JNICALL on_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
             exit(3);
         }
     }
-    (*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_METHOD_ENTRY, NULL);
+    counting = 1;
 }
 
 static void JNICALL on_death(jvmtiEnv *env, JNIEnv *jni) {
+    /* bypass=1: every thread's bypass is set first, so that woven code stops
+     * advising in every thread while this agent still counts (entries with
+     * the bypass set are not counted): daemon threads still running cannot
+     * add to the woven counter after this agent stopped counting. */
+    if (bypass) {
+        jint n = 0;
+        jthread *threads = NULL;
+        if ((*env)->GetAllThreads(env, &n, &threads) == JVMTI_ERROR_NONE) {
+            for (jint i = 0; i < n; i++) {
+                (*jni)->SetBooleanField(jni, threads[i], dib_field, JNI_TRUE);
+            }
+            (*env)->Deallocate(env, (unsigned char *) threads);
+        }
+    }
     (*env)->SetEventNotificationMode(env, JVMTI_DISABLE, JVMTI_EVENT_METHOD_ENTRY, NULL);
     if (snapshot[0] != '\0') {
         jthread self = NULL;
@@ -267,6 +289,12 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     cb.MethodEntry = on_entry;
     (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
     (*jvmti)->CreateRawMonitor(jvmti, "method_counter", &lock);
+    /* MethodEntry is enabled from the start, though JVMTI posts it only
+     * from VM init on and it is counted only once on_init has run: so every
+     * thread interprets from the start, and no method compiled (with its
+     * callees inlined, which post no events) before counting starts can
+     * hide executions from this count. */
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_METHOD_ENTRY, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
     return JNI_OK;

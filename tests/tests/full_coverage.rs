@@ -25,9 +25,15 @@ fn repo() -> PathBuf {
 
 /// Weaves `java.base.jmod` of `home` with the aspect file `aspect` into `out`.
 fn weave_java_base(home: &Path, aspect: &Path, out: &Path) -> WeaveReport {
+    weave_java_base_with(home, &[aspect.to_path_buf()], out)
+}
+
+/// [`weave_java_base`] with several aspect files.
+fn weave_java_base_with(home: &Path, aspects: &[PathBuf], out: &Path) -> WeaveReport {
+    let aspect = &aspects[0];
     let jdk = Jdk::at(home).expect("a JDK");
     let opts = WeaveOptions {
-        aspects: vec![aspect.to_path_buf()],
+        aspects: aspects.to_vec(),
         inputs: vec![home.join("jmods/java.base.jmod")],
         output: out.to_path_buf(),
         classpath: Vec::new(),
@@ -399,13 +405,12 @@ fn counts(file: &Path) -> std::collections::BTreeMap<String, u64> {
 
 /// Coverage against an independent count: every method and constructor of
 /// `java.util` woven into `java.base` with a per-join-point counter
-/// (`tests/java/fullcov/UtilCounter.aj`); in the same run, the JVMTI agent
-/// counts the `MethodEntry` events that woven code advises (after boot, with
-/// the thread's bypass clear) and has the counter take its snapshot when it
-/// stops counting. Per method, the two must be equal; the differences allowed
-/// are named categories (major's own extra classes, static initializers,
-/// which the pointcut leaves out, native and bridge methods, methods the weave
-/// left unwoven), each reported with its size.
+/// (`tests/java/fullcov/UtilCounter.aj` over `ExecutionCounts.aj`); in the
+/// same run, the JVMTI agent counts the `MethodEntry` events that woven code
+/// advises (after boot, with the thread's bypass clear) and has the counter
+/// take its snapshot when it stops counting. Per method, the two must be
+/// equal; the differences allowed are named categories ([`compare_counts`]),
+/// each reported with its size.
 #[test]
 fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
     let Some(home) = jdk17() else {
@@ -420,50 +425,179 @@ fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
     let Some(agent) = build_agent(&home, d) else {
         return;
     };
+    let classes = coverage_program(&home, d);
+    let woven = d.join("util.jar");
+    let fullcov = repo().join("tests/java/fullcov");
+    let report = weave_java_base_with(
+        &home,
+        &[
+            fullcov.join("ExecutionCounts.aj"),
+            fullcov.join("UtilCounter.aj"),
+        ],
+        &woven,
+    );
+    let patch = vec![
+        "--patch-module".to_string(),
+        format!("java.base={}", woven.display()),
+    ];
+    let counted = count_both(&home, &agent, "java/util/", &patch, &classes, d);
+    let access = access_flags(&Archive::open(&jmod).unwrap(), "java/util/");
+    let c = compare_counts(&counted, &access, &report.skipped_methods);
+    c.print("java.util");
+    assert!(
+        c.unexplained.is_empty(),
+        "counts differ:\n  {}",
+        c.unexplained.join("\n  ")
+    );
+    assert!(
+        c.executed >= 100,
+        "only {} java.util methods executed",
+        c.executed
+    );
+    assert!(
+        c.seen * 10 >= c.executed * 9,
+        "major saw {} of {}",
+        c.seen,
+        c.executed
+    );
+}
+
+/// The same for the whole JDK and the program: every module woven with
+/// `--jdk` and a counter of every execution (`JdkCounter.aj`); every
+/// method's count equals the JVMTI oracle's, but for the named categories.
+#[test]
+fn whole_jdk_execution_counts_equal_a_jvmti_count_of_the_same_run() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let Some(agent) = build_agent(&home, d) else {
+        return;
+    };
+    let classes = coverage_program(&home, d);
+    let fullcov = repo().join("tests/java/fullcov");
+    let jdk = Jdk::at(&home).unwrap();
+    let woven_dir = d.join("woven");
+    let (report, woven) =
+        major_weaver::woven_jdk::weave(&major_weaver::woven_jdk::JdkWeaveOptions {
+            aspects: vec![
+                fullcov.join("ExecutionCounts.aj"),
+                fullcov.join("JdkCounter.aj"),
+            ],
+            jdk: jdk.clone(),
+            modules: Vec::new(),
+            inputs: vec![classes.clone()],
+            classpath: Vec::new(),
+            output: woven_dir.clone(),
+            cache: None,
+            strict: false,
+            signed_jars: Default::default(),
+        })
+        .expect("weaving the JDK with JdkCounter");
+    let options = woven.java_options(&[]);
+    let counted = count_both(&home, &agent, "", &options, &woven_dir.join("classes"), d);
+    let access = access_flags(&Archive::open(&jdk.modules()).unwrap(), "");
+    let mut app = access_flags(&Archive::open(&classes).unwrap(), "");
+    app.extend(access);
+    let c = compare_counts(&counted, &app, &report.skipped_methods);
+    c.print("the whole JDK and the program");
+    assert!(
+        c.unexplained.is_empty(),
+        "counts differ:\n  {}",
+        c.unexplained.join("\n  ")
+    );
+    assert!(c.executed >= 1000, "only {} methods executed", c.executed);
+    assert!(
+        c.seen * 10 >= c.executed * 9,
+        "major saw {} of {}",
+        c.seen,
+        c.executed
+    );
+}
+
+/// The coverage program (`tests/java/coverage/app`) compiled into `d/classes`.
+fn coverage_program(home: &Path, d: &Path) -> PathBuf {
     let sources: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/java/coverage/app"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     let classes = d.join("classes");
-    javac(&home, "11", &classes, &sources);
-    let woven = d.join("util.jar");
-    let report = weave_java_base(
-        &home,
-        &repo().join("tests/java/fullcov/UtilCounter.aj"),
-        &woven,
-    );
-    let left_unwoven: Vec<String> = report.skipped_methods.clone();
+    javac(home, "11", &classes, &sources);
+    classes
+}
 
+/// What the oracle and the woven counter counted in one run.
+struct Counted {
+    oracle: std::collections::BTreeMap<String, u64>,
+    major: std::collections::BTreeMap<String, u64>,
+    /// The woven counter's executions before the oracle started counting.
+    early: u64,
+    /// The woven counter's executions on threads the JVM attaches itself
+    /// (their constructor runs on them before JVMTI knows them: the oracle
+    /// gets no events).
+    attaching: u64,
+}
+
+/// Runs the program on the woven JDK (`options`) with the JVMTI agent
+/// counting methods of classes under `prefix` (bypass=1, snapshot of
+/// `ExecutionCounts`).
+fn count_both(
+    home: &Path,
+    agent: &Path,
+    prefix: &str,
+    options: &[String],
+    classes: &Path,
+    d: &Path,
+) -> Counted {
     let (oracle_file, major_file) = (d.join("oracle.txt"), d.join("major.txt"));
     let o = Command::new(home.join("bin/java"))
         .arg(format!(
-            "-agentpath:{}=out={},prefix=java/util/,bypass=1,snapshot=major/aspects/UtilCounter",
+            "-agentpath:{}=out={},prefix={prefix},bypass=1,snapshot=major/aspects/ExecutionCounts",
             agent.display(),
             oracle_file.display()
         ))
-        .arg(format!("-Dutil.counter.out={}", major_file.display()))
-        .arg("--patch-module")
-        .arg(format!("java.base={}", woven.display()))
+        .arg(format!("-Dcounter.out={}", major_file.display()))
+        .args(options)
         .arg("-cp")
-        .arg(&classes)
+        .arg(classes)
         .arg("app.Main")
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let oracle = counts(&oracle_file);
-    let major: std::collections::BTreeMap<String, u64> = counts(&major_file)
-        .into_iter()
-        .filter(|(k, _)| k.starts_with("java/util/"))
-        .collect();
-    let early: u64 = counts(&PathBuf::from(format!("{}.early", major_file.display())))
+    Counted {
+        oracle: counts(&oracle_file),
+        major: counts(&major_file)
+            .into_iter()
+            .filter(|(k, _)| k.starts_with(prefix))
+            .collect(),
+        early: counts(&PathBuf::from(format!("{}.early", major_file.display())))
+            .values()
+            .sum(),
+        attaching: counts(&PathBuf::from(format!(
+            "{}.attaching",
+            major_file.display()
+        )))
         .values()
-        .sum();
+        .sum(),
+    }
+}
 
-    // Access flags of java.util's methods, from the JDK's own class files.
+/// Access flags of every method of the classes of `archive` whose name
+/// starts with `prefix` (a jmod's, a directory's or an image's), by
+/// `class.nameDescriptor`.
+fn access_flags(archive: &Archive, prefix: &str) -> std::collections::BTreeMap<String, u16> {
     let mut access = std::collections::BTreeMap::new();
-    let archive = Archive::open(&jmod).unwrap();
     for (i, e) in archive.entries().iter().enumerate() {
-        if !e.name.ends_with(".class") || !e.name.contains("java/util/") {
+        let Some(name) = e.class_name() else {
+            continue;
+        };
+        // An image's entries are /module/pkg/Class.class.
+        let name = match name.strip_prefix('/') {
+            Some(n) => n.split_once('/').map_or(n, |(_, rest)| rest),
+            None => name,
+        };
+        if !name.starts_with(prefix) || name.ends_with("module-info") {
             continue;
         }
         let bytes = archive.read(i).unwrap();
@@ -478,28 +612,90 @@ fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
             access.insert(key, m.access);
         }
     }
+    access
+}
 
-    let mut categories: std::collections::BTreeMap<&str, (usize, u64)> = Default::default();
+/// The oracle's and the counter's counts held against each other.
+struct Comparison {
+    /// Named categories of differences: (methods, executions).
+    categories: std::collections::BTreeMap<&'static str, (usize, u64)>,
+    /// Differences in no category.
+    unexplained: Vec<String>,
+    /// Methods the oracle saw executed (major's own classes aside).
+    executed: usize,
+    /// Of those, the methods the counter saw.
+    seen: usize,
+    executions: u64,
+    early: u64,
+    attaching: u64,
+}
+
+impl Comparison {
+    fn print(&self, what: &str) {
+        eprintln!(
+            "{what}: the oracle counted {} methods ({} executions); major's counter saw {} of them ({:.1}%); {} executions before the oracle started",
+            self.executed,
+            self.executions,
+            self.seen,
+            100.0 * self.seen as f64 / self.executed.max(1) as f64,
+            self.early
+        );
+        for (c, (n, diff)) in &self.categories {
+            eprintln!("  difference: {c}: {n} methods, {diff} executions");
+        }
+        eprintln!(
+            "  apart: {} executions on threads the JVM attaches itself (no JVMTI events)",
+            self.attaching
+        );
+    }
+}
+
+/// Compares per method; a difference is explained by a category: major's
+/// extra classes and the weaver's own classes (never woven), static
+/// initializers (not in the pointcuts), native and bridge methods (no
+/// bytecode or no join points), methods the weave left unwoven, classes that
+/// are in no archive (generated at run time: lambda proxies, lambda forms,
+/// reflection accessors), and the classes a full-coverage weave leaves out
+/// (`java.lang.Object`, `jdk.internal.misc.VM`, the module `Builder`).
+fn compare_counts(
+    c: &Counted,
+    access: &std::collections::BTreeMap<String, u16>,
+    left_unwoven: &[String],
+) -> Comparison {
+    let mut categories: std::collections::BTreeMap<&'static str, (usize, u64)> = Default::default();
     let mut unexplained = Vec::new();
-    let keys: std::collections::BTreeSet<&String> = oracle.keys().chain(major.keys()).collect();
+    let keys: std::collections::BTreeSet<&String> = c.oracle.keys().chain(c.major.keys()).collect();
     for k in keys {
         let (o, m) = (
-            oracle.get(k).copied().unwrap_or(0),
-            major.get(k).copied().unwrap_or(0),
+            c.oracle.get(k).copied().unwrap_or(0),
+            c.major.get(k).copied().unwrap_or(0),
         );
         if o == m {
             continue;
         }
-        let flags = access.get(k).copied().unwrap_or(0);
+        let flags = access.get(k).copied();
         let (class, method) = k.split_once('.').unwrap_or((k.as_str(), ""));
-        let category = if class.ends_with("$MajorStatics") {
-            Some("major's extra classes")
+        let category = if class.ends_with("$MajorStatics")
+            || class.starts_with("major/")
+            || class.starts_with("org/aspectj/")
+            || class == BYPASS
+        {
+            Some("major's own classes (runtime, aspects, extra classes)")
         } else if method.starts_with("<clinit>") {
             Some("static initializers (not in the pointcut)")
-        } else if m == 0 && flags & 0x0100 != 0 {
+        } else if m == 0 && flags.is_some_and(|f| f & 0x0100 != 0) {
             Some("native methods")
-        } else if m == 0 && flags & 0x0040 != 0 {
+        } else if m == 0 && flags.is_some_and(|f| f & 0x0040 != 0) {
             Some("bridge methods (no join points)")
+        } else if m == 0 && flags.is_none() {
+            Some("classes generated at run time (in no archive)")
+        } else if m == 0
+            && matches!(
+                class,
+                "java/lang/Object" | "jdk/internal/misc/VM" | "jdk/internal/module/Builder"
+            )
+        {
+            Some("classes full coverage never weaves (Object, VM, Builder)")
         } else if m == 0
             && left_unwoven.iter().any(|l| {
                 l.contains(class) && l.contains(&method[..method.find('(').unwrap_or(method.len())])
@@ -510,37 +706,35 @@ fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
             None
         };
         match category {
-            Some(c) => {
-                let e = categories.entry(c).or_default();
+            Some(cat) => {
+                let e = categories.entry(cat).or_default();
                 e.0 += 1;
                 e.1 += o.abs_diff(m);
             }
             None => unexplained.push(format!("{k}: oracle {o}, major {m}")),
         }
     }
-    let executed = oracle
+    let own = |k: &String| {
+        k.contains("$MajorStatics")
+            || k.starts_with("major/")
+            || k.starts_with("org/aspectj/")
+            || k.starts_with(&format!("{BYPASS}."))
+    };
+    let executed = c.oracle.keys().filter(|k| !own(k)).count();
+    let seen = c
+        .oracle
         .keys()
-        .filter(|k| !k.contains("$MajorStatics"))
+        .filter(|k| !own(k) && c.major.contains_key(*k))
         .count();
-    let seen = oracle.keys().filter(|k| major.contains_key(*k)).count();
-    eprintln!(
-        "java.util: the oracle counted {executed} methods ({} executions); major's counter saw {seen} of them ({:.1}%); {early} executions before the oracle started",
-        oracle.values().sum::<u64>(),
-        100.0 * seen as f64 / executed.max(1) as f64
-    );
-    for (c, (n, diff)) in &categories {
-        eprintln!("  difference: {c}: {n} methods, {diff} executions");
+    Comparison {
+        categories,
+        unexplained,
+        executed,
+        seen,
+        executions: c.oracle.values().sum(),
+        early: c.early,
+        attaching: c.attaching,
     }
-    assert!(
-        unexplained.is_empty(),
-        "counts differ:\n  {}",
-        unexplained.join("\n  ")
-    );
-    assert!(
-        executed >= 100,
-        "only {executed} java.util methods executed"
-    );
-    assert!(seen * 10 >= executed * 9, "major saw {seen} of {executed}");
 }
 
 /// JDK 25 has no jmods: its `java.base` is read from the run-time image
