@@ -72,6 +72,44 @@ fn run(jdk: &Jdk, dir: &Path, main: &str) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// ajc 1.9.5 (where installed) weaves `classes` with `<dir>/<aspect>` into
+/// `<dir>/ajc`; `app.<main>` runs from there under `-Xverify:all`: its output.
+/// `None` (with a SKIP line) when ajc is not installed.
+fn ajc_run(jdk: &Jdk, dir: &Path, classes: &Path, aspect: &str, main: &str) -> Option<String> {
+    let tools = Path::new("/usr/share/java/aspectjtools.jar");
+    let rt = Path::new("/usr/share/java/aspectjrt.jar");
+    if !tools.is_file() || !rt.is_file() {
+        eprintln!("SKIP: ajc's side (Debian package aspectj) not installed");
+        return None;
+    }
+    let ajc_out = dir.join("ajc");
+    let o = Command::new(jdk.java())
+        .arg("-Xmx1g")
+        .arg("-cp")
+        .arg(std::env::join_paths([tools, rt]).unwrap())
+        .arg("org.aspectj.tools.ajc.Main")
+        .args(["-11", "-inpath"])
+        .arg(classes)
+        .arg("-cp")
+        .arg(rt)
+        .arg("-d")
+        .arg(&ajc_out)
+        .arg(dir.join(aspect))
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "ajc: {}", text(&o));
+    let o = Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(std::env::join_paths([ajc_out.as_path(), rt]).unwrap())
+        .arg(format!("app.{main}"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    Some(String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
 /// Around advice on the static initialization of a class whose initializer
 /// sets a static final field: ajc moves the initializer into another method
 /// and the class then fails to initialize (IllegalAccessError); major leaves
@@ -248,38 +286,9 @@ fn a_method_ajc_weaves_within_64_kib_is_woven() {
     );
 
     // ajc, where installed, weaves the same method within the limit too.
-    let tools = Path::new("/usr/share/java/aspectjtools.jar");
-    let rt = Path::new("/usr/share/java/aspectjrt.jar");
-    if !tools.is_file() || !rt.is_file() {
-        eprintln!("SKIP: ajc's side (Debian package aspectj) not installed");
-        return;
+    if let Some(out) = ajc_run(&jdk, dir.path(), &classes, "Allocs.aj", "Big") {
+        assert_eq!(out, expected);
     }
-    let ajc_out = dir.path().join("ajc");
-    let o = Command::new(jdk.java())
-        .arg("-Xmx1g")
-        .arg("-cp")
-        .arg(std::env::join_paths([tools, rt]).unwrap())
-        .arg("org.aspectj.tools.ajc.Main")
-        .args(["-11", "-inpath"])
-        .arg(&classes)
-        .arg("-cp")
-        .arg(rt)
-        .arg("-d")
-        .arg(&ajc_out)
-        .arg(dir.path().join("Allocs.aj"))
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "ajc: {}", text(&o));
-    let o = Command::new(jdk.java())
-        .arg("-Xverify:all")
-        .arg("-cp")
-        .arg(std::env::join_paths([ajc_out.as_path(), rt]).unwrap())
-        .arg("app.Big")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), expected);
 }
 
 /// A method whose advice calls would take it over 64 KiB inline: 2,000 calls
@@ -350,36 +359,7 @@ fn a_method_over_64_kib_inline_is_woven_with_helper_methods() {
     );
 
     // ajc weaves the same method within 64 KiB, and prints the same.
-    let tools = Path::new("/usr/share/java/aspectjtools.jar");
-    let rt = Path::new("/usr/share/java/aspectjrt.jar");
-    if !tools.is_file() || !rt.is_file() {
-        eprintln!("SKIP: ajc's side (Debian package aspectj) not installed");
-        return;
+    if let Some(ajc) = ajc_run(&jdk, dir.path(), &classes, "Calls.aj", "Big") {
+        assert_eq!(ajc, out);
     }
-    let ajc_out = dir.path().join("ajc");
-    let o = Command::new(jdk.java())
-        .arg("-Xmx1g")
-        .arg("-cp")
-        .arg(std::env::join_paths([tools, rt]).unwrap())
-        .arg("org.aspectj.tools.ajc.Main")
-        .args(["-11", "-inpath"])
-        .arg(&classes)
-        .arg("-cp")
-        .arg(rt)
-        .arg("-d")
-        .arg(&ajc_out)
-        .arg(dir.path().join("Calls.aj"))
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "ajc: {}", text(&o));
-    let o = Command::new(jdk.java())
-        .arg("-Xverify:all")
-        .arg("-cp")
-        .arg(std::env::join_paths([ajc_out.as_path(), rt]).unwrap())
-        .arg("app.Big")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), out);
 }
