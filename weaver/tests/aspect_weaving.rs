@@ -72,6 +72,44 @@ fn run(jdk: &Jdk, dir: &Path, main: &str) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// ajc 1.9.5 (where installed) weaves `classes` with `<dir>/<aspect>` into
+/// `<dir>/ajc`; `app.<main>` runs from there under `-Xverify:all`: its output.
+/// `None` (with a SKIP line) when ajc is not installed.
+fn ajc_run(jdk: &Jdk, dir: &Path, classes: &Path, aspect: &str, main: &str) -> Option<String> {
+    let tools = Path::new("/usr/share/java/aspectjtools.jar");
+    let rt = Path::new("/usr/share/java/aspectjrt.jar");
+    if !tools.is_file() || !rt.is_file() {
+        eprintln!("SKIP: ajc's side (Debian package aspectj) not installed");
+        return None;
+    }
+    let ajc_out = dir.join("ajc");
+    let o = Command::new(jdk.java())
+        .arg("-Xmx1g")
+        .arg("-cp")
+        .arg(std::env::join_paths([tools, rt]).unwrap())
+        .arg("org.aspectj.tools.ajc.Main")
+        .args(["-11", "-inpath"])
+        .arg(classes)
+        .arg("-cp")
+        .arg(rt)
+        .arg("-d")
+        .arg(&ajc_out)
+        .arg(dir.join(aspect))
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "ajc: {}", text(&o));
+    let o = Command::new(jdk.java())
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(std::env::join_paths([ajc_out.as_path(), rt]).unwrap())
+        .arg(format!("app.{main}"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    Some(String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
 /// Around advice on the static initialization of a class whose initializer
 /// sets a static final field: ajc moves the initializer into another method
 /// and the class then fails to initialize (IllegalAccessError); major leaves
@@ -248,36 +286,80 @@ fn a_method_ajc_weaves_within_64_kib_is_woven() {
     );
 
     // ajc, where installed, weaves the same method within the limit too.
-    let tools = Path::new("/usr/share/java/aspectjtools.jar");
-    let rt = Path::new("/usr/share/java/aspectjrt.jar");
-    if !tools.is_file() || !rt.is_file() {
-        eprintln!("SKIP: ajc's side (Debian package aspectj) not installed");
-        return;
+    if let Some(out) = ajc_run(&jdk, dir.path(), &classes, "Allocs.aj", "Big") {
+        assert_eq!(out, expected);
     }
-    let ajc_out = dir.path().join("ajc");
-    let o = Command::new(jdk.java())
-        .arg("-Xmx1g")
-        .arg("-cp")
-        .arg(std::env::join_paths([tools, rt]).unwrap())
-        .arg("org.aspectj.tools.ajc.Main")
-        .args(["-11", "-inpath"])
-        .arg(&classes)
-        .arg("-cp")
-        .arg(rt)
-        .arg("-d")
-        .arg(&ajc_out)
-        .arg(dir.path().join("Allocs.aj"))
-        .current_dir(dir.path())
+}
+
+/// A method whose advice calls would take it over 64 KiB inline: 2,000 calls
+/// `m(a, b, c)` with before advice (no context) and after returning advice
+/// binding the result. ajc weaves it within the limit (it leaves the
+/// arguments on the stack); woven inline, major's code would be over 64 KiB
+/// (the arguments go to temps and back). major weaves it again with the
+/// advice calls in helper methods: the before advice's dispatch is one helper
+/// for every call, the after returning advice's another taking the result. It
+/// runs under `-Xverify:all` and prints what ajc's woven program prints.
+#[test]
+fn a_method_over_64_kib_inline_is_woven_with_helper_methods() {
+    const CALLS: usize = 2000;
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let java = format!(
+        "package app;\n\npublic class Big {{\n    static int total;\n\n    static int m(int a, int b, int c) {{\n        total += a + b + c;\n        return total % 7;\n    }}\n\n    static void big(int a, int b, int c) {{\n{}    }}\n\n    public static void main(String[] args) {{\n        big(1, 2, 3);\n        System.out.println(\"total \" + total);\n    }}\n}}\n",
+        "        m(a, b, c);\n".repeat(CALLS)
+    );
+    let classes = compile(&jdk, dir.path(), "Big", &java);
+    let aspect = r#"public aspect Calls {
+    static int count;
+    static long sum;
+
+    before(): call(* app.Big.m(..)) && withincode(* app.Big.big(..)) {
+        count++;
+    }
+
+    after() returning(int r): call(int app.Big.m(..)) && withincode(* app.Big.big(..)) {
+        sum = sum * 31 + r;
+    }
+
+    after() returning: execution(void app.Big.main(..)) {
+        System.out.println("calls " + count + " sum " + sum);
+    }
+}
+"#;
+    let o = weave(&jdk, dir.path(), &classes, "Calls.aj", aspect);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(!t.contains("left unwoven"), "{t}");
+    assert!(
+        t.contains(&format!("method-call {CALLS}")),
+        "every call advised:\n{t}"
+    );
+    let out = run(&jdk, dir.path(), "Big");
+    assert!(out.starts_with(&format!("total {}\n", 6 * CALLS)), "{out}");
+    assert!(out.contains(&format!("calls {CALLS} sum ")), "{out}");
+    // The advice calls are helper calls: two helpers, each called per call.
+    let dump = Command::new(env!("CARGO_BIN_EXE_major"))
+        .arg("dump")
+        .arg(dir.path().join("woven"))
+        .args(["app/Big", "--method", "big"])
         .output()
         .unwrap();
-    assert!(o.status.success(), "ajc: {}", text(&o));
-    let o = Command::new(jdk.java())
-        .arg("-Xverify:all")
-        .arg("-cp")
-        .arg(std::env::join_paths([ajc_out.as_path(), rt]).unwrap())
-        .arg("app.Big")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), expected);
+    let dump = String::from_utf8_lossy(&dump.stdout).into_owned();
+    for helper in ["major$advice$0", "major$advice$1"] {
+        let calls = dump.matches(helper).count();
+        assert!(
+            calls >= CALLS,
+            "{helper} called {calls} times in:\n{}",
+            &dump[..dump.len().min(2000)]
+        );
+    }
+    assert!(
+        !dump.contains("major$advice$2"),
+        "more helpers than dispatches"
+    );
+
+    // ajc weaves the same method within 64 KiB, and prints the same.
+    if let Some(ajc) = ajc_run(&jdk, dir.path(), &classes, "Calls.aj", "Big") {
+        assert_eq!(ajc, out);
+    }
 }

@@ -14,8 +14,24 @@ use super::{cflow, emit, statics};
 use crate::aspects::{Extra, Param};
 
 impl<'w, 'p> MethodWeave<'w, 'p, '_> {
-    /// `if (residue) Aspect.aspectOf().advice(args...)`.
+    /// `if (residue) Aspect.aspectOf().advice(args...)`; in a compact method
+    /// ([`MethodWeave::compact`]), a call of a helper method doing that.
     pub(super) fn advice_call(
+        &mut self,
+        m: &Matched<'_, '_>,
+        ctx: &Context,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        if self.compact {
+            let mut dispatch = Vec::new();
+            self.advice_call_inline(m, ctx, &mut dispatch)?;
+            return self.outline(dispatch, ctx, out);
+        }
+        self.advice_call_inline(m, ctx, out)
+    }
+
+    /// [`Self::advice_call`] as code in place.
+    fn advice_call_inline(
         &mut self,
         m: &Matched<'_, '_>,
         ctx: &Context,

@@ -350,7 +350,7 @@ pub fn duplicate(woven: &mut Code, original: &Code, pool: &mut PoolBuilder<'_>) 
     });
     insns.append(&mut woven.insns);
     insns.push(Insn::Label(to_original));
-    insns.extend(original.insns.iter().map(|i| remap(i, &m)));
+    insns.extend(original.insns.iter().map(|i| remap_labels(i, &m)));
     woven.insns = insns;
     woven
         .handlers
@@ -485,7 +485,7 @@ pub fn hook_boot(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>
     Ok(write_class(&class, &edit))
 }
 
-fn remap(i: &Insn, m: &impl Fn(Label) -> Label) -> Insn {
+pub(super) fn remap_labels(i: &Insn, m: &impl Fn(Label) -> Label) -> Insn {
     match i {
         Insn::Label(l) => Insn::Label(m(*l)),
         Insn::Jump { op, target } => Insn::Jump {

@@ -24,6 +24,7 @@ use super::method::{
     label_index, method_info, ClassData, ClassShared, CtorSnapshot, MemberData, MethodWeave,
     ACC_BRIDGE,
 };
+use super::outline::{self, Helpers};
 use super::plan::{self, PlannedAdvice};
 use super::statics::{self, Statics};
 use super::world::IndexWorld;
@@ -401,9 +402,10 @@ impl<'p> Weaver<'p> {
             edit.added_fields.push(f);
         }
         let mut added: Vec<Vec<u8>> = Vec::new();
+        let mut helpers = Helpers::default();
         let mut snapshots: HashMap<String, (usize, MemberData, CtorSnapshot)> = HashMap::default();
         let index = self.world.index();
-        for (mi, m) in class.methods.iter().enumerate() {
+        'methods: for (mi, m) in class.methods.iter().enumerate() {
             let Some(attr) = m.attribute("Code") else {
                 continue;
             };
@@ -449,86 +451,117 @@ impl<'p> Weaver<'p> {
             if !inherits && !self.may_have_shadows(&parsed).map_err(in_member)? {
                 continue;
             }
-            let mut code = Code::decode(&parsed, &class.pool).map_err(in_member)?;
-            let before = Snapshot::of(&code);
-            let inherited = inherits && bypass::inherit_dib(&mut code, &mut edit.pool)?;
-            let original = self.full_coverage.then(|| code.clone());
-            let mctx = MethodContext {
-                class_name: &name,
-                name: &member.name,
-                descriptor: &member.descriptor,
-                is_static: m.access & ACC_STATIC != 0,
-                major_version: class.major_version,
-            };
-            // What a method left unwoven must take back.
-            let undo = (
-                outcome.advised.clone(),
-                outcome.advice_hits.clone(),
-                outcome.proceed_methods,
-                added.len(),
-                statics.mark(),
-            );
-            let skip = |outcome: &mut ClassOutcome,
-                        added: &mut Vec<Vec<u8>>,
-                        statics: &mut Statics,
-                        e: major_classfile::Error| {
-                outcome.advised = undo.0.clone();
-                outcome.advice_hits = undo.1.clone();
-                outcome.proceed_methods = undo.2;
-                added.truncate(undo.3);
-                statics.rollback(undo.4);
-                outcome.skipped_methods.push(e);
-            };
-            let mut mw = MethodWeave::new(
-                self,
-                &cls,
-                &member,
-                &mut code,
-                parsed.max_locals,
-                ClassShared {
-                    pool: &mut edit.pool,
-                    statics: &mut statics,
-                    outcome: &mut outcome,
-                    added: &mut added,
+            // Woven as is; when the code would exceed 64 KiB, woven again with
+            // the advice calls out of line (see `outline`).
+            let mut compact = false;
+            let (code, written) = loop {
+                let mut code = Code::decode(&parsed, &class.pool).map_err(in_member)?;
+                let before = Snapshot::of(&code);
+                let inherited = inherits && bypass::inherit_dib(&mut code, &mut edit.pool)?;
+                let original = self.full_coverage.then(|| code.clone());
+                let mctx = MethodContext {
+                    class_name: &name,
+                    name: &member.name,
+                    descriptor: &member.descriptor,
+                    is_static: m.access & ACC_STATIC != 0,
                     major_version: class.major_version,
-                },
-            );
-            let woven = mw
-                .weave(&mctx)
-                .and_then(|()| mw.undecided.take().map_or(Ok(()), Err));
-            match woven {
-                Ok(()) => {}
-                Err(e) if self.can_skip(&e) => {
-                    let e = in_member(e);
-                    skip(&mut outcome, &mut added, &mut statics, e);
-                    continue;
+                };
+                // What a method left unwoven must take back.
+                let undo = (
+                    outcome.advised.clone(),
+                    outcome.advice_hits.clone(),
+                    outcome.proceed_methods,
+                    added.len(),
+                    statics.mark(),
+                    helpers.mark(),
+                );
+                let mut mw = MethodWeave::new(
+                    self,
+                    &cls,
+                    &member,
+                    &mut code,
+                    parsed.max_locals,
+                    ClassShared {
+                        pool: &mut edit.pool,
+                        statics: &mut statics,
+                        outcome: &mut outcome,
+                        added: &mut added,
+                        helpers: &mut helpers,
+                        major_version: class.major_version,
+                    },
+                );
+                mw.compact = compact;
+                let woven = mw
+                    .weave(&mctx)
+                    .and_then(|()| mw.undecided.take().map_or(Ok(()), Err));
+                let snapshot = mw.snapshot.take();
+                let changed = mw.changed;
+                let framed = woven.and_then(|()| {
+                    if !changed && !inherited {
+                        return Ok(false);
+                    }
+                    emit::compact_locals(&mut code.insns);
+                    match &original {
+                        Some(original) if changed => {
+                            bypass::duplicate(&mut code, original, &mut edit.pool)?;
+                            code.set_stack_map(0, None);
+                            frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
+                        }
+                        _ => {
+                            kept_frames::compute_keeping(
+                                &mut code,
+                                &before,
+                                &mctx,
+                                &mut edit.pool,
+                                index,
+                            )?;
+                        }
+                    }
+                    Ok(true)
+                });
+                match framed {
+                    Ok(written) => {
+                        if let Some(snap) = snapshot {
+                            snapshots.insert(member.descriptor.clone(), (mi, member.clone(), snap));
+                        }
+                        break (code, written);
+                    }
+                    Err(e) if self.can_skip(&e) => {
+                        outcome.advised = undo.0;
+                        outcome.advice_hits = undo.1;
+                        outcome.proceed_methods = undo.2;
+                        added.truncate(undo.3);
+                        statics.rollback(undo.4);
+                        helpers.rollback(undo.5);
+                        let too_large = e.kind() == ErrorKind::CodeTooLarge;
+                        if too_large
+                            && !compact
+                            && outline::can_take_helpers(class.access, class.major_version)
+                        {
+                            compact = true;
+                            continue;
+                        }
+                        let e = if too_large && compact {
+                            Error::new(
+                                ErrorKind::CodeTooLarge,
+                                None,
+                                format!(
+                                    "{}, even with the advice calls moved out of line into \
+                                     helper methods",
+                                    e.message()
+                                ),
+                            )
+                        } else {
+                            e
+                        };
+                        outcome.skipped_methods.push(in_member(e));
+                        continue 'methods;
+                    }
+                    Err(e) => return Err(in_member(e)),
                 }
-                Err(e) => return Err(in_member(e)),
-            }
-            if let Some(snap) = mw.snapshot.take() {
-                snapshots.insert(member.descriptor.clone(), (mi, member.clone(), snap));
-            }
-            if !mw.changed && !inherited {
-                continue;
-            }
-            let changed = mw.changed;
-            emit::compact_locals(&mut code.insns);
-            let framed = match &original {
-                Some(original) if changed => bypass::duplicate(&mut code, original, &mut edit.pool)
-                    .and_then(|()| {
-                        code.set_stack_map(0, None);
-                        frames::compute(&mut code, &mctx, &mut edit.pool, index)
-                    }),
-                _ => kept_frames::compute_keeping(&mut code, &before, &mctx, &mut edit.pool, index)
-                    .map(|_| ()),
             };
-            if let Err(e) = framed {
-                if self.can_skip(&e) {
-                    let e = in_member(e);
-                    skip(&mut outcome, &mut added, &mut statics, e);
-                    continue;
-                }
-                return Err(e);
+            if !written {
+                continue;
             }
             let mut out = Vec::new();
             code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
@@ -565,6 +598,7 @@ impl<'p> Weaver<'p> {
                     statics: &mut statics,
                     outcome: &mut outcome,
                     added: &mut added,
+                    helpers: &mut helpers,
                     major_version: class.major_version,
                 },
             );
@@ -614,6 +648,7 @@ impl<'p> Weaver<'p> {
                     statics: &mut statics,
                     outcome: &mut outcome,
                     added: &mut added,
+                    helpers: &mut helpers,
                     major_version: class.major_version,
                 },
             );

@@ -11,12 +11,12 @@ use major_classfile::{descriptor, Handler, Insn, Label, Result};
 use major_pointcut_lang::ast::AdviceKind;
 use major_pointcut_lang::matcher::ShadowKind;
 
-use super::emit;
 use super::matching::Matched;
 use super::method::{label_index, MethodWeave};
 use super::plan::Residue;
 use super::shadows::{Context, Found, PointShadow};
 use super::statics::StaticPartSpec;
+use super::{emit, outline};
 use super::{is_around, THROWABLE};
 
 /// Whether a method is annotated `@CallerSensitive` (JDK 9+ or JDK 8): it asks
@@ -86,10 +86,15 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if matched.is_empty() {
             return Ok(());
         }
-        // Real temps.
+        // Real temps. In a compact method, operands no advice looks at stay
+        // on the stack (a moved `new; dup` must go under them: not there).
+        let keep_operands = !self.compact || moves_new || outline::uses_operands(&matched);
         let mut pre_store = Vec::new();
         let mut reload = Vec::new();
-        if f.kind == ShadowKind::ExceptionHandler {
+        if !keep_operands {
+            ctx.target = None;
+            ctx.args = Vec::new();
+        } else if f.kind == ShadowKind::ExceptionHandler {
             let t = self.temp(&arg_descs[0]);
             pre_store.push(Insn::Simple(op::DUP));
             pre_store.push(emit::store(&arg_descs[0], t));
@@ -112,9 +117,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             ctx.args = it.collect();
         }
         let needs_ret = moves_new
-            || matched
+            || (matched
                 .iter()
-                .any(|m| m.advice.is_after() || is_around(m.advice));
+                .any(|m| m.advice.is_after() || is_around(m.advice))
+                && (!self.compact || outline::uses_result(&matched)));
         ctx.ret = match (&result, needs_ret) {
             (Some(d), true) => Some((self.temp(d), d.to_string())),
             (None, _) => Some((0, "V".to_string())),

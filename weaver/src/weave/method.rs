@@ -15,6 +15,7 @@ use major_pointcut_lang::matcher::{MemberView, ShadowKind};
 
 use super::driver::{ClassOutcome, Weaver};
 use super::matching::Matched;
+use super::outline::Helpers;
 use super::statics::{StaticPartSpec, Statics};
 use super::{emit, kind_name};
 
@@ -61,6 +62,8 @@ pub(super) struct ClassShared<'c, 'p> {
     pub(super) statics: &'c mut Statics,
     pub(super) outcome: &'c mut ClassOutcome,
     pub(super) added: &'c mut Vec<Vec<u8>>,
+    /// The helper methods of [`super::outline`] added to the class.
+    pub(super) helpers: &'c mut Helpers,
     /// Class-file version of the class.
     pub(super) major_version: u16,
 }
@@ -107,6 +110,11 @@ pub(super) struct MethodWeave<'w, 'p, 'c> {
     /// evaluation of that call's arguments, where `this` is not initialized
     /// yet: they have no `this` (as in ajc), and nothing may take it.
     pub(super) super_call: Option<usize>,
+    /// The helper methods of [`super::outline`] added to the class.
+    pub(super) helpers: &'c mut Helpers,
+    /// Whether advice calls go out of line into helper methods (the method
+    /// woven again because its code would exceed 64 KiB otherwise).
+    pub(super) compact: bool,
 }
 
 /// See [`MethodWeave::snapshot`].
@@ -153,6 +161,8 @@ impl<'w, 'p, 'c> MethodWeave<'w, 'p, 'c> {
             snapshot: None,
             undecided: None,
             super_call: None,
+            helpers: shared.helpers,
+            compact: false,
         }
     }
 }

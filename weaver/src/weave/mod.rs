@@ -31,6 +31,8 @@
 //!   (runtime test) left for each.
 //! - [`layering`] — nesting the matched advice around a point shadow or a
 //!   body; [`advice_call`] — one advice call and its residue test.
+//! - [`outline`] — the advice calls of a method that would exceed 64 KiB,
+//!   moved into helper methods.
 //! - [`around`] — around advice: proceed methods, closures, the
 //!   `ProceedingJoinPoint`.
 //! - [`join_points`] — `thisJoinPoint` objects and the static parts of
@@ -55,6 +57,7 @@ pub mod layering;
 pub mod matching;
 pub mod method;
 pub mod module_descriptors;
+pub mod outline;
 pub mod plan;
 pub mod shadows;
 pub mod statics;
