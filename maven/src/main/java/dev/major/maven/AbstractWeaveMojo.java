@@ -92,6 +92,10 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
             getLog().info("major: skipped");
             return;
         }
+        if ("pom".equals(project.getPackaging())) {
+            getLog().debug("major: a pom project has no classes to weave");
+            return;
+        }
         Path classes = classesDirectory().toPath().toAbsolutePath().normalize();
         if (!Files.isDirectory(classes)) {
             getLog().info("major: no classes in " + classes + ", nothing to weave");
