@@ -14,6 +14,16 @@ public class InventoryTest {
         assertEquals(2, inv.count("apple"));
     }
 
+    static int answer() {
+        return 21;
+    }
+
+    /** Passes only on woven test classes: the test aspect Doubling doubles the answer. */
+    @Test
+    public void testClassesAreWoven() {
+        assertEquals(42, answer());
+    }
+
     /** Passes only on woven classes: the check is the aspect NonNegative's. */
     @Test
     public void negativeCountsAreRefusedByTheAspect() {
