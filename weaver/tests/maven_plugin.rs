@@ -43,7 +43,7 @@ const NEEDED: &[(&str, &str)] = &[
         "libsurefire-java",
     ),
     ("junit/junit/4.13.2", "junit4"),
-    ("org/aspectj/aspectjrt/1.9.5", "aspectj"),
+    ("org/aspectj/aspectjrt/1.9.5", "libaspectj-java"),
 ];
 
 /// Why the test cannot run here, if it cannot.
