@@ -6,7 +6,8 @@
 //! classes; an unchanged build re-weaves nothing; a changed class re-weaves its
 //! module once (not twice over woven classes); a broken aspect and a declare
 //! error fail the build with the file and line in Maven's format; fixing them
-//! builds again. The woven jars are run with `java`.
+//! builds again; weaving into another directory leaves `target/classes` as
+//! javac wrote it. The woven jars are run with `java`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -302,5 +303,51 @@ fn maven_plugin_weaves_the_sample_project() {
         run_app(&sample),
         "[audit] add 5 apple\n[audit] add 2 pear\n[audit] remove 4 apple\n\
          paid 360 cents; 1 apple(s) left\n"
+    );
+
+    // 7. Woven into another directory: target/classes stays unwoven, and the
+    // tests and jars of the rest of the build take the woven classes.
+    // An aspect whose advice matches nothing gets its warnings at its lines.
+    let other = tmp.path().join("sample-woven-apart");
+    copy_tree(&root.join("sample"), &other);
+    let unused = other.join("app/src/main/aspect/Unused.aj");
+    std::fs::write(
+        &unused,
+        "package sample.app;\n\npublic aspect Unused {\n    \
+         before(): execution(* sample.app.Nope.run()) { }\n}\n",
+    )
+    .unwrap();
+    let (ok, out) = maven.run(&other, &["-Dmajor.outputDirectory=target/woven", "verify"]);
+    assert!(ok, "weaving into target/woven failed:\n{out}");
+    let o = other.display().to_string();
+    for woven in [
+        format!("major: woven 1 of 1 classes into {o}/lib/target/woven"),
+        format!("major: woven 1 of 3 classes into {o}/app/target/woven"),
+    ] {
+        assert!(out.contains(&woven), "no `{woven}` in:\n{out}");
+    }
+    let u = unused.display();
+    for warning in [
+        format!(
+            "[WARNING] {u}:[4,27] no match for this type name: sample.app.Nope \
+             [Xlint:invalidAbsoluteTypeName]"
+        ),
+        format!(
+            "[WARNING] {u}:[4,1] before advice in sample.app.Unused has not been applied \
+             [adviceDidNotMatch]"
+        ),
+    ] {
+        assert!(out.contains(&warning), "no `{warning}` in:\n{out}");
+    }
+    assert!(
+        !other
+            .join("app/target/classes/sample/app/Audit.class")
+            .exists(),
+        "target/classes was woven"
+    );
+    assert_eq!(
+        run_app(&other),
+        "[audit] add 5 apple\n[audit] add 2 pear\n[audit] remove 4 apple\n\
+         paid 360 cents, 1 apple(s) left\n"
     );
 }

@@ -83,6 +83,12 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
     /** The class path the classes are woven against (dependencies, other modules). */
     protected abstract List<String> classPath() throws MojoExecutionException;
 
+    /**
+     * Makes {@code output} the directory the rest of the build takes the classes from, in place
+     * of the classes directory (when weaving into another directory).
+     */
+    protected abstract void useOutput(File output);
+
     /** The name of the copy of the inputs and of the record, under {@code target/major}. */
     protected abstract String workName();
 
@@ -126,16 +132,20 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
                                 + work
                                 + ")");
             }
-            WeaveState previous = WeaveState.read(stateFile);
-            boolean outputChanged;
-            if (inPlace) {
-                outputChanged = InPlaceInputs.sync(classes, inputs, previous);
-            } else {
-                outputChanged = previous == null || !previous.matches(output);
+            if (!inPlace && Files.exists(classes.resolve(".major-output"))) {
+                throw new MojoFailureException(
+                        "major: "
+                                + classes
+                                + " was woven in place by an earlier build, so it cannot be the"
+                                + " input of a weave into "
+                                + output
+                                + ": run `mvn clean`");
             }
+            WeaveState previous = WeaveState.read(stateFile);
             List<Path> aspectFiles = findAspects();
             if (aspectFiles.isEmpty()) {
                 if (inPlace && previous != null) {
+                    InPlaceInputs.sync(classes, inputs, previous);
                     InPlaceInputs.restore(inputs, classes);
                     Files.delete(stateFile);
                     getLog().info("major: no aspects any more: " + classes + " holds the unwoven classes again");
@@ -143,6 +153,18 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
                     getLog().info("major: no aspects (" + aspectDirectory() + ", @Aspect classes), nothing to weave");
                 }
                 return;
+            }
+            if (!inPlace) {
+                // The woven classes are the module's classes for the rest of this build
+                // (the tests, the jar, the modules depending on this one).
+                useOutput(output.toFile());
+                getLog().info("major: the rest of the build uses " + output);
+            }
+            boolean outputChanged;
+            if (inPlace) {
+                outputChanged = InPlaceInputs.sync(classes, inputs, previous);
+            } else {
+                outputChanged = previous == null || !previous.matches(output);
             }
             List<Path> classPath = new ArrayList<>();
             for (String element : classPath()) {
@@ -152,8 +174,9 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
                 }
             }
             Major major = new Major(executable, getLog());
-            String key =
-                    WeaveKey.compute(major, options(inPlace), aspectFiles, classPath, inputs);
+            List<String> keyed = new ArrayList<>(options());
+            keyed.add("-o " + output + (inPlace ? " (in place)" : ""));
+            String key = WeaveKey.compute(major, keyed, aspectFiles, classPath, inputs);
             if (!outputChanged && previous != null && previous.key.equals(key)) {
                 getLog().info("major: nothing to weave (unchanged)");
                 return;
@@ -170,7 +193,7 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
             if (inPlace) {
                 command.add("--force");
             }
-            command.addAll(options(inPlace));
+            command.addAll(options());
             if (!classPath.isEmpty()) {
                 List<String> cp = new ArrayList<>();
                 for (Path p : classPath) {
@@ -211,7 +234,7 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
     }
 
     /** The options of {@code major weave} beside the aspects, inputs, output and class path. */
-    private List<String> options(boolean inPlace) {
+    private List<String> options() {
         List<String> o = new ArrayList<>();
         o.add("--jdk");
         o.add(jdk != null ? jdk.getAbsolutePath() : System.getProperty("java.home"));

@@ -25,8 +25,20 @@ final class Diagnostics {
     /** A label of a narrated error: {@code label at line 2, columns 62 to 73: text}. */
     private static final Pattern LABEL = Pattern.compile("^label at line \\d+, columns? [\\d to]+: (.+)$");
 
-    /** Box drawing and markers before a message in major's error report. */
-    private static final Pattern LEAD = Pattern.compile("^[\\s\u00d7\u2502]*(?:Error: )?");
+    /** Box drawing and markers before a message in major's report (× error, ⚠ warning). */
+    private static final Pattern LEAD = Pattern.compile("^[\\s\u00d7\u2502\u26a0]*(?:Error: )?");
+
+    /** The mark of a warning in major's report. */
+    private static final char WARNING_MARK = '\u26a0';
+
+    /** The mark of an error in major's report. */
+    private static final char ERROR_MARK = '\u00d7';
+
+    /** The left side of a box in major's report. */
+    private static final char BOX_SIDE = '\u2502';
+
+    /** A warning naming an aspect's line: {@code before advice in A (/path/A.aj:2) has not ...}. */
+    private static final Pattern IN_ASPECT = Pattern.compile("^(.*?) \\((.+?\\.(?:aj|java)):(\\d+)\\)(.*)$");
 
     private enum Level {
         ERROR,
@@ -68,11 +80,27 @@ final class Diagnostics {
     static Diagnostics parse(String output, List<Path> sources) {
         Diagnostics d = new Diagnostics();
         Line last = null;
+        // The lead of a boxed message's wrapped lines: the lead of its first line with the
+        // mark (× or ⚠) turned into the box's side.
+        String wrapped = null;
         for (String raw : output.split("\r?\n")) {
+            if (wrapped != null && last != null && raw.startsWith(wrapped) && raw.length() > wrapped.length()
+                    && !Character.isWhitespace(raw.charAt(wrapped.length()))) {
+                d.lines.remove(last);
+                last.text = last.text + " " + raw.substring(wrapped.length()).trim();
+                d.lines.add(last);
+                continue;
+            }
+            wrapped = null;
             String text = LEAD.matcher(raw).replaceFirst("");
             Matcher m;
             if ((m = AT_COLUMN.matcher(text)).matches()) {
-                last = d.add(Level.ERROR, m.group(1) + ":[" + m.group(2) + "," + m.group(3) + "] " + m.group(4));
+                Level level = raw.indexOf(WARNING_MARK) >= 0 ? Level.WARNING : Level.ERROR;
+                last = d.add(level, m.group(1) + ":[" + m.group(2) + "," + m.group(3) + "] " + m.group(4));
+                String lead = raw.substring(0, raw.length() - text.length());
+                if (lead.indexOf(WARNING_MARK) >= 0 || lead.indexOf(ERROR_MARK) >= 0) {
+                    wrapped = lead.replace(WARNING_MARK, BOX_SIDE).replace(ERROR_MARK, BOX_SIDE);
+                }
             } else if ((m = DECLARE.matcher(text)).matches()) {
                 Level level = m.group(3).equals("error") ? Level.ERROR : Level.WARNING;
                 d.add(level, resolve(m.group(1), sources) + ":[" + m.group(2) + ",1] " + m.group(4));
@@ -84,6 +112,10 @@ final class Diagnostics {
                 d.lines.add(last);
             } else if (text.startsWith("warning: ")) {
                 String w = text.substring("warning: ".length());
+                Matcher at = IN_ASPECT.matcher(w);
+                if (at.matches()) {
+                    w = at.group(2) + ":[" + at.group(3) + ",1] " + at.group(1) + at.group(4);
+                }
                 // An @Aspect class of the sources is compiled by javac too; major's class replaces it.
                 d.add(w.endsWith("replaced by the aspect class major compiled") ? Level.INFO : Level.WARNING, w);
             } else if (text.startsWith("woven ") || text.startsWith("note: ")) {

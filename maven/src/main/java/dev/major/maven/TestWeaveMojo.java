@@ -65,6 +65,11 @@ public class TestWeaveMojo extends AbstractWeaveMojo {
     }
 
     @Override
+    protected void useOutput(File output) {
+        project.getBuild().setTestOutputDirectory(output.getPath());
+    }
+
+    @Override
     protected String workName() {
         return "test-classes";
     }

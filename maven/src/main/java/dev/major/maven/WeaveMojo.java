@@ -65,6 +65,11 @@ public class WeaveMojo extends AbstractWeaveMojo {
     }
 
     @Override
+    protected void useOutput(File output) {
+        project.getBuild().setOutputDirectory(output.getPath());
+    }
+
+    @Override
     protected String workName() {
         return "classes";
     }
