@@ -948,9 +948,6 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
     for m in &r.skipped_methods {
         eprintln!("warning: left unwoven: {m}");
     }
-    for w in &r.warnings {
-        eprintln!("warning: {w}");
-    }
     let kinds = r
         .advised
         .iter()

@@ -236,7 +236,7 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
     /** The options of {@code major weave} beside the aspects, inputs, output and class path. */
     private List<String> options() {
         List<String> o = new ArrayList<>();
-        o.add("--jdk");
+        o.add("--java-home");
         o.add(jdk != null ? jdk.getAbsolutePath() : System.getProperty("java.home"));
         if (strict) {
             o.add("--strict");
