@@ -103,6 +103,9 @@ pub struct WeaveReport {
     /// Empty `finalize()` methods whose execution advice matched, left
     /// unwoven: HotSpot never runs them.
     pub empty_finalizers: usize,
+    /// `@IntrinsicCandidate` methods whose execution advice matched, left
+    /// unwoven (see [`ClassOutcome::intrinsics`]).
+    pub intrinsics: usize,
     /// Other warnings (an aspect cache that cannot be used, signed jars whose
     /// signature was removed).
     pub warnings: Vec<String>,
@@ -678,6 +681,7 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
             report.classes += 1;
             report.woven += usize::from(w.class.is_some());
             report.empty_finalizers += o.empty_finalizers;
+            report.intrinsics += o.intrinsics;
         }
         Some(k) => {
             let r = report.releases.entry(k).or_default();
@@ -936,6 +940,15 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
     }
     for n in &r.notes {
         eprintln!("warning: not woven: {n}");
+    }
+    if r.intrinsics > 0 {
+        eprintln!(
+            "note: not woven: the execution of {} @IntrinsicCandidate method(s): HotSpot \
+             replaces their bodies with its own code where it compiles a call to them, so \
+             advice there would run only while the caller is interpreted (advise their \
+             call join points instead)",
+            r.intrinsics
+        );
     }
     if r.empty_finalizers > 0 {
         eprintln!(

@@ -63,6 +63,10 @@ pub struct ClassOutcome {
     /// Empty `finalize()` methods whose execution some advice matched, left
     /// unwoven (see [`MethodWeave::is_empty_finalize`]).
     pub empty_finalizers: usize,
+    /// Methods annotated `@IntrinsicCandidate` whose execution advice
+    /// matched, left unwoven: HotSpot replaces their bodies when it compiles
+    /// a call to them, so the advice would run only while interpreted.
+    pub intrinsics: usize,
     /// Advice not woven at some shadow, with the reason.
     pub notes: Vec<String>,
 }

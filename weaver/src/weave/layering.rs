@@ -27,6 +27,16 @@ fn is_caller_sensitive(annotations: &[String]) -> bool {
         .any(|a| a == "jdk/internal/reflect/CallerSensitive" || a == "sun/reflect/CallerSensitive")
 }
 
+/// Whether a method is a HotSpot intrinsic candidate
+/// (`@IntrinsicCandidate`, JDK 16+; `@HotSpotIntrinsicCandidate` before): the
+/// JIT may replace its body, at the calls it compiles, by code of its own.
+fn is_intrinsic(annotations: &[String]) -> bool {
+    annotations.iter().any(|a| {
+        a == "jdk/internal/vm/annotation/IntrinsicCandidate"
+            || a == "jdk/internal/HotSpotIntrinsicCandidate"
+    })
+}
+
 impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     /// Weaves a call site, field access or handler entry; its temps are free for
     /// the next point shadow afterwards.
@@ -283,6 +293,17 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             matched = self.without_around(matched, &what);
         }
         if matched.is_empty() {
+            return Ok(());
+        }
+        if kind == ShadowKind::MethodExecution && is_intrinsic(&self.member.annotations) {
+            // HotSpot replaces the body of an intrinsic when it compiles a
+            // call to it: advice woven there would run only while the caller
+            // is interpreted. The advice matched; the method stays as it is,
+            // and the weave counts it.
+            for m in &matched {
+                self.outcome.advice_hits[m.advice.id] += 1;
+            }
+            self.outcome.intrinsics += 1;
             return Ok(());
         }
         if kind == ShadowKind::MethodExecution && self.is_empty_finalize() {
