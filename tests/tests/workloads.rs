@@ -133,3 +133,294 @@ fn workloads_on_jdk25_are_deterministic_and_as_recorded() {
     };
     unwoven_runs_match_each_other_and_the_record(&home);
 }
+
+// ---------------------------------------------------------------------------
+// Woven runs: JDK 17's java.base and jdk.compiler woven with full coverage
+// together with each workload's jars (driver and libraries), in one weave per
+// aspect, run with --patch-module and the woven jars on the class path. These
+// spell out the JVM options by hand; they move to `major run` when it exists.
+// ---------------------------------------------------------------------------
+
+mod woven {
+    use std::ffi::OsString;
+    use std::path::{Path, PathBuf};
+
+    use major_tests::workloads::{self, Prepared, Workload};
+    use major_weaver::jdk::Jdk;
+    use major_weaver::weave_run::{run, JarOptions, WeaveOptions, WeaveReport};
+
+    /// The JDK modules woven with the workloads (java.base receives the
+    /// aspect and runtime classes; jdk.compiler is javac).
+    pub const MODULES: &[&str] = &["java.base", "jdk.compiler"];
+
+    /// A JDK and every workload's jars woven with one aspect into `dir`.
+    pub struct Woven {
+        /// The output directory: `<module>.jmod` and one jar per input jar.
+        pub dir: PathBuf,
+        /// What the weave did.
+        pub report: WeaveReport,
+    }
+
+    /// Weaves the JDK at `home` (its jmods of [`MODULES`]) and the class path
+    /// of every workload with `aspect`, with full coverage, into `dir`.
+    pub fn weave(home: &Path, p: &Prepared, aspect: &Path, dir: &Path) -> Result<Woven, String> {
+        let mut inputs: Vec<PathBuf> = MODULES
+            .iter()
+            .map(|m| home.join("jmods").join(format!("{m}.jmod")))
+            .collect();
+        for w in workloads::all() {
+            for j in p.class_path(&w) {
+                if !inputs.contains(&j) {
+                    inputs.push(j);
+                }
+            }
+        }
+        let report = run(&WeaveOptions {
+            aspects: vec![aspect.to_path_buf()],
+            inputs,
+            output: dir.to_path_buf(),
+            classpath: Vec::new(),
+            jdk: Jdk::at(home).ok_or_else(|| format!("no JDK at {}", home.display()))?,
+            bundle_runtime: true,
+            strict: false,
+            full_coverage: true,
+            jars: JarOptions {
+                runtime_jar: Some("java.base.jmod".to_string()),
+                ..Default::default()
+            },
+            modules: Vec::new(),
+            cache: None,
+        })
+        .map_err(|e| {
+            format!(
+                "weaving the JDK and the workloads with {}: {e}",
+                aspect.display()
+            )
+        })?;
+        Ok(Woven {
+            dir: dir.to_path_buf(),
+            report,
+        })
+    }
+
+    impl Woven {
+        /// The JVM options that run on the woven modules: one
+        /// `--patch-module` each, and the aspect's and runtime's packages
+        /// exported to the other modules and the class path.
+        pub fn jvm_options(&self) -> Vec<OsString> {
+            let mut o = Vec::new();
+            for m in MODULES {
+                o.push(OsString::from("--patch-module"));
+                let mut v = OsString::from(format!("{m}="));
+                v.push(self.dir.join(format!("{m}.jmod")));
+                o.push(v);
+            }
+            let readers: Vec<&str> = MODULES[1..]
+                .iter()
+                .copied()
+                .chain(["ALL-UNNAMED"])
+                .collect();
+            for pkg in ["major.aspects", "major.runtime", "org.aspectj.lang"] {
+                o.push(OsString::from("--add-exports"));
+                o.push(OsString::from(format!(
+                    "java.base/{pkg}={}",
+                    readers.join(",")
+                )));
+            }
+            o
+        }
+
+        /// The woven replacement of [`Prepared::class_path`] of `w`.
+        pub fn class_path(&self, p: &Prepared, w: &Workload) -> Vec<PathBuf> {
+            p.class_path(w)
+                .iter()
+                .map(|j| self.dir.join(j.file_name().expect("a jar file name")))
+                .collect()
+        }
+    }
+}
+
+/// Weaves JDK 17 and every workload with each aspect named in
+/// `MAJOR_WORKLOAD_ASPECTS` (comma-separated paths relative to the
+/// repository; default: ExecutionCounter, ObjectTracker and
+/// tests/workloads/aspects/WorkloadProfiler.aj) and runs every workload
+/// (or those in `MAJOR_WORKLOADS`) woven, printing which give the recorded
+/// results. A report, not a check: `cargo test --release -p major-tests
+/// --test workloads -- --ignored --nocapture`.
+#[test]
+#[ignore = "a report of woven runs, minutes long: run with --ignored"]
+fn woven_workloads_report() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
+    if !home.join("jmods/java.base.jmod").is_file() {
+        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let aspects = std::env::var("MAJOR_WORKLOAD_ASPECTS").unwrap_or_else(|_| {
+        "aspects/ExecutionCounter.aj,aspects/ObjectTracker.aj,\
+         tests/workloads/aspects/WorkloadProfiler.aj"
+            .to_string()
+    });
+    let only = std::env::var("MAJOR_WORKLOADS").ok();
+    let keep = std::env::var_os("MAJOR_WORKLOAD_KEEP").map(std::path::PathBuf::from);
+    let tmp = tempfile::tempdir().unwrap();
+    let base = keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    let prepared = match workloads::prepare(&home, &base.join("prepared")) {
+        Ok(p) => p,
+        Err(e) if e.starts_with("workload jars missing") => return skip(&e),
+        Err(e) => panic!("{e}"),
+    };
+    let recorded = Digests::load(&Digests::path()).unwrap();
+    let java = home.join("bin/java");
+    let mut table = Vec::new();
+    for aspect in aspects.split(',') {
+        let name = Path::new(aspect)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let out = base.join(format!("woven-{name}"));
+        let _ = std::fs::remove_dir_all(&out);
+        let start = std::time::Instant::now();
+        let woven = match woven::weave(&home, &prepared, &repo.join(aspect), &out) {
+            Ok(w) => w,
+            Err(e) => {
+                table.push(format!("{name}: weave failed: {e}"));
+                continue;
+            }
+        };
+        eprintln!(
+            "{name}: woven {} of {} classes in {:.1} s",
+            woven.report.woven,
+            woven.report.classes,
+            start.elapsed().as_secs_f64()
+        );
+        for w in workloads::all() {
+            if only
+                .as_deref()
+                .is_some_and(|o| !o.split(',').any(|x| x == w.name))
+            {
+                continue;
+            }
+            let work = base.join("runs").join(&name).join(w.name);
+            let _ = std::fs::remove_dir_all(&work);
+            let cp = woven.class_path(&prepared, &w);
+            let o = prepared
+                .run(&w, &java, &woven.jvm_options(), Some(&cp), &work)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let verdict = if !o.success() {
+                format!("FAILED\n{}", o.describe())
+            } else if recorded.get(17, w.name) == Some(o.digest.as_str()) {
+                "identical".to_string()
+            } else {
+                format!("DIFFERENT results\n{}", o.describe())
+            };
+            let last = o
+                .stderr
+                .lines()
+                .rev()
+                .find(|l| l.contains(':'))
+                .unwrap_or("");
+            let line = format!(
+                "{name} {}: {:.1} s, {verdict} [{last}]",
+                w.name,
+                o.elapsed.as_secs_f64()
+            );
+            eprintln!("{line}");
+            table.push(line);
+        }
+    }
+    eprintln!("\n{}", table.join("\n"));
+}
+
+/// The number in `text` right after the first `<prefix>` (e.g. the count in
+/// `ObjectTracker: 1234 allocations`).
+fn count_after(text: &str, prefix: &str) -> Option<u64> {
+    let at = text.find(prefix)? + prefix.len();
+    text[at..].split_whitespace().next()?.parse().ok()
+}
+
+/// JDK 17's java.base and jdk.compiler and the workloads' jars woven with
+/// full coverage with ObjectTracker and with WorkloadProfiler (cflow, around
+/// with proceed, thisJoinPoint): xalan, antlr4 and lucene give their recorded
+/// results, and the advice ran. (ExecutionCounter, and the slower workloads,
+/// are in [`woven_workloads_report`]: minutes, too slow here.)
+#[test]
+fn woven_jdk17_xalan_antlr4_lucene_give_the_recorded_results() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
+    if !home.join("jmods/java.base.jmod").is_file() {
+        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let prepared = match workloads::prepare(&home, &tmp.path().join("prepared")) {
+        Ok(p) => p,
+        Err(e) if e.starts_with("workload jars missing") => return skip(&e),
+        Err(e) => panic!("{e}"),
+    };
+    let recorded = Digests::load(&Digests::path()).unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let java = home.join("bin/java");
+    let chosen: Vec<Workload> = ["xalan", "antlr4", "lucene"]
+        .iter()
+        .map(|n| workloads::by_name(n).unwrap())
+        .collect();
+    for (aspect, report) in [
+        ("aspects/ObjectTracker.aj", "ObjectTracker: "),
+        (
+            "tests/workloads/aspects/WorkloadProfiler.aj",
+            "WorkloadProfiler: ",
+        ),
+    ] {
+        let out = tmp
+            .path()
+            .join(format!("woven-{}", report.trim_end_matches(": ")));
+        let _ = std::fs::remove_dir_all(&out);
+        let woven = woven::weave(&home, &prepared, &repo.join(aspect), &out)
+            .unwrap_or_else(|e| panic!("{e}"));
+        chosen.par_iter().for_each(|w| {
+            let work = tmp
+                .path()
+                .join("runs")
+                .join(report.trim_end_matches(": "))
+                .join(w.name);
+            let o = prepared
+                .run(
+                    w,
+                    &java,
+                    &woven.jvm_options(),
+                    Some(&woven.class_path(&prepared, w)),
+                    &work,
+                )
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                o.success(),
+                "{} woven with {aspect}: {}",
+                w.name,
+                o.describe()
+            );
+            assert_eq!(
+                Some(o.digest.as_str()),
+                recorded.get(17, w.name),
+                "{} woven with {aspect} gave other results than unwoven: {}",
+                w.name,
+                o.describe()
+            );
+            let n = count_after(&o.stderr, report);
+            assert!(
+                n.is_some_and(|n| n > 0),
+                "{} woven with {aspect}: no `{report}N` report with N > 0: {}",
+                w.name,
+                o.describe()
+            );
+            eprintln!(
+                "{} woven with {aspect}: {:.1} s, as recorded; {}",
+                w.name,
+                o.elapsed.as_secs_f64(),
+                o.stderr.lines().find(|l| l.contains(report)).unwrap_or("")
+            );
+        });
+    }
+}
