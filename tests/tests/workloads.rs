@@ -5,6 +5,11 @@
 //! must equal the one recorded for the JDK in `tests/workloads/digests.toml`
 //! (so a nondeterministic workload or a changed environment is caught).
 //! `MAJOR_BLESS=1` records the digests instead of comparing them.
+//!
+//! Then woven: JDK 17's `java.base` and `jdk.compiler` and the workloads' jars
+//! woven with full coverage must give the recorded results too (xalan, antlr4
+//! and lucene with ObjectTracker and `tests/workloads/aspects/WorkloadProfiler.aj`;
+//! every aspect and workload in the ignored `woven_workloads_report`).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -155,19 +160,29 @@ mod woven {
 
     /// A JDK and every workload's jars woven with one aspect into `dir`.
     pub struct Woven {
-        /// The output directory: `<module>.jmod` and one jar per input jar.
+        /// The output directory: one file per module and per input jar.
         pub dir: PathBuf,
+        /// The woven modules' file extension: `jmod` (from a JDK's jmods) or
+        /// `jar` (from its run-time image, JDK 25).
+        pub extension: &'static str,
         /// What the weave did.
         pub report: WeaveReport,
     }
 
-    /// Weaves the JDK at `home` (its jmods of [`MODULES`]) and the class path
-    /// of every workload with `aspect`, with full coverage, into `dir`.
+    /// Weaves the JDK at `home` ([`MODULES`], from its jmods if it has them,
+    /// else from its run-time image) and the class path of every workload
+    /// with `aspect`, with full coverage, into `dir`.
     pub fn weave(home: &Path, p: &Prepared, aspect: &Path, dir: &Path) -> Result<Woven, String> {
-        let mut inputs: Vec<PathBuf> = MODULES
-            .iter()
-            .map(|m| home.join("jmods").join(format!("{m}.jmod")))
-            .collect();
+        let jmods = home.join("jmods/java.base.jmod").is_file();
+        let extension = if jmods { "jmod" } else { "jar" };
+        let mut inputs: Vec<PathBuf> = if jmods {
+            MODULES
+                .iter()
+                .map(|m| home.join("jmods").join(format!("{m}.jmod")))
+                .collect()
+        } else {
+            vec![home.join("lib/modules")]
+        };
         for w in workloads::all() {
             for j in p.class_path(&w) {
                 if !inputs.contains(&j) {
@@ -185,10 +200,14 @@ mod woven {
             strict: false,
             full_coverage: true,
             jars: JarOptions {
-                runtime_jar: Some("java.base.jmod".to_string()),
+                runtime_jar: Some(format!("java.base.{extension}")),
                 ..Default::default()
             },
-            modules: Vec::new(),
+            modules: if jmods {
+                Vec::new()
+            } else {
+                MODULES.iter().map(|m| m.to_string()).collect()
+            },
             cache: None,
         })
         .map_err(|e| {
@@ -199,6 +218,7 @@ mod woven {
         })?;
         Ok(Woven {
             dir: dir.to_path_buf(),
+            extension,
             report,
         })
     }
@@ -212,7 +232,7 @@ mod woven {
             for m in MODULES {
                 o.push(OsString::from("--patch-module"));
                 let mut v = OsString::from(format!("{m}="));
-                v.push(self.dir.join(format!("{m}.jmod")));
+                v.push(self.dir.join(format!("{m}.{}", self.extension)));
                 o.push(v);
             }
             let readers: Vec<&str> = MODULES[1..]
@@ -240,7 +260,8 @@ mod woven {
     }
 }
 
-/// Weaves JDK 17 and every workload with each aspect named in
+/// Weaves JDK 17 (or 25, if `MAJOR_WORKLOAD_JDK=25`) and every workload
+/// with each aspect named in
 /// `MAJOR_WORKLOAD_ASPECTS` (comma-separated paths relative to the
 /// repository; default: ExecutionCounter, ObjectTracker and
 /// tests/workloads/aspects/WorkloadProfiler.aj) and runs every workload
@@ -250,12 +271,10 @@ mod woven {
 #[test]
 #[ignore = "a report of woven runs, minutes long: run with --ignored"]
 fn woven_workloads_report() {
-    let Some(home) = jdk17() else {
-        return skip("no JDK 17");
+    let jdk = std::env::var("MAJOR_WORKLOAD_JDK").unwrap_or_else(|_| "17".to_string());
+    let Some(home) = (if jdk == "25" { jdk25() } else { jdk17() }) else {
+        return skip(&format!("no JDK {jdk}"));
     };
-    if !home.join("jmods/java.base.jmod").is_file() {
-        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
-    }
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let aspects = std::env::var("MAJOR_WORKLOAD_ASPECTS").unwrap_or_else(|_| {
         "aspects/ExecutionCounter.aj,aspects/ObjectTracker.aj,\
@@ -311,7 +330,7 @@ fn woven_workloads_report() {
                 .unwrap_or_else(|e| panic!("{e}"));
             let verdict = if !o.success() {
                 format!("FAILED\n{}", o.describe())
-            } else if recorded.get(17, w.name) == Some(o.digest.as_str()) {
+            } else if recorded.get(prepared.feature, w.name) == Some(o.digest.as_str()) {
                 "identical".to_string()
             } else {
                 format!("DIFFERENT results\n{}", o.describe())
