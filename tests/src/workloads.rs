@@ -236,6 +236,11 @@ pub fn prepare(jdk_home: &Path, dir: &Path) -> Result<Prepared, String> {
     let classes = dir.join("classes");
     let jars = dir.join("jars");
     let inputs = dir.join("inputs");
+    // A second prepare into the same directory must not jar stale classes.
+    if classes.exists() {
+        std::fs::remove_dir_all(&classes)
+            .map_err(|e| format!("removing old classes {}: {e}", classes.display()))?;
+    }
     for d in [&classes, &jars] {
         std::fs::create_dir_all(d).map_err(|e| format!("creating {}: {e}", d.display()))?;
     }
