@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub mod conformance;
+pub mod workloads;
 
 /// Prints a skip reason (tests call this and return).
 pub fn skip(reason: &str) {

@@ -1,0 +1,420 @@
+//! The real-program workloads (`tests/workloads`, `major_tests::workloads`):
+//! javac, xalan, h2, hsqldb, lucene 4.10 and antlr4, each run unwoven on
+//! JDK 17 and on JDK 25, twice: plainly and under `-Xverify:all`. Both runs
+//! must succeed with the same digest of their results, and that digest
+//! must equal the one recorded for the JDK in `tests/workloads/digests.toml`
+//! (so a nondeterministic workload or a changed environment is caught).
+//! `MAJOR_BLESS=1` records the digests instead of comparing them.
+//!
+//! Then woven: JDK 17's `java.base` and `jdk.compiler` and the workloads' jars
+//! woven with full coverage must give the recorded results too (xalan, antlr4
+//! and lucene with ObjectTracker and `tests/workloads/aspects/WorkloadProfiler.aj`
+//! woven together;
+//! every aspect and workload in the ignored `woven_workloads_report`).
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::sync::Mutex;
+
+use major_tests::workloads::{self, Digests, Outcome, Prepared, Workload};
+use major_tests::{jdk17, jdk25, skip};
+use rayon::prelude::*;
+
+/// Serialises rewriting the digests file (the JDK tests run in parallel).
+static DIGESTS_FILE: Mutex<()> = Mutex::new(());
+
+fn bless() -> bool {
+    std::env::var_os("MAJOR_BLESS").is_some_and(|v| v == "1")
+}
+
+/// Runs `w` in a fresh work directory `name` under the prepared directory,
+/// asserting it succeeded.
+fn run_ok(p: &Prepared, w: &Workload, java: &Path, opts: &[&str], name: &str) -> Outcome {
+    let work = p.dir.join("runs").join(w.name).join(name);
+    let opts: Vec<OsString> = opts.iter().map(OsString::from).collect();
+    let o = p
+        .run(w, java, &opts, None, &work)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        o.success(),
+        "workload {} ({name}) on JDK {} failed: {}",
+        w.name,
+        p.feature,
+        o.describe()
+    );
+    o
+}
+
+/// Prepares the workloads with the JDK at `home` and checks every one.
+fn unwoven_runs_match_each_other_and_the_record(home: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let prepared = match workloads::prepare(home, dir.path()) {
+        Ok(p) => p,
+        Err(e) if e.starts_with("workload jars missing") => return skip(&e),
+        Err(e) => panic!("{e}"),
+    };
+    let java = home.join("bin/java");
+    let digests: Vec<(Workload, String)> = workloads::all()
+        .par_iter()
+        .map(|w| {
+            let a = run_ok(&prepared, w, &java, &[], "plain");
+            let v = run_ok(&prepared, w, &java, &["-Xverify:all"], "verify-all");
+            eprintln!(
+                "JDK {} {}: {:.2} s, -Xverify:all {:.2} s; {} files; {}",
+                prepared.feature,
+                w.name,
+                a.elapsed.as_secs_f64(),
+                v.elapsed.as_secs_f64(),
+                a.files,
+                a.stdout.trim_end().replace('\n', " | ")
+            );
+            assert_eq!(
+                a.digest,
+                v.digest,
+                "workload {} gave other results in a second run, under -Xverify:all, on JDK {}:\n{}\n{}",
+                w.name,
+                prepared.feature,
+                a.describe(),
+                v.describe()
+            );
+            (*w, a.digest)
+        })
+        .collect();
+    let path = Digests::path();
+    let _lock = DIGESTS_FILE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut recorded = Digests::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    if bless() {
+        for (w, d) in &digests {
+            recorded.set(prepared.feature, w.name, d);
+        }
+        recorded.save(&path).unwrap_or_else(|e| panic!("{e}"));
+        eprintln!(
+            "recorded JDK {} digests in {}",
+            prepared.feature,
+            path.display()
+        );
+        return;
+    }
+    let wrong: Vec<String> = digests
+        .iter()
+        .filter_map(|(w, d)| match recorded.get(prepared.feature, w.name) {
+            Some(r) if r == d => None,
+            Some(r) => Some(format!("{}: recorded {r}, now {d}", w.name)),
+            None => Some(format!("{}: nothing recorded, now {d}", w.name)),
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "workload results on JDK {} differ from {} (if the change is intended, \
+         rerun with MAJOR_BLESS=1):\n{}",
+        prepared.feature,
+        path.display(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn workloads_on_jdk17_are_deterministic_and_as_recorded() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17 at /usr/lib/jvm/java-17-openjdk-amd64");
+    };
+    unwoven_runs_match_each_other_and_the_record(&home);
+}
+
+#[test]
+fn workloads_on_jdk25_are_deterministic_and_as_recorded() {
+    let Some(home) = jdk25() else {
+        return skip("no JDK 25 at /usr/lib/jvm/temurin-25-jdk-amd64");
+    };
+    unwoven_runs_match_each_other_and_the_record(&home);
+}
+
+// ---------------------------------------------------------------------------
+// Woven runs: JDK 17's java.base and jdk.compiler woven with full coverage
+// together with each workload's jars (driver and libraries), in one weave per
+// aspect, run with --patch-module and the woven jars on the class path. These
+// spell out the JVM options by hand; they move to `major run` when it exists.
+// ---------------------------------------------------------------------------
+
+mod woven {
+    use std::ffi::OsString;
+    use std::path::{Path, PathBuf};
+
+    use major_tests::workloads::{self, Prepared, Workload};
+    use major_weaver::jdk::Jdk;
+    use major_weaver::weave_run::{run, JarOptions, WeaveOptions, WeaveReport};
+
+    /// The JDK modules woven with the workloads (java.base receives the
+    /// aspect and runtime classes; jdk.compiler is javac).
+    pub const MODULES: &[&str] = &["java.base", "jdk.compiler"];
+
+    /// A JDK and every workload's jars woven with one aspect into `dir`.
+    pub struct Woven {
+        /// The output directory: one file per module and per input jar.
+        pub dir: PathBuf,
+        /// The woven modules' file extension: `jmod` (from a JDK's jmods) or
+        /// `jar` (from its run-time image, JDK 25).
+        pub extension: &'static str,
+        /// What the weave did.
+        pub report: WeaveReport,
+    }
+
+    /// Weaves the JDK at `home` ([`MODULES`], from its jmods if it has them,
+    /// else from its run-time image) and the class path of every workload
+    /// with `aspects`, with full coverage, into `dir`.
+    pub fn weave(
+        home: &Path,
+        p: &Prepared,
+        aspects: &[PathBuf],
+        dir: &Path,
+    ) -> Result<Woven, String> {
+        let jmods = home.join("jmods/java.base.jmod").is_file();
+        let extension = if jmods { "jmod" } else { "jar" };
+        let mut inputs: Vec<PathBuf> = if jmods {
+            MODULES
+                .iter()
+                .map(|m| home.join("jmods").join(format!("{m}.jmod")))
+                .collect()
+        } else {
+            vec![home.join("lib/modules")]
+        };
+        for w in workloads::all() {
+            for j in p.class_path(&w) {
+                if !inputs.contains(&j) {
+                    inputs.push(j);
+                }
+            }
+        }
+        let report = run(&WeaveOptions {
+            aspects: aspects.to_vec(),
+            inputs,
+            output: dir.to_path_buf(),
+            classpath: Vec::new(),
+            jdk: Jdk::at(home).ok_or_else(|| format!("no JDK at {}", home.display()))?,
+            bundle_runtime: true,
+            strict: false,
+            full_coverage: true,
+            jars: JarOptions {
+                runtime_jar: Some(format!("java.base.{extension}")),
+                ..Default::default()
+            },
+            modules: if jmods {
+                Vec::new()
+            } else {
+                MODULES.iter().map(|m| m.to_string()).collect()
+            },
+            cache: None,
+        })
+        .map_err(|e| format!("weaving the JDK and the workloads with {aspects:?}: {e}"))?;
+        Ok(Woven {
+            dir: dir.to_path_buf(),
+            extension,
+            report,
+        })
+    }
+
+    impl Woven {
+        /// The JVM options that run on the woven modules: one
+        /// `--patch-module` each, and the aspect's and runtime's packages
+        /// exported to the other modules and the class path.
+        pub fn jvm_options(&self) -> Vec<OsString> {
+            let mut o = Vec::new();
+            for m in MODULES {
+                o.push(OsString::from("--patch-module"));
+                let mut v = OsString::from(format!("{m}="));
+                v.push(self.dir.join(format!("{m}.{}", self.extension)));
+                o.push(v);
+            }
+            let readers: Vec<&str> = MODULES[1..]
+                .iter()
+                .copied()
+                .chain(["ALL-UNNAMED"])
+                .collect();
+            for pkg in ["major.aspects", "major.runtime", "org.aspectj.lang"] {
+                o.push(OsString::from("--add-exports"));
+                o.push(OsString::from(format!(
+                    "java.base/{pkg}={}",
+                    readers.join(",")
+                )));
+            }
+            o
+        }
+
+        /// The woven replacement of [`Prepared::class_path`] of `w`.
+        pub fn class_path(&self, p: &Prepared, w: &Workload) -> Vec<PathBuf> {
+            p.class_path(w)
+                .iter()
+                .map(|j| self.dir.join(j.file_name().expect("a jar file name")))
+                .collect()
+        }
+    }
+}
+
+/// Weaves JDK 17 (or 25, if `MAJOR_WORKLOAD_JDK=25`) and every workload
+/// with each aspect named in
+/// `MAJOR_WORKLOAD_ASPECTS` (comma-separated paths relative to the
+/// repository; default: ExecutionCounter, ObjectTracker and
+/// tests/workloads/aspects/WorkloadProfiler.aj) and runs every workload
+/// (or those in `MAJOR_WORKLOADS`) woven, printing which give the recorded
+/// results. A report, not a check: `cargo test --release -p major-tests
+/// --test workloads -- --ignored --nocapture`.
+#[test]
+#[ignore = "a report of woven runs, minutes long: run with --ignored"]
+fn woven_workloads_report() {
+    let jdk = std::env::var("MAJOR_WORKLOAD_JDK").unwrap_or_else(|_| "17".to_string());
+    let Some(home) = (if jdk == "25" { jdk25() } else { jdk17() }) else {
+        return skip(&format!("no JDK {jdk}"));
+    };
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let aspects = std::env::var("MAJOR_WORKLOAD_ASPECTS").unwrap_or_else(|_| {
+        "aspects/ExecutionCounter.aj,aspects/ObjectTracker.aj,\
+         tests/workloads/aspects/WorkloadProfiler.aj"
+            .to_string()
+    });
+    let only = std::env::var("MAJOR_WORKLOADS").ok();
+    let keep = std::env::var_os("MAJOR_WORKLOAD_KEEP").map(std::path::PathBuf::from);
+    let tmp = tempfile::tempdir().unwrap();
+    let base = keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    let prepared = match workloads::prepare(&home, &base.join("prepared")) {
+        Ok(p) => p,
+        Err(e) if e.starts_with("workload jars missing") => return skip(&e),
+        Err(e) => panic!("{e}"),
+    };
+    let recorded = Digests::load(&Digests::path()).unwrap();
+    let java = home.join("bin/java");
+    let mut table = Vec::new();
+    for aspect in aspects.split(',') {
+        let name = Path::new(aspect)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let out = base.join(format!("woven-{name}"));
+        let _ = std::fs::remove_dir_all(&out);
+        let start = std::time::Instant::now();
+        let woven = match woven::weave(&home, &prepared, &[repo.join(aspect)], &out) {
+            Ok(w) => w,
+            Err(e) => {
+                table.push(format!("{name}: weave failed: {e}"));
+                continue;
+            }
+        };
+        eprintln!(
+            "{name}: woven {} of {} classes in {:.1} s",
+            woven.report.woven,
+            woven.report.classes,
+            start.elapsed().as_secs_f64()
+        );
+        for w in workloads::all() {
+            if only
+                .as_deref()
+                .is_some_and(|o| !o.split(',').any(|x| x == w.name))
+            {
+                continue;
+            }
+            let work = base.join("runs").join(&name).join(w.name);
+            let _ = std::fs::remove_dir_all(&work);
+            let cp = woven.class_path(&prepared, &w);
+            let o = prepared
+                .run(&w, &java, &woven.jvm_options(), Some(&cp), &work)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let verdict = if !o.success() {
+                format!("FAILED\n{}", o.describe())
+            } else if recorded.get(prepared.feature, w.name) == Some(o.digest.as_str()) {
+                "identical".to_string()
+            } else {
+                format!("DIFFERENT results\n{}", o.describe())
+            };
+            let last = o
+                .stderr
+                .lines()
+                .rev()
+                .find(|l| l.contains(':'))
+                .unwrap_or("");
+            let line = format!(
+                "{name} {}: {:.1} s, {verdict} [{last}]",
+                w.name,
+                o.elapsed.as_secs_f64()
+            );
+            eprintln!("{line}");
+            table.push(line);
+        }
+    }
+    eprintln!("\n{}", table.join("\n"));
+}
+
+/// The number in `text` right after the first `<prefix>` (e.g. the count in
+/// `ObjectTracker: 1234 allocations`).
+fn count_after(text: &str, prefix: &str) -> Option<u64> {
+    let at = text.find(prefix)? + prefix.len();
+    text[at..].split_whitespace().next()?.parse().ok()
+}
+
+/// JDK 17's java.base and jdk.compiler and the workloads' jars woven with
+/// full coverage with ObjectTracker and WorkloadProfiler together (cflow,
+/// around with proceed, thisJoinPoint): xalan, antlr4 and lucene give their
+/// recorded results, and both aspects' advice ran. (ExecutionCounter, and
+/// the slower workloads, are in [`woven_workloads_report`]: minutes, too slow
+/// here.)
+#[test]
+fn woven_jdk17_xalan_antlr4_lucene_give_the_recorded_results() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
+    if !home.join("jmods/java.base.jmod").is_file() {
+        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let prepared = match workloads::prepare(&home, &tmp.path().join("prepared")) {
+        Ok(p) => p,
+        Err(e) if e.starts_with("workload jars missing") => return skip(&e),
+        Err(e) => panic!("{e}"),
+    };
+    let recorded = Digests::load(&Digests::path()).unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let aspects = [
+        repo.join("aspects/ObjectTracker.aj"),
+        repo.join("tests/workloads/aspects/WorkloadProfiler.aj"),
+    ];
+    let woven = woven::weave(&home, &prepared, &aspects, &tmp.path().join("woven"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let java = home.join("bin/java");
+    let chosen: Vec<Workload> = ["xalan", "antlr4", "lucene"]
+        .iter()
+        .map(|n| workloads::by_name(n).unwrap())
+        .collect();
+    chosen.par_iter().for_each(|w| {
+        let work = tmp.path().join("runs").join(w.name);
+        let cp = woven.class_path(&prepared, w);
+        let o = prepared
+            .run(w, &java, &woven.jvm_options(), Some(&cp), &work)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(o.success(), "{} woven: {}", w.name, o.describe());
+        assert_eq!(
+            Some(o.digest.as_str()),
+            recorded.get(17, w.name),
+            "{} woven gave other results than unwoven: {}",
+            w.name,
+            o.describe()
+        );
+        for report in ["ObjectTracker: ", "WorkloadProfiler: "] {
+            assert!(
+                count_after(&o.stderr, report).is_some_and(|n| n > 0),
+                "{} woven: no `{report}N` report with N > 0: {}",
+                w.name,
+                o.describe()
+            );
+        }
+        let reports: Vec<&str> = o
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("ObjectTracker: ") || l.starts_with("WorkloadProfiler: "))
+            .collect();
+        eprintln!(
+            "{} woven: {:.1} s, as recorded; {}",
+            w.name,
+            o.elapsed.as_secs_f64(),
+            reports.join("; ")
+        );
+    });
+}
