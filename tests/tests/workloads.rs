@@ -6,11 +6,11 @@
 //! (so a nondeterministic workload or a changed environment is caught).
 //! `MAJOR_BLESS=1` records the digests instead of comparing them.
 //!
-//! Then woven: JDK 17's `java.base` and `jdk.compiler` and the workloads' jars
-//! woven with full coverage must give the recorded results too (xalan, antlr4
-//! and lucene with ObjectTracker and `tests/workloads/aspects/WorkloadProfiler.aj`
-//! woven together;
-//! every aspect and workload in the ignored `woven_workloads_report`).
+//! Then woven: the whole JDK (every module, `major weave --jdk`) and the
+//! workloads' jars woven with full coverage must give the recorded results
+//! too, on JDK 17 and on JDK 25 (xalan, antlr4 and lucene with ObjectTracker
+//! and `tests/workloads/aspects/WorkloadProfiler.aj` woven together; every
+//! aspect and workload in the ignored `woven_workloads_report`).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -130,10 +130,11 @@ fn workloads_on_jdk25_are_deterministic_and_as_recorded() {
 }
 
 // ---------------------------------------------------------------------------
-// Woven runs: JDK 17's java.base and jdk.compiler woven with full coverage
-// together with each workload's jars (driver and libraries), in one weave per
-// aspect, run with --patch-module and the woven jars on the class path. These
-// spell out the JVM options by hand; they move to `major run` when it exists.
+// Woven runs: the whole JDK (every module, `major weave --jdk`) woven with
+// full coverage together with every workload's jars (driver and libraries),
+// in one weave per aspect set, run with the woven JDK's options
+// (`WovenJdk::java_options`, what `major run` passes) and the woven jars on
+// the class path.
 // ---------------------------------------------------------------------------
 
 mod woven {
@@ -142,42 +143,26 @@ mod woven {
 
     use major_tests::workloads::{self, Prepared, Workload};
     use major_weaver::jdk::Jdk;
-    use major_weaver::weave_run::{run, JarOptions, WeaveOptions, WeaveReport};
+    use major_weaver::weave_run::WeaveReport;
+    use major_weaver::woven_jdk::{self, JdkWeaveOptions, WovenJdk};
 
-    /// The JDK modules woven with the workloads (java.base receives the
-    /// aspect and runtime classes; jdk.compiler is javac).
-    pub const MODULES: &[&str] = &["java.base", "jdk.compiler"];
-
-    /// A JDK and every workload's jars woven with one aspect into `dir`.
+    /// A JDK and every workload's jars woven with the aspects into `dir`.
     pub struct Woven {
-        /// The output directory: one file per module and per input jar.
-        pub dir: PathBuf,
-        /// The woven modules' file extension: `jmod` (from a JDK's jmods) or
-        /// `jar` (from its run-time image, JDK 25).
-        pub extension: &'static str,
+        /// The woven JDK (patches, woven inputs, options).
+        pub jdk: WovenJdk,
         /// What the weave did.
         pub report: WeaveReport,
     }
 
-    /// Weaves the JDK at `home` ([`MODULES`], from its jmods if it has them,
-    /// else from its run-time image) and the class path of every workload
-    /// with `aspects`, with full coverage, into `dir`.
+    /// Weaves the JDK at `home` (every module of its run-time image) and the
+    /// class path of every workload with `aspects` into `dir`.
     pub fn weave(
         home: &Path,
         p: &Prepared,
         aspects: &[PathBuf],
         dir: &Path,
     ) -> Result<Woven, String> {
-        let jmods = home.join("jmods/java.base.jmod").is_file();
-        let extension = if jmods { "jmod" } else { "jar" };
-        let mut inputs: Vec<PathBuf> = if jmods {
-            MODULES
-                .iter()
-                .map(|m| home.join("jmods").join(format!("{m}.jmod")))
-                .collect()
-        } else {
-            vec![home.join("lib/modules")]
-        };
+        let mut inputs: Vec<PathBuf> = Vec::new();
         for w in workloads::all() {
             for j in p.class_path(&w) {
                 if !inputs.contains(&j) {
@@ -185,66 +170,36 @@ mod woven {
                 }
             }
         }
-        let report = run(&WeaveOptions {
+        let (report, jdk) = woven_jdk::weave(&JdkWeaveOptions {
             aspects: aspects.to_vec(),
-            inputs,
-            output: dir.to_path_buf(),
-            classpath: Vec::new(),
             jdk: Jdk::at(home).ok_or_else(|| format!("no JDK at {}", home.display()))?,
-            bundle_runtime: true,
-            strict: false,
-            full_coverage: true,
-            jars: JarOptions {
-                runtime_jar: Some(format!("java.base.{extension}")),
-                ..Default::default()
-            },
-            modules: if jmods {
-                Vec::new()
-            } else {
-                MODULES.iter().map(|m| m.to_string()).collect()
-            },
+            modules: Vec::new(),
+            inputs,
+            classpath: Vec::new(),
+            output: dir.to_path_buf(),
             cache: None,
+            strict: false,
+            signed_jars: Default::default(),
         })
         .map_err(|e| format!("weaving the JDK and the workloads with {aspects:?}: {e}"))?;
-        Ok(Woven {
-            dir: dir.to_path_buf(),
-            extension,
-            report,
-        })
+        Ok(Woven { jdk, report })
     }
 
     impl Woven {
-        /// The JVM options that run on the woven modules: one
-        /// `--patch-module` each, and the aspect's and runtime's packages
-        /// exported to the other modules and the class path.
+        /// The JVM options that run on the woven JDK (its patches).
         pub fn jvm_options(&self) -> Vec<OsString> {
-            let mut o = Vec::new();
-            for m in MODULES {
-                o.push(OsString::from("--patch-module"));
-                let mut v = OsString::from(format!("{m}="));
-                v.push(self.dir.join(format!("{m}.{}", self.extension)));
-                o.push(v);
-            }
-            let readers: Vec<&str> = MODULES[1..]
-                .iter()
-                .copied()
-                .chain(["ALL-UNNAMED"])
-                .collect();
-            for pkg in ["major.aspects", "major.runtime", "org.aspectj.lang"] {
-                o.push(OsString::from("--add-exports"));
-                o.push(OsString::from(format!(
-                    "java.base/{pkg}={}",
-                    readers.join(",")
-                )));
-            }
-            o
+            self.jdk
+                .java_options(&[])
+                .into_iter()
+                .map(OsString::from)
+                .collect()
         }
 
         /// The woven replacement of [`Prepared::class_path`] of `w`.
         pub fn class_path(&self, p: &Prepared, w: &Workload) -> Vec<PathBuf> {
             p.class_path(w)
                 .iter()
-                .map(|j| self.dir.join(j.file_name().expect("a jar file name")))
+                .map(|j| self.jdk.dir.join(j.file_name().expect("a jar file name")))
                 .collect()
         }
     }
@@ -350,22 +305,31 @@ fn count_after(text: &str, prefix: &str) -> Option<u64> {
     text[at..].split_whitespace().next()?.parse().ok()
 }
 
-/// JDK 17's java.base and jdk.compiler and the workloads' jars woven with
-/// full coverage with ObjectTracker and WorkloadProfiler together (cflow,
-/// around with proceed, thisJoinPoint): xalan, antlr4 and lucene give their
-/// recorded results, and both aspects' advice ran. (ExecutionCounter, and
-/// the slower workloads, are in [`woven_workloads_report`]: minutes, too slow
-/// here.)
+/// The whole JDK and the workloads' jars woven with full coverage with
+/// ObjectTracker and WorkloadProfiler together (cflow, around with proceed,
+/// thisJoinPoint): xalan, antlr4 and lucene give their recorded results, and
+/// both aspects' advice ran. (ExecutionCounter, and the slower workloads, are
+/// in [`woven_workloads_report`]: minutes, too slow here.)
 #[test]
 fn woven_jdk17_xalan_antlr4_lucene_give_the_recorded_results() {
     let Some(home) = jdk17() else {
         return skip("no JDK 17");
     };
-    if !home.join("jmods/java.base.jmod").is_file() {
-        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
-    }
+    woven_workloads_give_the_recorded_results(&home, 17);
+}
+
+/// The same on JDK 25.
+#[test]
+fn woven_jdk25_xalan_antlr4_lucene_give_the_recorded_results() {
+    let Some(home) = jdk25() else {
+        return skip("no JDK 25 (/usr/lib/jvm/temurin-25-jdk-amd64)");
+    };
+    woven_workloads_give_the_recorded_results(&home, 25);
+}
+
+fn woven_workloads_give_the_recorded_results(home: &Path, feature: u32) {
     let tmp = tempfile::tempdir().unwrap();
-    let prepared = match workloads::prepare(&home, &tmp.path().join("prepared")) {
+    let prepared = match workloads::prepare(home, &tmp.path().join("prepared")) {
         Ok(p) => p,
         Err(e) if e.starts_with("workload jars missing") => return skip(&e),
         Err(e) => panic!("{e}"),
@@ -376,7 +340,7 @@ fn woven_jdk17_xalan_antlr4_lucene_give_the_recorded_results() {
         repo.join("aspects/ObjectTracker.aj"),
         repo.join("tests/workloads/aspects/WorkloadProfiler.aj"),
     ];
-    let woven = woven::weave(&home, &prepared, &aspects, &tmp.path().join("woven"))
+    let woven = woven::weave(home, &prepared, &aspects, &tmp.path().join("woven"))
         .unwrap_or_else(|e| panic!("{e}"));
     let java = home.join("bin/java");
     let chosen: Vec<Workload> = ["xalan", "antlr4", "lucene"]
@@ -392,8 +356,8 @@ fn woven_jdk17_xalan_antlr4_lucene_give_the_recorded_results() {
         assert!(o.success(), "{} woven: {}", w.name, o.describe());
         assert_eq!(
             Some(o.digest.as_str()),
-            recorded.get(17, w.name),
-            "{} woven gave other results than unwoven: {}",
+            recorded.get(feature, w.name),
+            "{} woven (JDK {feature}) gave other results than unwoven: {}",
             w.name,
             o.describe()
         );
@@ -411,7 +375,7 @@ fn woven_jdk17_xalan_antlr4_lucene_give_the_recorded_results() {
             .filter(|l| l.starts_with("ObjectTracker: ") || l.starts_with("WorkloadProfiler: "))
             .collect();
         eprintln!(
-            "{} woven: {:.1} s, as recorded; {}",
+            "JDK {feature}: {} woven: {:.1} s, as recorded; {}",
             w.name,
             o.elapsed.as_secs_f64(),
             reports.join("; ")
