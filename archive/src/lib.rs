@@ -38,6 +38,7 @@
 mod dir_input;
 mod error;
 mod jimage;
+mod jimage_writer;
 mod output;
 mod output_dir;
 mod prepared;
@@ -56,6 +57,7 @@ use memmap2::Mmap;
 
 pub use error::ArchiveError;
 pub use jimage::RuntimeImage;
+pub use jimage_writer::ImageWriter;
 pub use output::{OutputArchive, OutputKind};
 pub use output_dir::OutputDir;
 pub use prepared::PreparedEntry;
