@@ -643,6 +643,13 @@ impl Layout {
         // location with no attribute, as in jlink's images (0 stands for
         // "no location" in directory lists).
         let mut strings = Strings::new();
+        // Modules, parents and extensions, shared by many locations, first:
+        // their offsets then take fewer bytes in the locations.
+        for location in &locations {
+            strings.add(location.module);
+            strings.add(location.parent);
+            strings.add(location.extension);
+        }
         let mut blob = vec![ATTR_END];
         let mut location_offsets: Vec<u32> = Vec::with_capacity(locations.len());
         for location in &locations {

@@ -20,6 +20,10 @@
 //! the image's own hash table: much cheaper than listing its ~30,000
 //! resources when only some classes are wanted.
 //!
+//! A JDK run-time image is written by [`ImageWriter`]: resources by module
+//! and path, or an existing image with some replaced or added; it derives
+//! the image's directory and package index, as jlink does.
+//!
 //! Outputs ([`OutputArchive`]) are a zip/jar or a directory, written beside
 //! the target under a temporary name and moved into place only by
 //! [`OutputArchive::finish`]: a failed or abandoned run leaves no half-written

@@ -494,3 +494,66 @@ fn jdk17_added_package() {
 fn jdk25_added_package() {
     added_package(JDK25);
 }
+
+/// An image made by jlink with compressed resources, rewritten in place
+/// (the writer reads the mapped source while writing its replacement):
+/// the resources come out uncompressed, and the image's own `java` runs
+/// as before.
+#[test]
+fn jlink_compressed_image_rewritten_in_place() {
+    let Some(jdk) = jdk(JDK25, true) else {
+        return;
+    };
+    let jlink = jdk.join("bin/jlink");
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("image");
+    let made = Command::new(&jlink)
+        .args([
+            "--add-modules",
+            "java.base,java.xml",
+            "--compress=zip-6",
+            "--output",
+        ])
+        .arg(&image)
+        .output();
+    match made {
+        Ok(output) if output.status.success() => {}
+        other => {
+            eprintln!("SKIP: {} did not make an image: {other:?}", jlink.display());
+            return;
+        }
+    }
+    let modules = image.join("lib/modules");
+    let java = || {
+        let mut command = Command::new(image.join("bin/java"));
+        command.args(["-Xshare:off", "--list-modules"]);
+        command
+    };
+    let before = stdout(&run(&mut java()));
+    assert!(before.contains("java.xml@"), "{before}");
+    let compressed_size = fs::metadata(&modules).unwrap().len();
+    let source = Archive::open(&modules).unwrap();
+    ImageWriter::from_image(&source, &modules)
+        .unwrap()
+        .write()
+        .unwrap();
+    let rewritten = Archive::open(&modules).unwrap();
+    assert_eq!(rewritten.entries(), source.entries());
+    for (i, entry) in source.entries().iter().enumerate() {
+        if !entry.is_dir {
+            assert_eq!(
+                *rewritten.read(i).unwrap(),
+                *source.read(i).unwrap(),
+                "{}",
+                entry.name
+            );
+        }
+    }
+    drop(source);
+    let size = fs::metadata(&modules).unwrap().len();
+    assert!(
+        size > compressed_size * 3 / 2,
+        "{size} vs {compressed_size} compressed"
+    );
+    assert_eq!(stdout(&run(&mut java())), before);
+}
