@@ -233,12 +233,21 @@ public class Hello {
 "#;
 
 /// A class for a package of java.base that the module's descriptor does
-/// not list, and a program that tries to reach it.
+/// not list, one for a package it lists, and a program that tries to reach
+/// them.
 const ADDED: &str = r#"
 package p.added;
 
 public class Hello {
     public static String hello() { return "hello from p.added"; }
+}
+"#;
+
+const ADDED_TO_EXISTING: &str = r#"
+package jdk.internal.misc;
+
+public class MajorAdded {
+    public static String hello() { return "hello from jdk.internal.misc"; }
 }
 "#;
 
@@ -249,25 +258,24 @@ import java.nio.file.*;
 public class AddedProbe {
     public static void main(String[] args) throws Exception {
         FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
-        System.out.println("jrt class: "
-            + Files.exists(jrt.getPath("/modules/java.base/p/added/Hello.class")));
-        System.out.println("jrt package: " + Files.exists(jrt.getPath("/packages/p.added/java.base")));
-        System.out.println("java.base lists p.added: "
-            + Object.class.getModule().getPackages().contains("p.added"));
-        try (var in = Object.class.getModule().getResourceAsStream("p/added/Hello.class")) {
-            System.out.println("resource from java.base: " + (in == null ? "null" : in.readAllBytes().length + " bytes"));
-        }
-        try {
-            Class<?> c = Class.forName("p.added.Hello", false, null);
-            System.out.println("forName: loaded " + c.getName() + " in " + c.getModule()
-                + ", loader " + c.getClassLoader());
-            try {
-                System.out.println("call: " + c.getMethod("hello").invoke(null));
-            } catch (Throwable t) {
-                System.out.println("call: " + t);
+        for (String name : args) {
+            String path = name.replace('.', '/') + ".class";
+            String pkg = name.substring(0, name.lastIndexOf('.'));
+            System.out.println(name + ":");
+            System.out.println("jrt class: " + Files.exists(jrt.getPath("/modules/java.base/" + path)));
+            System.out.println("jrt package: " + Files.exists(jrt.getPath("/packages/" + pkg + "/java.base")));
+            System.out.println("java.base lists " + pkg + ": "
+                + Object.class.getModule().getPackages().contains(pkg));
+            try (var in = Object.class.getModule().getResourceAsStream(path)) {
+                System.out.println("resource from java.base: "
+                    + (in == null ? "null" : in.readAllBytes().length + " bytes"));
             }
-        } catch (Throwable t) {
-            System.out.println("forName: " + t);
+            try {
+                Class<?> c = Class.forName(name, false, null);
+                System.out.println("forName: loaded in " + c.getModule() + ", loader " + c.getClassLoader());
+            } catch (Throwable t) {
+                System.out.println("forName: " + t);
+            }
         }
     }
 }
@@ -429,12 +437,14 @@ fn jdk25_home_with_written_image_runs() {
     new_home_runs(JDK25);
 }
 
-/// A class added to java.base in a package that java.base's descriptor
-/// does not list: the image serves it (the `jrt:/` file system, the
-/// module's resources), but the boot loader finds classes of a package
-/// only through the package's module as the module system defined it, so
-/// `Class.forName` does not load it until the descriptor lists the
-/// package.
+/// Classes added to java.base: in a package that java.base's descriptor
+/// does not list, the image serves the class (the `jrt:/` file system, the
+/// module's resources), but the boot loader finds classes of a package only
+/// through the package's module as the module system defined it, from the
+/// descriptors compiled into java.base (`SystemModules`), so
+/// `Class.forName` does not find it; in a package the descriptor lists,
+/// the class loads in java.base, with CDS off and with an archive dumped
+/// for the image.
 fn added_package(jdk_path: &str) {
     let Some(jdk) = jdk(jdk_path, true) else {
         return;
@@ -448,41 +458,64 @@ fn added_package(jdk_path: &str) {
             "--patch-module",
             &format!("java.base={}", added.with_extension("src").display()),
         ],
-        &[("p/added/Hello.java", ADDED)],
+        &[
+            ("p/added/Hello.java", ADDED),
+            ("jdk/internal/misc/MajorAdded.java", ADDED_TO_EXISTING),
+        ],
     );
-    let class = fs::read(added.join("p/added/Hello.class")).unwrap();
     let home = dir.path().join("home");
     assemble_jdk_home(&jdk, &home).unwrap();
     let original_image = Archive::open(&jdk.join("lib/modules")).unwrap();
     let mut writer = ImageWriter::from_image(&original_image, &home.join("lib/modules")).unwrap();
-    writer
-        .add("java.base", "p/added/Hello.class", class.as_slice())
-        .unwrap();
+    let mut sizes = Vec::new();
+    for class in ["p/added/Hello.class", "jdk/internal/misc/MajorAdded.class"] {
+        let bytes = fs::read(added.join(class)).unwrap();
+        sizes.push(bytes.len());
+        writer.add("java.base", class, bytes).unwrap();
+    }
     writer.write().unwrap();
 
     let classes = dir.path().join("classes");
     javac(&jdk, &classes, &[], &[("AddedProbe.java", ADDED_PROBE)]);
-    let output = run(Command::new(home.join("bin/java"))
-        .arg("-Xshare:off")
-        .arg("-cp")
-        .arg(&classes)
-        .arg("AddedProbe"));
-    let text = stdout(&output);
-    eprintln!(
-        "{}: a class in a package added to java.base:\n{text}",
-        jdk.display()
-    );
-    let expected_resource = format!("resource from java.base: {} bytes", class.len());
-    assert_eq!(
-        text.lines().collect::<Vec<_>>(),
-        [
-            "jrt class: true",
-            "jrt package: true",
-            "java.base lists p.added: false",
-            expected_resource.as_str(),
-            "forName: java.lang.ClassNotFoundException: p/added/Hello",
-        ]
-    );
+    let new_package = [
+        "p.added.Hello:".to_owned(),
+        "jrt class: true".to_owned(),
+        "jrt package: true".to_owned(),
+        "java.base lists p.added: false".to_owned(),
+        format!("resource from java.base: {} bytes", sizes[0]),
+        "forName: java.lang.ClassNotFoundException: p/added/Hello".to_owned(),
+    ];
+    let existing_package = [
+        "jdk.internal.misc.MajorAdded:".to_owned(),
+        "jrt class: true".to_owned(),
+        "jrt package: true".to_owned(),
+        "java.base lists jdk.internal.misc: true".to_owned(),
+        format!("resource from java.base: {} bytes", sizes[1]),
+        "forName: loaded in module java.base, loader null".to_owned(),
+    ];
+    let expected: Vec<&str> = new_package
+        .iter()
+        .chain(&existing_package)
+        .map(String::as_str)
+        .collect();
+    run(Command::new(home.join("bin/java")).arg("-Xshare:dump"));
+    for share in ["-Xshare:off", "-Xshare:on"] {
+        let output = run(Command::new(home.join("bin/java"))
+            .arg(share)
+            .arg("-cp")
+            .arg(&classes)
+            .args([
+                "AddedProbe",
+                "p.added.Hello",
+                "jdk.internal.misc.MajorAdded",
+            ]));
+        let text = stdout(&output);
+        eprintln!(
+            "{} {share}: classes added to java.base:\n{text}",
+            jdk.display()
+        );
+        assert_eq!(text.lines().collect::<Vec<_>>(), expected, "{share}");
+    }
 }
 
 #[test]
