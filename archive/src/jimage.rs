@@ -46,7 +46,7 @@ use memmap2::Mmap;
 use crate::{ArchiveError, ArchiveKind, Entry};
 
 /// The magic number of a jimage.
-const MAGIC: u32 = 0xCAFE_DADA;
+pub(crate) const MAGIC: u32 = 0xCAFE_DADA;
 /// The size of the image header.
 const HEADER_SIZE: u64 = 7 * 4;
 /// The magic number of the header of a compressed resource.
@@ -61,21 +61,21 @@ const MAX_STAGES: usize = 8;
 /// smaller); a header claiming more is damage.
 const MAX_RESOURCE_SIZE: u64 = 1 << 31;
 /// The multiplier of the image's string hash, also its default seed.
-const HASH_MULTIPLIER: i32 = 0x0100_0193;
+pub(crate) const HASH_MULTIPLIER: i32 = 0x0100_0193;
 
 /// Location attribute kinds.
-const ATTR_END: u8 = 0;
-const ATTR_MODULE: usize = 1;
-const ATTR_PARENT: usize = 2;
-const ATTR_BASE: usize = 3;
-const ATTR_EXTENSION: usize = 4;
-const ATTR_OFFSET: usize = 5;
-const ATTR_COMPRESSED: usize = 6;
-const ATTR_UNCOMPRESSED: usize = 7;
-const ATTR_COUNT: usize = 8;
+pub(crate) const ATTR_END: u8 = 0;
+pub(crate) const ATTR_MODULE: usize = 1;
+pub(crate) const ATTR_PARENT: usize = 2;
+pub(crate) const ATTR_BASE: usize = 3;
+pub(crate) const ATTR_EXTENSION: usize = 4;
+pub(crate) const ATTR_OFFSET: usize = 5;
+pub(crate) const ATTR_COMPRESSED: usize = 6;
+pub(crate) const ATTR_UNCOMPRESSED: usize = 7;
+pub(crate) const ATTR_COUNT: usize = 8;
 
 /// The decoded attributes of a location, indexed by kind.
-type Attributes = [u64; ATTR_COUNT];
+pub(crate) type Attributes = [u64; ATTR_COUNT];
 
 /// Whether `data` starts with the jimage magic in either byte order.
 pub(crate) fn has_magic(data: &[u8]) -> bool {
@@ -649,7 +649,7 @@ impl RuntimeImage {
 /// The image's string hash: each byte of `name` (modified UTF-8) folded
 /// into `seed` as `seed * HASH_MULTIPLIER ^ byte` in 32-bit arithmetic, then
 /// made non-negative.
-fn hash(name: &[u8], seed: i32) -> i32 {
+pub(crate) fn hash(name: &[u8], seed: i32) -> i32 {
     let h = name
         .iter()
         .fold(seed, |h, &b| h.wrapping_mul(HASH_MULTIPLIER) ^ i32::from(b));
@@ -659,7 +659,7 @@ fn hash(name: &[u8], seed: i32) -> i32 {
 /// `s` in modified UTF-8, the encoding of the image's strings: NUL as two
 /// bytes and supplementary characters as two three-byte surrogates; other
 /// characters as in UTF-8, so most names are borrowed unchanged.
-fn modified_utf8(s: &str) -> Cow<'_, [u8]> {
+pub(crate) fn modified_utf8(s: &str) -> Cow<'_, [u8]> {
     if !s.bytes().any(|b| b == 0 || b >= 0xF0) {
         return Cow::Borrowed(s.as_bytes());
     }
@@ -718,7 +718,7 @@ fn inflate(payload: &[u8], size: u64) -> Result<Vec<u8>, String> {
 }
 
 /// Decodes the attribute stream at `offset` in the locations blob.
-fn decode_location(locations: &[u8], offset: u32) -> Result<Attributes, String> {
+pub(crate) fn decode_location(locations: &[u8], offset: u32) -> Result<Attributes, String> {
     let mut pos = offset as usize;
     if pos >= locations.len() {
         return Err(format!(
@@ -767,7 +767,7 @@ fn string_bytes_at(strings: &[u8], offset: u64) -> Result<&[u8], String> {
 }
 
 /// The NUL-terminated string at `offset` of the strings blob.
-fn string_at(strings: &[u8], offset: u64) -> Result<String, String> {
+pub(crate) fn string_at(strings: &[u8], offset: u64) -> Result<String, String> {
     decode_modified_utf8(string_bytes_at(strings, offset)?)
         .ok_or_else(|| format!("invalid modified UTF-8 in the string at offset {offset}"))
 }
@@ -808,7 +808,7 @@ fn decode_modified_utf8(bytes: &[u8]) -> Option<String> {
 
 /// The full name of a resource, as the JDK builds it:
 /// `/module/parent/base.extension`, each part only when present.
-fn full_name(module: &str, parent: &str, base: &str, extension: &str) -> String {
+pub(crate) fn full_name(module: &str, parent: &str, base: &str, extension: &str) -> String {
     let mut name =
         String::with_capacity(module.len() + parent.len() + base.len() + extension.len() + 4);
     if !module.is_empty() {

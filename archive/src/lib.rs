@@ -20,6 +20,10 @@
 //! the image's own hash table: much cheaper than listing its ~30,000
 //! resources when only some classes are wanted.
 //!
+//! A JDK run-time image is written by [`ImageWriter`]: resources by module
+//! and path, or an existing image with some replaced or added; it derives
+//! the image's directory and package index, as jlink does.
+//!
 //! Outputs ([`OutputArchive`]) are a zip/jar or a directory, written beside
 //! the target under a temporary name and moved into place only by
 //! [`OutputArchive::finish`]: a failed or abandoned run leaves no half-written
@@ -38,6 +42,7 @@
 mod dir_input;
 mod error;
 mod jimage;
+mod jimage_writer;
 mod output;
 mod output_dir;
 mod prepared;
@@ -56,6 +61,7 @@ use memmap2::Mmap;
 
 pub use error::ArchiveError;
 pub use jimage::RuntimeImage;
+pub use jimage_writer::ImageWriter;
 pub use output::{OutputArchive, OutputKind};
 pub use output_dir::OutputDir;
 pub use prepared::PreparedEntry;
