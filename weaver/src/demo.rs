@@ -102,6 +102,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
     let woven_jdk = dir.join("jdk");
     eprintln!("demo: major weave --jdk --aspect aspects/ObjectTracker.aj classes -o jdk");
     let (report, w) = crate::woven_jdk::weave(&crate::woven_jdk::JdkWeaveOptions {
+        form: Default::default(),
         aspects: vec![dir.join("aspects/ObjectTracker.aj")],
         jdk: jdk.clone(),
         modules: Vec::new(),
@@ -114,7 +115,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
     })?;
     weave_run::print_report(&report, &woven_jdk, true);
     eprintln!(
-        "demo: woven JDK {}: {} modules patched; major run jdk -- -Xverify:all -cp jdk/classes Main",
+        "demo: woven JDK {}: {} modules patched; major run jdk -- -Xverify:all -cp <woven classes> Main",
         w.version,
         w.modules.len()
     );
@@ -122,7 +123,9 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         .command(&[
             "-Xverify:all".into(),
             "-cp".into(),
-            woven_jdk.join("classes").into_os_string(),
+            w.woven_input(&classes)
+                .unwrap_or_else(|| woven_jdk.join("classes"))
+                .into_os_string(),
             "Main".into(),
         ])
         .status()

@@ -16,6 +16,7 @@ pub mod check;
 pub mod demo;
 pub mod index;
 pub mod jdk;
+pub mod jdk_home;
 pub mod modules;
 pub mod outputs;
 pub mod report;

@@ -157,6 +157,18 @@ struct WeaveArgs {
     /// `java @OUT/java.args ...`). JDK: JAVA_HOME, else the java on PATH.
     #[arg(long, value_name = "JAVA_HOME", num_args = 0..=1)]
     jdk: Option<Option<PathBuf>>,
+    /// With --jdk: the form of the woven JDK: `image`, a JDK home of its own
+    /// (woven run-time image, its own class-data-sharing archive, the JDK's
+    /// other files shared by hard links; run OUT/bin/java), or `patch`, jars
+    /// for --patch-module beside the JDK (lighter; slower start-up).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "image",
+        value_name = "FORM",
+        requires = "jdk"
+    )]
+    jdk_form: major_weaver::woven_jdk::JdkForm,
     /// The JDK for javac and the class library when weaving a program only
     /// (default: JAVA_HOME, else the java on PATH).
     #[arg(long, value_name = "DIR", conflicts_with = "jdk")]
@@ -384,7 +396,9 @@ fn weave_jdk(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         args.cache_dir
             .or_else(major_weaver::aspects::cache::default_dir)
     };
+    let jdk_home = jdk.home.clone();
     let opts = JdkWeaveOptions {
+        form: args.jdk_form,
         aspects: args.aspects,
         jdk,
         modules: args.modules,
@@ -397,18 +411,27 @@ fn weave_jdk(args: WeaveArgs) -> Result<ExitCode, MajorError> {
     };
     let (report, woven) = major_weaver::woven_jdk::weave(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);
+    let how = match woven.form {
+        major_weaver::woven_jdk::JdkForm::Image => {
+            format!("{} -cp APP MAIN", woven.java().display())
+        }
+        major_weaver::woven_jdk::JdkForm::Patch => format!(
+            "{} @{} -cp APP MAIN",
+            woven.java().display(),
+            woven.dir.join(major_weaver::woven_jdk::ARGS_FILE).display()
+        ),
+    };
     eprintln!(
-        "woven JDK {} ({}): patched {} of its modules ({}); added to java.base: {} classes \
-         (listed in {}); run a program on it with\n  major run {} -- -cp APP MAIN\n  {} @{} -cp APP MAIN",
+        "woven JDK {} ({:?}, from {}): woven {} of its modules ({}); added to java.base: {} \
+         classes (listed in {}); run a program on it with\n  major run {} -- -cp APP MAIN\n  {how}",
         woven.version,
-        woven.java_home.display(),
+        woven.form,
+        jdk_home.display(),
         woven.modules.len(),
         woven.modules.join(", "),
         woven.added_classes.len(),
         woven.dir.join(major_weaver::woven_jdk::INFO_FILE).display(),
         args.out.display(),
-        woven.java().display(),
-        woven.dir.join(major_weaver::woven_jdk::ARGS_FILE).display(),
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
-use major_archive::{Archive, OutputDir};
+use major_archive::{Archive, ImageWriter, OutputDir};
 
 use crate::jdk::Jdk;
 use crate::report::MajorError;
@@ -51,9 +51,26 @@ pub const SUPPORTED_VERSIONS: RangeInclusive<u32> = 11..=25;
 /// The module that receives the classes the weave adds.
 const BASE: &str = "java.base";
 
+/// The form a woven JDK takes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum JdkForm {
+    /// A JDK home of its own: the JDK's files shared (hard links, or
+    /// copies), a woven run-time image (`lib/modules`) and a class-data
+    /// sharing archive made for it; `WOVEN/bin/java` runs it, with no
+    /// options. Starts as fast as the JDK it was woven from.
+    #[default]
+    Image,
+    /// Patch jars of the changed classes beside the JDK, for
+    /// `--patch-module` (`java @WOVEN/java.args`): light to make, but
+    /// patching `java.base` turns class-data sharing off.
+    Patch,
+}
+
 /// What to weave into a woven JDK.
 #[derive(Debug, Clone)]
 pub struct JdkWeaveOptions {
+    /// The form of the woven JDK.
+    pub form: JdkForm,
     /// Aspect files.
     pub aspects: Vec<PathBuf>,
     /// The JDK whose modules are woven (and whose javac compiles the aspects).
@@ -80,18 +97,23 @@ pub struct JdkWeaveOptions {
 pub struct WovenJdk {
     /// The directory.
     pub dir: PathBuf,
-    /// The home of the JDK it was woven from, whose `java` runs it.
+    /// Its form.
+    pub form: JdkForm,
+    /// The home whose `java` runs it: the JDK it was woven from (a patch),
+    /// or the directory itself (an image).
     pub java_home: PathBuf,
     /// The JDK's feature version.
     pub version: u32,
-    /// The modules patched, each with `<module>.jar` in the directory.
+    /// The modules woven (in a patch, each with `<module>.jar` in the
+    /// directory).
     pub modules: Vec<String>,
     /// Those of `modules` that the JVM resolves only when asked
     /// (`--add-modules`, or a module that requires them): patching a
     /// module the JVM does not resolve earns a warning at every start, so
     /// their patches are added only when the command names them.
     pub on_request: Vec<String>,
-    /// The program's woven inputs: file names in the directory.
+    /// The program's woven inputs: paths relative to the directory
+    /// (`app.jar` in a patch, `app/app.jar` in an image).
     pub inputs: Vec<String>,
     /// The packages the weave added to `java.base` (internal form,
     /// `major/runtime`): its woven module descriptor declares and exports
@@ -138,13 +160,18 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
     drop(image);
 
     let out = OutputDir::create(&opts.output)?;
+    // An image is built from the patches, woven into a staging directory.
+    let staging = match opts.form {
+        JdkForm::Patch => out.path().to_path_buf(),
+        JdkForm::Image => out.path().join(".staging"),
+    };
     let base_jar = format!("{BASE}.jar");
     let run = WeaveOptions {
         aspects: opts.aspects.clone(),
-        inputs: std::iter::once(image_path)
+        inputs: std::iter::once(image_path.clone())
             .chain(opts.inputs.iter().cloned())
             .collect(),
-        output: out.path().to_path_buf(),
+        output: staging.clone(),
         classpath: opts.classpath.clone(),
         jdk: opts.jdk.clone(),
         bundle_runtime: true,
@@ -196,29 +223,126 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let resolved = default_modules(&opts.jdk)?;
-    let on_request: Vec<String> = patched
-        .iter()
-        .filter(|m| !resolved.contains(*m))
-        .cloned()
-        .collect();
-    let woven = WovenJdk {
-        dir: std::path::absolute(&opts.output).unwrap_or_else(|_| opts.output.clone()),
-        java_home: std::path::absolute(&opts.jdk.home).unwrap_or_else(|_| opts.jdk.home.clone()),
-        version,
-        modules: patched,
-        on_request,
-        inputs,
-        exports,
-        added_classes: report.added_classes.clone(),
-    };
     let io = |what: &str, e: std::io::Error| {
         MajorError::Usage(format!("{}: writing {what}: {e}", opts.output.display()))
+    };
+    let dir = std::path::absolute(&opts.output).unwrap_or_else(|_| opts.output.clone());
+    let woven = match opts.form {
+        JdkForm::Patch => {
+            let resolved = default_modules(&opts.jdk)?;
+            let on_request: Vec<String> = patched
+                .iter()
+                .filter(|m| !resolved.contains(*m))
+                .cloned()
+                .collect();
+            WovenJdk {
+                dir,
+                form: JdkForm::Patch,
+                java_home: std::path::absolute(&opts.jdk.home)
+                    .unwrap_or_else(|_| opts.jdk.home.clone()),
+                version,
+                modules: patched,
+                on_request,
+                inputs,
+                exports,
+                added_classes: report.added_classes.clone(),
+            }
+        }
+        JdkForm::Image => {
+            build_image(&image_path, &staging, &patched, out.path())?;
+            // The program's woven inputs go to app/.
+            let app = out.path().join(APP);
+            std::fs::create_dir_all(&app).map_err(|e| io(APP, e))?;
+            for i in &inputs {
+                std::fs::rename(staging.join(i), app.join(i)).map_err(|e| io(i, e))?;
+            }
+            std::fs::remove_dir_all(&staging).map_err(|e| io("the staging directory", e))?;
+            make_home(&opts.jdk, out.path())?;
+            WovenJdk {
+                java_home: dir.clone(),
+                dir,
+                form: JdkForm::Image,
+                version,
+                modules: patched,
+                on_request: Vec::new(),
+                inputs: inputs.iter().map(|i| format!("{APP}/{i}")).collect(),
+                exports,
+                added_classes: report.added_classes.clone(),
+            }
+        }
     };
     std::fs::write(out.path().join(ARGS_FILE), woven.args_file()).map_err(|e| io(ARGS_FILE, e))?;
     std::fs::write(out.path().join(INFO_FILE), woven.info()).map_err(|e| io(INFO_FILE, e))?;
     out.finish()?;
     Ok((report, woven))
+}
+
+/// Where an image-form woven JDK keeps the program's woven inputs.
+const APP: &str = "app";
+
+/// Writes `home/lib/modules`: the JDK's run-time image with the classes of
+/// each module's patch (in `staging`) replacing or joining its own.
+fn build_image(
+    image_path: &Path,
+    staging: &Path,
+    modules: &[String],
+    home: &Path,
+) -> Result<(), MajorError> {
+    let source = Archive::open(image_path)?;
+    let mut writer = ImageWriter::from_image(&source, &home.join("lib/modules"))?;
+    for m in modules {
+        let patch = Archive::open(&staging.join(format!("{m}.jar")))?;
+        for (i, e) in patch.entries().iter().enumerate() {
+            if e.is_dir || e.class_name().is_none() {
+                continue;
+            }
+            let bytes = patch.read(i)?.into_owned();
+            if writer.contains(m, &e.name) {
+                writer.replace(m, &e.name, bytes)?;
+            } else {
+                writer.add(m, &e.name, bytes)?;
+            }
+        }
+    }
+    writer.write()?;
+    Ok(())
+}
+
+/// Fills `home` with the rest of the JDK (its files shared: `jdk_home`), all
+/// but the run-time image (woven), the jmods (unwoven: a jlink from them
+/// would lose the weave), the sources and the class-data-sharing archives
+/// (made for the unwoven image); then makes a class-data-sharing archive for
+/// the woven image (`java -Xshare:dump`), so that it starts as fast as the
+/// JDK.
+fn make_home(jdk: &Jdk, home: &Path) -> Result<(), MajorError> {
+    let leave_out = |p: &Path| {
+        p == Path::new("lib/modules")
+            || p == Path::new("jmods")
+            || p == Path::new("lib/src.zip")
+            || (p.extension().is_some_and(|e| e == "jsa"))
+    };
+    crate::jdk_home::assemble(&jdk.home, home, &leave_out).map_err(|e| {
+        MajorError::Usage(format!(
+            "{}: making a JDK home from {}: {e}",
+            home.display(),
+            jdk.home.display()
+        ))
+    })?;
+    let java = home.join("bin/java");
+    let o = std::process::Command::new(&java)
+        .arg("-Xshare:dump")
+        .output()
+        .map_err(|e| MajorError::Usage(format!("{}: cannot run: {e}", java.display())))?;
+    if !o.status.success() {
+        return Err(MajorError::Usage(format!(
+            "{} -Xshare:dump failed on the woven image ({}):\n{}{}",
+            java.display(),
+            o.status,
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )));
+    }
+    Ok(())
 }
 
 /// The modules the JDK's `java` resolves when it runs a program from the
@@ -288,6 +412,9 @@ impl WovenJdk {
     /// resolves by default, and of those of [`on_request`](Self::on_request)
     /// that `requested` names (`ALL-SYSTEM`: all).
     pub fn java_options(&self, requested: &[String]) -> Vec<String> {
+        if self.form == JdkForm::Image {
+            return Vec::new();
+        }
         let all = requested.iter().any(|r| r == "ALL-SYSTEM");
         let modules: Vec<&String> = self
             .modules
@@ -307,7 +434,17 @@ impl WovenJdk {
             .collect()
     }
 
-    /// The `java` launcher of the JDK it was woven from.
+    /// Where the woven form of the program's input `original` (woven with
+    /// the JDK, named by its file name) is.
+    pub fn woven_input(&self, original: &Path) -> Option<PathBuf> {
+        let name = original.file_name()?.to_str()?;
+        self.inputs
+            .iter()
+            .find(|i| Path::new(i).file_name().and_then(|n| n.to_str()) == Some(name))
+            .map(|i| self.dir.join(i))
+    }
+
+    /// The `java` launcher that runs the woven JDK.
     pub fn java(&self) -> PathBuf {
         self.java_home.join("bin/java")
     }
@@ -325,6 +462,12 @@ impl WovenJdk {
     /// reads argument files where a path needs it; the patches of the
     /// modules resolved only on request are left in comments.
     fn args_file(&self) -> String {
+        if self.form == JdkForm::Image {
+            return format!(
+                "# a woven JDK image needs no options: run {} directly\n",
+                self.java().display()
+            );
+        }
         let mut text = format!(
             "# java options of a JDK woven by major: java @{ARGS_FILE} -cp APP MAIN ARGS\n"
         );
@@ -351,6 +494,14 @@ impl WovenJdk {
             "{INFO_HEADER} {}: run a program on it with `major run DIR -- ARGS` \
              or `JAVA @DIR/{ARGS_FILE} ARGS`\n",
             env!("CARGO_PKG_VERSION")
+        );
+        let _ = writeln!(
+            t,
+            "form={}",
+            match self.form {
+                JdkForm::Image => "image",
+                JdkForm::Patch => "patch",
+            }
         );
         let _ = writeln!(t, "java.home={}", self.java_home.display());
         let _ = writeln!(t, "version={}", self.version);
@@ -391,6 +542,7 @@ impl WovenJdk {
         }
         let mut w = WovenJdk {
             dir: std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()),
+            form: JdkForm::Patch,
             java_home: PathBuf::new(),
             version: 0,
             modules: Vec::new(),
@@ -404,6 +556,7 @@ impl WovenJdk {
                 continue;
             };
             match key {
+                "form" if value == "image" => w.form = JdkForm::Image,
                 "java.home" => w.java_home = PathBuf::from(value),
                 "version" => w.version = value.parse().unwrap_or(0),
                 "module" => w.modules.push(value.to_string()),
@@ -414,6 +567,10 @@ impl WovenJdk {
                 _ => {}
             }
         }
+        // An image is its own home, wherever it is now.
+        if w.form == JdkForm::Image {
+            w.java_home = w.dir.clone();
+        }
         if !w.java().is_file() {
             return Err(MajorError::Usage(format!(
                 "{}: woven from the JDK at {}, whose java is gone ({} is missing); \
@@ -423,7 +580,7 @@ impl WovenJdk {
                 w.java().display()
             )));
         }
-        for m in &w.modules {
+        for m in w.modules.iter().filter(|_| w.form == JdkForm::Patch) {
             let jar = w.dir.join(format!("{m}.jar"));
             if !jar.is_file() {
                 return Err(MajorError::Usage(format!(
@@ -520,6 +677,7 @@ mod tests {
     fn sample(dir: &Path, home: &Path) -> WovenJdk {
         WovenJdk {
             dir: dir.to_path_buf(),
+            form: JdkForm::Patch,
             java_home: home.to_path_buf(),
             version: 17,
             modules: vec!["java.base".into(), "java.xml".into(), "jdk.jcmd".into()],
