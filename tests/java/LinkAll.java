@@ -10,6 +10,9 @@ import java.util.stream.*;
  * (run with -Xverify:all). Usage:
  *   java [--patch-module java.base=DIR|JAR] -Xverify:all LinkAll boot DIR|JAR
  *   java -Xverify:all LinkAll jar JAR [JAR...]    (first jar checked, the rest on the class path)
+ *   java --add-modules M,.. -Xverify:all LinkAll jrt M[,N...]
+ *       (every class of the run-time image's modules M, N..., from jrt:/, each
+ *        loaded from its module of the boot layer)
  *   java @WOVEN/java.args --add-modules M,.. -Xverify:all LinkAll modules M.jar [N.jar...]
  *       (each jar a patch of the module it is named after: its classes are loaded
  *        from that module of the boot layer, by the module's own class loader)
@@ -21,6 +24,10 @@ public class LinkAll {
         String mode = args[0];
         List<String> names;
         ClassLoader loader;
+        if (mode.equals("jrt")) {
+            linkImage(args[1].split(","));
+            return;
+        }
         if (mode.equals("modules")) {
             linkModules(Arrays.copyOfRange(args, 1, args.length));
             return;
@@ -92,6 +99,35 @@ public class LinkAll {
             System.out.println("linked " + linked + " verify-errors " + verify + " format-errors " + format
                     + " other-errors " + other + " skipped " + skipped);
         }
+    }
+
+    /** Links every class of the named modules of the run-time image (jrt:/). */
+    static void linkImage(String[] modules) throws IOException {
+        Counts n = new Counts();
+        FileSystem jrt = FileSystems.getFileSystem(java.net.URI.create("jrt:/"));
+        for (String moduleName : modules) {
+            Optional<Module> module = ModuleLayer.boot().findModule(moduleName);
+            Path root = jrt.getPath("/modules", moduleName);
+            List<String> names;
+            try (Stream<Path> s = Files.walk(root)) {
+                names = s.map(p -> root.relativize(p).toString())
+                        .filter(x -> x.endsWith(".class"))
+                        .sorted()
+                        .collect(Collectors.toList());
+            }
+            for (String f : names) {
+                String name = f.substring(0, f.length() - ".class".length()).replace('/', '.');
+                if (name.endsWith("module-info") || name.endsWith("package-info")) { n.skipped++; continue; }
+                if (module.isEmpty()) {
+                    n.other++;
+                    System.out.println("no module " + moduleName + " in the boot layer for " + name);
+                    continue;
+                }
+                Module m = module.get();
+                n.link(name, () -> Class.forName(m, name));
+            }
+        }
+        n.print();
     }
 
     /** Links the classes of each patch jar M.jar from module M of the boot layer. */

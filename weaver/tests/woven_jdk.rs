@@ -124,9 +124,22 @@ fn linkall(jdk: &Jdk, dir: &Path) -> PathBuf {
 
 /// `major weave --jdk HOME --aspect ASPECT [inputs] -o OUT`.
 fn weave_jdk(jdk: &Jdk, aspect: &Path, inputs: &[&Path], out: &Path, cache: &Path) -> Output {
+    weave_jdk_as(jdk, "image", aspect, inputs, out, cache)
+}
+
+/// [`weave_jdk`] in the given `--jdk-form`.
+fn weave_jdk_as(
+    jdk: &Jdk,
+    form: &str,
+    aspect: &Path,
+    inputs: &[&Path],
+    out: &Path,
+    cache: &Path,
+) -> Output {
     let mut c = major();
     c.arg("weave")
         .arg(format!("--jdk={}", jdk.home.display()))
+        .arg(format!("--jdk-form={form}"))
         .arg("--cache-dir")
         .arg(cache)
         .arg("--aspect")
@@ -159,14 +172,24 @@ fn link_summary(out: &str) -> [u64; 5] {
     n.try_into().unwrap_or_else(|_| panic!("summary: {line}"))
 }
 
-/// Links every class of every patch of `woven`, on the woven JDK and on the
-/// plain one; returns [linked, verify, format, other, skipped] for each.
+/// Links every woven class of `woven` (a patch: every class of its patch
+/// jars; an image: every class of its woven modules), on the woven JDK and
+/// on the plain one; returns [linked, verify, format, other, skipped] for
+/// each.
 fn link_every_patch(jdk: &Jdk, woven: &Path, linkall: &Path) -> ([u64; 5], [u64; 5], String) {
     let modules = info(woven, "module");
-    let jars: Vec<PathBuf> = modules
-        .iter()
-        .map(|m| woven.join(format!("{m}.jar")))
-        .collect();
+    let image = info(woven, "form") == ["image"];
+    let what: Vec<std::ffi::OsString> = if image {
+        vec!["jrt".into(), modules.join(",").into()]
+    } else {
+        std::iter::once("modules".into())
+            .chain(
+                modules
+                    .iter()
+                    .map(|m| woven.join(format!("{m}.jar")).into_os_string()),
+            )
+            .collect()
+    };
     let add = format!("--add-modules={}", modules.join(","));
     let woven_run = run_ok(
         major()
@@ -177,8 +200,8 @@ fn link_every_patch(jdk: &Jdk, woven: &Path, linkall: &Path) -> ([u64; 5], [u64;
             .arg("-Xverify:all")
             .arg("-cp")
             .arg(linkall)
-            .args(["LinkAll", "modules"])
-            .args(&jars),
+            .arg("LinkAll")
+            .args(&what),
     );
     let plain = run_ok(
         Command::new(jdk.java())
@@ -186,8 +209,8 @@ fn link_every_patch(jdk: &Jdk, woven: &Path, linkall: &Path) -> ([u64; 5], [u64;
             .arg("-Xverify:all")
             .arg("-cp")
             .arg(linkall)
-            .args(["LinkAll", "modules"])
-            .args(&jars),
+            .arg("LinkAll")
+            .args(&what),
     );
     let w = text(&woven_run);
     (link_summary(&w), link_summary(&text(&plain)), w)
@@ -206,19 +229,25 @@ fn check_whole_jdk(jdk: &Jdk, tag: &str) {
             .arg("app.Main"),
     );
     let plain_out = String::from_utf8_lossy(&plain.stdout).into_owned();
-    for (aspect, marker) in [
-        ("ObjectTracker", "ObjectTracker:"),
-        ("ExecutionCounter", "ExecutionCounter:"),
+    for (aspect, marker, form) in [
+        ("ObjectTracker", "ObjectTracker:", "image"),
+        ("ExecutionCounter", "ExecutionCounter:", "patch"),
     ] {
         let woven = dir.join(format!("woven-{aspect}"));
-        let o = weave_jdk(
+        let o = weave_jdk_as(
             jdk,
+            form,
             &repo().join(format!("aspects/{aspect}.aj")),
             &[&app],
             &woven,
             &cache,
         );
         assert!(o.status.success(), "{}", text(&o));
+        let woven_app = if form == "image" {
+            woven.join("app/app.jar")
+        } else {
+            woven.join("app.jar")
+        };
         let modules = info(&woven, "module");
         eprintln!(
             "{tag} {aspect}: {} modules patched, {} on request",
@@ -233,7 +262,7 @@ fn check_whole_jdk(jdk: &Jdk, tag: &str) {
             "only {} modules woven: {modules:?}",
             modules.len()
         );
-        assert!(woven.join("app.jar").is_file(), "the program is woven too");
+        assert!(woven_app.is_file(), "the program is woven too");
 
         // Every woven class links, from its own module.
         let (w, p, out) = link_every_patch(jdk, &woven, &la);
@@ -241,9 +270,12 @@ fn check_whole_jdk(jdk: &Jdk, tag: &str) {
         assert_eq!((w[1], w[2]), (0, 0), "verify/format errors:\n{out}");
         // The plain JDK fails on exactly the classes the weave added (it
         // has none of them) and on what fails on the woven one too.
+        // (In a patch, the plain JDK is given the patch's class list and
+        // fails on the added classes; in an image it lists its own classes.)
         let added = info(&woven, "added").len() as u64;
+        let failing_added = if form == "patch" { added } else { 0 };
         assert_eq!(
-            (w[0], w[3] + added),
+            (w[0], w[3] + failing_added),
             (p[0] + added, p[3]),
             "linked/other failures differ from the plain JDK's:\n{out}"
         );
@@ -263,15 +295,21 @@ fn check_whole_jdk(jdk: &Jdk, tag: &str) {
             .arg("run")
             .arg(&woven)
             .args(["--", "-Xverify:all", "-cp"])
-            .arg(woven.join("app.jar"))
+            .arg(&woven_app)
             .arg("app.Main"));
         assert_eq!(out, plain_out, "{err}");
         assert!(err.contains(marker), "{err}");
         assert!(!err.contains("WARNING"), "the JVM warned:\n{err}");
-        let (out, _) = run(Command::new(jdk.java())
+        // Without major: the image's own java, or the JDK's with the options.
+        let java = if form == "image" {
+            woven.join("bin/java")
+        } else {
+            jdk.java()
+        };
+        let (out, _) = run(Command::new(java)
             .arg(format!("@{}", woven.join("java.args").display()))
             .arg("-cp")
-            .arg(woven.join("app.jar"))
+            .arg(&woven_app)
             .arg("app.Main"));
         assert_eq!(out, plain_out);
         let printed = run_ok(
@@ -280,11 +318,15 @@ fn check_whole_jdk(jdk: &Jdk, tag: &str) {
                 .arg(&woven)
                 .arg("--print-command")
                 .args(["--", "-cp"])
-                .arg(woven.join("app.jar"))
+                .arg(&woven_app)
                 .arg("app.Main"),
         );
         let line = String::from_utf8_lossy(&printed.stdout).trim().to_string();
-        assert!(line.contains("--patch-module=java.base="), "{line}");
+        if form == "image" {
+            assert!(line.starts_with(&*woven.join("bin/java").to_string_lossy()), "{line}");
+        } else {
+            assert!(line.contains("--patch-module=java.base="), "{line}");
+        }
         let (out, _) = run(Command::new("sh").arg("-c").arg(&line));
         assert_eq!(out, plain_out);
 
@@ -293,7 +335,7 @@ fn check_whole_jdk(jdk: &Jdk, tag: &str) {
             .arg("run")
             .arg(&woven)
             .args(["--", "-cp"])
-            .arg(woven.join("app.jar"))
+            .arg(&woven_app)
             .args(["app.Main", "7"])
             .output()
             .unwrap();
