@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Full-coverage run-time benchmark: all of JDK 17 woven (major weave --jdk,
-# every module) with an empty before advice on every execution
+# every module, a woven JDK image with its own CDS archive; the empty advice
+# also as --jdk-form patch) with an empty before advice on every execution
 # (bench/EmptyAdvice.aj: the price of the weaving and the bypasses), with
 # ExecutionCounter and with ObjectTracker, against the plain JDK, in the same
 # run: `java -version` (start-up), the coverage program of the tests
@@ -32,6 +33,8 @@ for a in EmptyAdvice:bench/EmptyAdvice.aj ExecutionCounter:aspects/ExecutionCoun
   name=${a%%:*}; file=${a#*:}
   "$MAJOR" weave --jdk="$JDK" -a "$file" -o "$WORK/$name" 2>/dev/null
 done
+# The same empty advice as patches (--jdk-form patch), for comparison.
+"$MAJOR" weave --jdk="$JDK" --jdk-form patch -a bench/EmptyAdvice.aj -o "$WORK/EmptyPatch" 2>/dev/null
 # A patch of one empty class: the price of --patch-module alone.
 mkdir -p "$WORK/empty/src/major/bench"
 echo 'package major.bench; final class Empty {}' > "$WORK/empty/src/major/bench/Empty.java"
@@ -69,8 +72,10 @@ for w in version program javac; do
   printf '%-10s %-18s %8s %8.2f\n' "$w" "plain, no CDS" "$noshare" "$(python3 -c "print($noshare/$base)")"
   patched=$(best "$JAVA" --patch-module "java.base=$WORK/empty.jar" "${args[@]}")
   printf '%-10s %-18s %8s %8.2f\n' "$w" "plain, patched" "$patched" "$(python3 -c "print($patched/$base)")"
+  t=$(best "$JAVA" "@$WORK/EmptyPatch/java.args" "${args[@]}")
+  printf '%-10s %-18s %8s %8.2f\n' "$w" "EmptyAdvice, patch" "$t" "$(python3 -c "print($t/$base)")"
   for name in EmptyAdvice ExecutionCounter ObjectTracker; do
-    t=$(best "$JAVA" "@$WORK/$name/java.args" "${args[@]}")
+    t=$(best "$WORK/$name/bin/java" "${args[@]}")
     printf '%-10s %-18s %8s %8.2f\n' "$w" "$name" "$t" "$(python3 -c "print($t/$base)")"
   done
 done

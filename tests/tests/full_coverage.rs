@@ -481,6 +481,7 @@ fn whole_jdk_execution_counts_equal_a_jvmti_count_of_the_same_run() {
     let woven_dir = d.join("woven");
     let (report, woven) =
         major_weaver::woven_jdk::weave(&major_weaver::woven_jdk::JdkWeaveOptions {
+            form: major_weaver::woven_jdk::JdkForm::Image,
             aspects: vec![
                 fullcov.join("ExecutionCounts.aj"),
                 fullcov.join("JdkCounter.aj"),
@@ -496,7 +497,9 @@ fn whole_jdk_execution_counts_equal_a_jvmti_count_of_the_same_run() {
         })
         .expect("weaving the JDK with JdkCounter");
     let options = woven.java_options(&[]);
-    let counted = count_both(&home, &agent, "", &options, &woven_dir.join("classes"), d);
+    // The woven image is a JDK home of its own: its java runs it.
+    let woven_classes = woven.woven_input(&classes).expect("the program woven");
+    let counted = count_both(&woven.java_home, &agent, "", &options, &woven_classes, d);
     let access = access_flags(&Archive::open(&jdk.modules()).unwrap(), "");
     let mut app = access_flags(&Archive::open(&classes).unwrap(), "");
     app.extend(access);

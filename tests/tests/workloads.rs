@@ -171,6 +171,7 @@ mod woven {
             }
         }
         let (report, jdk) = woven_jdk::weave(&JdkWeaveOptions {
+            form: Default::default(),
             aspects: aspects.to_vec(),
             jdk: Jdk::at(home).ok_or_else(|| format!("no JDK at {}", home.display()))?,
             modules: Vec::new(),
@@ -199,8 +200,17 @@ mod woven {
         pub fn class_path(&self, p: &Prepared, w: &Workload) -> Vec<PathBuf> {
             p.class_path(w)
                 .iter()
-                .map(|j| self.jdk.dir.join(j.file_name().expect("a jar file name")))
+                .map(|j| {
+                    self.jdk
+                        .woven_input(j)
+                        .expect("every workload jar is woven")
+                })
                 .collect()
+        }
+
+        /// The `java` that runs the woven JDK.
+        pub fn java(&self) -> PathBuf {
+            self.jdk.java()
         }
     }
 }
@@ -236,7 +246,6 @@ fn woven_workloads_report() {
         Err(e) => panic!("{e}"),
     };
     let recorded = Digests::load(&Digests::path()).unwrap();
-    let java = home.join("bin/java");
     let mut table = Vec::new();
     for aspect in aspects.split(',') {
         let name = Path::new(aspect)
@@ -271,7 +280,7 @@ fn woven_workloads_report() {
             let _ = std::fs::remove_dir_all(&work);
             let cp = woven.class_path(&prepared, &w);
             let o = prepared
-                .run(&w, &java, &woven.jvm_options(), Some(&cp), &work)
+                .run(&w, &woven.java(), &woven.jvm_options(), Some(&cp), &work)
                 .unwrap_or_else(|e| panic!("{e}"));
             let verdict = if !o.success() {
                 format!("FAILED\n{}", o.describe())
@@ -342,7 +351,6 @@ fn woven_workloads_give_the_recorded_results(home: &Path, feature: u32) {
     ];
     let woven = woven::weave(home, &prepared, &aspects, &tmp.path().join("woven"))
         .unwrap_or_else(|e| panic!("{e}"));
-    let java = home.join("bin/java");
     let chosen: Vec<Workload> = ["xalan", "antlr4", "lucene"]
         .iter()
         .map(|n| workloads::by_name(n).unwrap())
@@ -351,7 +359,7 @@ fn woven_workloads_give_the_recorded_results(home: &Path, feature: u32) {
         let work = tmp.path().join("runs").join(w.name);
         let cp = woven.class_path(&prepared, w);
         let o = prepared
-            .run(w, &java, &woven.jvm_options(), Some(&cp), &work)
+            .run(w, &woven.java(), &woven.jvm_options(), Some(&cp), &work)
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(o.success(), "{} woven: {}", w.name, o.describe());
         assert_eq!(

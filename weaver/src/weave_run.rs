@@ -483,7 +483,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let out_kind = plan.added_kind();
     let out = &mut outs[plan.added];
     let runtime_jar = match (&cache_dir, opts.bundle_runtime, out_kind) {
-        (Some(_), true, OutputKind::Zip) => Archive::open(&rt)
+        (Some(_), true, OutputKind::Zip) if !opts.full_coverage => Archive::open(&rt)
             .ok()
             .filter(|a| a.entries().len() == RUNTIME_CLASSES.len() + 1),
         _ => None,
@@ -493,23 +493,31 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     } else {
         &[]
     };
-    // Full coverage: the aspects run with the DIB set, and the bypass class
-    // joins the output.
+    // Full coverage: the aspects, their cflow state classes and the runtime
+    // run with the DIB set (the library code they call runs its original
+    // code: a cflow counter's ThreadLocal, say), and the bypass class joins
+    // the output.
     let mut bypassed: Vec<(String, Vec<u8>)> = Vec::new();
     if opts.full_coverage {
-        for (n, b) in &aspect_classes {
-            let wrapped = crate::weave::bypass::wrap_class_in_dib(b, &index)
-                .map_err(|e| MajorError::Usage(format!("aspect class {n}: {e}")))?;
-            bypassed.push((n.clone(), wrapped));
+        let runtime_classes = runtime.iter().map(|(n, b)| (n.to_string(), b.to_vec()));
+        for (n, b) in aspect_classes
+            .iter()
+            .chain(&extra_classes)
+            .cloned()
+            .chain(runtime_classes)
+        {
+            let wrapped = crate::weave::bypass::wrap_class_in_dib(&b, &index)
+                .map_err(|e| MajorError::Usage(format!("{n} with the DIB set: {e}")))?;
+            bypassed.push((n, wrapped));
         }
         let b = crate::weave::bypass::bypass_class(52, &index)
             .map_err(|e| MajorError::Usage(format!("bypass class: {e}")))?;
         bypassed.push((format!("{}.class", crate::weave::bypass::BYPASS), b));
     }
-    let aspect_classes = if opts.full_coverage {
-        bypassed
+    let (aspect_classes, extra_classes, runtime) = if opts.full_coverage {
+        (bypassed, Vec::new(), &[][..])
     } else {
-        aspect_classes
+        (aspect_classes, extra_classes, runtime)
     };
     let added: Vec<PreparedEntry> = aspect_classes
         .iter()

@@ -46,7 +46,7 @@ pub const INFO_FILE: &str = "woven-jdk.txt";
 const INFO_HEADER: &str = "# a JDK woven by major";
 
 /// The JDK feature versions whose class library major weaves.
-pub const SUPPORTED_VERSIONS: RangeInclusive<u32> = 11..=25;
+pub const SUPPORTED_VERSIONS: RangeInclusive<u32> = 17..=25;
 
 /// The module that receives the classes the weave adds.
 const BASE: &str = "java.base";

@@ -323,7 +323,10 @@ fn check_whole_jdk(jdk: &Jdk, tag: &str) {
         );
         let line = String::from_utf8_lossy(&printed.stdout).trim().to_string();
         if form == "image" {
-            assert!(line.starts_with(&*woven.join("bin/java").to_string_lossy()), "{line}");
+            assert!(
+                line.starts_with(&*woven.join("bin/java").to_string_lossy()),
+                "{line}"
+            );
         } else {
             assert!(line.contains("--patch-module=java.base="), "{line}");
         }

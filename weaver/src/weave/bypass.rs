@@ -414,8 +414,11 @@ pub fn duplicate(woven: &mut Code, original: &Code, pool: &mut PoolBuilder<'_>) 
 }
 
 /// `jdk.internal.misc.VM` with the end of bootstrap hooked: before every
-/// return of `initLevel(int)`, `if (VM.isBooted()) MajorBypass.booted = true;`
-/// — from then on woven code checks the DIB and runs advice. An error if the
+/// return of `initLevel(int)`,
+/// `if (VM.isBooted() && !CDS.isDumpingArchive()) MajorBypass.booted = true;`
+/// — from then on woven code checks the DIB and runs advice. A JVM that
+/// dumps a class-data-sharing archive runs no advice at all, so that no
+/// aspect state is archived. An error if the
 /// class has no `initLevel(I)V` with code (a JDK this weaver does not know).
 pub fn hook_boot(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
     use major_classfile::{method_with_code, write_class, ClassEdit, ClassFile, CodeAttribute};
@@ -433,6 +436,9 @@ pub fn hook_boot(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>
         let parsed = CodeAttribute::parse(attr, &class.pool)?;
         let mut code = Code::decode(&parsed, &class.pool)?;
         let is_booted = edit.pool.method_ref(VM, "isBooted", "()Z", false)?;
+        let dumping =
+            edit.pool
+                .method_ref("jdk/internal/misc/CDS", "isDumpingArchive", "()Z", false)?;
         let booted = edit.pool.field_ref(BYPASS, BOOTED, "Z")?;
         let mut insns = Vec::with_capacity(code.insns.len() + 8);
         for insn in std::mem::take(&mut code.insns) {
@@ -445,6 +451,14 @@ pub fn hook_boot(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>
                     },
                     Insn::Jump {
                         op: op::IFEQ,
+                        target: skip,
+                    },
+                    Insn::Cp {
+                        op: op::INVOKESTATIC,
+                        index: dumping,
+                    },
+                    Insn::Jump {
+                        op: IFNE,
                         target: skip,
                     },
                     Insn::Simple(ICONST_1),
