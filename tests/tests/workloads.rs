@@ -247,6 +247,38 @@ fn woven_workloads_report() {
     };
     let recorded = Digests::load(&Digests::path()).unwrap();
     let mut table = Vec::new();
+    // The unwoven runs first (best of `MAJOR_WORKLOAD_RUNS`, default 1): the
+    // ratios below are against them, measured in the same session.
+    let runs: usize = std::env::var("MAJOR_WORKLOAD_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
+    let chosen = |w: &Workload| {
+        only.as_deref()
+            .is_none_or(|o| o.split(',').any(|x| x == w.name))
+    };
+    let best = |run: &dyn Fn(usize) -> Outcome| -> Outcome {
+        (0..runs)
+            .map(run)
+            .min_by(|a, b| a.elapsed.cmp(&b.elapsed))
+            .expect("at least one run")
+    };
+    let mut plain_time = std::collections::BTreeMap::new();
+    for w in workloads::all().into_iter().filter(|w| chosen(w)) {
+        let o = best(&|i| {
+            let work = base
+                .join("runs")
+                .join("plain")
+                .join(format!("{}-{i}", w.name));
+            let _ = std::fs::remove_dir_all(&work);
+            prepared
+                .run(&w, &home.join("bin/java"), &[], None, &work)
+                .unwrap_or_else(|e| panic!("{e}"))
+        });
+        assert!(o.success(), "{}", o.describe());
+        eprintln!("plain {}: {:.2} s", w.name, o.elapsed.as_secs_f64());
+        plain_time.insert(w.name, o.elapsed.as_secs_f64());
+    }
     for aspect in aspects.split(',') {
         let name = Path::new(aspect)
             .file_stem()
@@ -269,19 +301,21 @@ fn woven_workloads_report() {
             woven.report.classes,
             start.elapsed().as_secs_f64()
         );
-        for w in workloads::all() {
-            if only
-                .as_deref()
-                .is_some_and(|o| !o.split(',').any(|x| x == w.name))
-            {
-                continue;
-            }
-            let work = base.join("runs").join(&name).join(w.name);
-            let _ = std::fs::remove_dir_all(&work);
+        let mut ratios = Vec::new();
+        for w in workloads::all().into_iter().filter(|w| chosen(w)) {
             let cp = woven.class_path(&prepared, &w);
-            let o = prepared
-                .run(&w, &woven.java(), &woven.jvm_options(), Some(&cp), &work)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let o = best(&|i| {
+                let work = base
+                    .join("runs")
+                    .join(&name)
+                    .join(format!("{}-{i}", w.name));
+                let _ = std::fs::remove_dir_all(&work);
+                prepared
+                    .run(&w, &woven.java(), &woven.jvm_options(), Some(&cp), &work)
+                    .unwrap_or_else(|e| panic!("{e}"))
+            });
+            let ratio = o.elapsed.as_secs_f64() / plain_time[w.name];
+            ratios.push(ratio);
             let verdict = if !o.success() {
                 format!("FAILED\n{}", o.describe())
             } else if recorded.get(prepared.feature, w.name) == Some(o.digest.as_str()) {
@@ -296,13 +330,18 @@ fn woven_workloads_report() {
                 .find(|l| l.contains(':'))
                 .unwrap_or("");
             let line = format!(
-                "{name} {}: {:.1} s, {verdict} [{last}]",
+                "{name} {}: {:.2} s ({ratio:.2}x), {verdict} [{last}]",
                 w.name,
                 o.elapsed.as_secs_f64()
             );
             eprintln!("{line}");
             table.push(line);
         }
+        let geomean =
+            (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len().max(1) as f64).exp();
+        table.push(format!(
+            "{name}: geometric mean {geomean:.2}x the unwoven run time"
+        ));
     }
     eprintln!("\n{}", table.join("\n"));
 }
