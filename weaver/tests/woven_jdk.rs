@@ -485,3 +485,51 @@ fn bad_input_is_refused_and_leaves_nothing() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(out.join("mine.txt").is_file());
 }
+
+/// An aspect whose advice throws, or whose static initializer fails, gives
+/// the program a Java exception at the first advised join point that names
+/// the aspect, and the JVM exits normally with a failure status: no crash
+/// (no signal, no hs_err file).
+#[test]
+fn failing_advice_and_aspect_initializers_are_errors_not_crashes() {
+    let Some(jdk) = jdk17() else { return };
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let cache = dir.join("cache");
+    let app = program(&jdk, dir);
+    for (name, source, expected) in [
+        (
+            "Thrower",
+            "package bad;\npublic aspect Thrower {\n  before(): execution(* java.util.TreeMap.put(..)) {\n    throw new IllegalStateException(\"advice failed\");\n  }\n}\n",
+            "advice failed",
+        ),
+        (
+            "BadInit",
+            "package bad;\npublic aspect BadInit {\n  static int x = Integer.parseInt(\"nope\");\n  before(): execution(* java.util.TreeMap.put(..)) { }\n}\n",
+            "bad.BadInit",
+        ),
+    ] {
+        let aspect = dir.join(format!("{name}.aj"));
+        std::fs::write(&aspect, source).unwrap();
+        let woven = dir.join(format!("woven-{name}"));
+        let o = weave_jdk_as(&jdk, "patch", &aspect, &[&app], &woven, &cache);
+        assert!(o.status.success(), "{}", text(&o));
+        let o = major()
+            .current_dir(dir)
+            .arg("run")
+            .arg(&woven)
+            .args(["--", "-cp"])
+            .arg(woven.join("app.jar"))
+            .arg("app.Main")
+            .output()
+            .unwrap();
+        let t = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{name}: {t}");
+        assert!(t.contains(expected), "{name}: expected `{expected}` in:\n{t}");
+        assert!(t.contains("java.util.TreeMap.put"), "{name}: {t}");
+        let crashed = std::fs::read_dir(dir)
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().starts_with("hs_err"));
+        assert!(!crashed, "{name}: the JVM crashed");
+    }
+}
