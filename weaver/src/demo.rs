@@ -115,8 +115,9 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
     })?;
     weave_run::print_report(&report, &woven_jdk, true);
     eprintln!(
-        "demo: woven JDK {}: {} modules patched; major run jdk -- -Xverify:all -cp <woven classes> Main",
+        "demo: woven JDK {} ({:?}): {} modules woven; major run jdk -- -Xverify:all -cp jdk/app/classes Main",
         w.version,
+        w.form,
         w.modules.len()
     );
     let status = w
