@@ -328,9 +328,25 @@ fn make_home(jdk: &Jdk, home: &Path) -> Result<(), MajorError> {
             jdk.home.display()
         ))
     })?;
+    // The JDK's class list without its `@lambda-form-invoker` lines: with
+    // them the dump regenerates the `java.lang.invoke` holder and species
+    // classes (unwoven) in place of the image's woven ones. (Written to a
+    // file of its own: the home's `lib/classlist` is the JDK's, hard-linked.)
     let java = home.join("bin/java");
-    let o = std::process::Command::new(&java)
-        .arg("-Xshare:dump")
+    let mut dump = std::process::Command::new(&java);
+    dump.arg("-Xshare:dump");
+    if let Ok(list) = std::fs::read_to_string(jdk.home.join("lib/classlist")) {
+        let kept: String = list
+            .lines()
+            .filter(|l| !l.starts_with("@lambda-form-invoker"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let file = home.join("lib/major-classlist");
+        std::fs::write(&file, kept)
+            .map_err(|e| MajorError::Usage(format!("{}: {e}", file.display())))?;
+        dump.arg(format!("-XX:SharedClassListFile={}", file.display()));
+    }
+    let o = dump
         .output()
         .map_err(|e| MajorError::Usage(format!("{}: cannot run: {e}", java.display())))?;
     if !o.status.success() {
