@@ -98,7 +98,7 @@ mod tests {
         fs::write(jdk.join("lib/server/libjvm.so"), b"jvm").unwrap();
         fs::write(jdk.join("lib/modules"), b"image").unwrap();
         fs::write(d.path().join("etc/jvm.cfg"), b"cfg").unwrap();
-        std::os::unix::fs::symlink("../etc/jvm.cfg", jdk.join("lib/jvm.cfg")).unwrap();
+        std::os::unix::fs::symlink("../../etc/jvm.cfg", jdk.join("lib/jvm.cfg")).unwrap();
         std::os::unix::fs::symlink("server/libjvm.so", jdk.join("lib/libjvm-link.so")).unwrap();
         let home = d.path().join("home");
         assemble(&jdk, &home, &|p| p == Path::new("lib/modules")).unwrap();
