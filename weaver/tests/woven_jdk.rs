@@ -506,7 +506,7 @@ fn failing_advice_and_aspect_initializers_are_errors_not_crashes() {
         (
             "BadInit",
             "package bad;\npublic aspect BadInit {\n  static int x = Integer.parseInt(\"nope\");\n  before(): execution(* java.util.TreeMap.put(..)) { }\n}\n",
-            "bad.BadInit",
+            "major: bad.BadInit failed to initialize; advice that needs it cannot run: java.lang.NumberFormatException",
         ),
     ] {
         let aspect = dir.join(format!("{name}.aj"));

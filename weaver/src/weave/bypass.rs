@@ -529,14 +529,14 @@ pub(super) fn remap_labels(i: &Insn, m: &impl Fn(Label) -> Label) -> Insn {
 /// left alone (the aspect's singleton is made inside its wrapped static
 /// initializer).
 pub fn wrap_in_dib(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<()> {
-    wrap(code, "enter", pool)
+    wrap(code, "enter", None, pool)
 }
 
 /// Makes a proceed method (the join point, called from around advice, which
 /// runs with the DIB set) run with the DIB clear, and restore it when it
 /// returns or throws: the join point's own code is woven code.
 pub fn wrap_clear_dib(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<()> {
-    wrap(code, "leave", pool)
+    wrap(code, "leave", None, pool)
 }
 
 /// The first local slot no instruction of `code` uses (at least `max_locals`).
@@ -570,7 +570,16 @@ fn free_local(code: &Code) -> u16 {
 
 /// Wraps `code` in `prev = MajorBypass.<set>(); try { code } finally {
 /// MajorBypass.restore(prev); }`.
-fn wrap(code: &mut Code, set: &str, pool: &mut PoolBuilder<'_>) -> Result<()> {
+/// With `failing` (a static initializer's class name, dotted), the handler
+/// first tells, on `System.err` and with the DIB still set, that the class
+/// failed to initialize and why: the JVM reports the cause only at the first
+/// join point that needs the class, later ones just fail.
+fn wrap(
+    code: &mut Code,
+    set: &str,
+    failing: Option<&str>,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<()> {
     let enter = pool.method_ref(BYPASS, set, "()Z", false)?;
     let restore = pool.method_ref(BYPASS, "restore", "(Z)V", false)?;
     let prev = free_local(code);
@@ -611,6 +620,51 @@ fn wrap(code: &mut Code, set: &str, pool: &mut PoolBuilder<'_>) -> Result<()> {
         index: thrown,
         wide: thrown > 255,
     });
+    if let Some(class) = failing {
+        let err = pool.field_ref("java/lang/System", "err", "Ljava/io/PrintStream;")?;
+        let print = pool.method_ref(
+            "java/io/PrintStream",
+            "print",
+            "(Ljava/lang/String;)V",
+            false,
+        )?;
+        let println = pool.method_ref(
+            "java/io/PrintStream",
+            "println",
+            "(Ljava/lang/Object;)V",
+            false,
+        )?;
+        let text = pool.string(&format!(
+            "major: {class} failed to initialize; advice that needs it cannot run: "
+        ))?;
+        insns.extend([
+            Insn::Cp {
+                op: op::GETSTATIC,
+                index: err,
+            },
+            Insn::Ldc {
+                index: text,
+                wide: text > 255,
+            },
+            Insn::Cp {
+                op: op::INVOKEVIRTUAL,
+                index: print,
+            },
+            Insn::Cp {
+                op: op::GETSTATIC,
+                index: err,
+            },
+            Insn::Local {
+                op: op::ALOAD,
+                index: thrown,
+                wide: thrown > 255,
+            },
+            Insn::Cp {
+                op: op::INVOKEVIRTUAL,
+                index: println,
+            },
+        ]);
+    }
     insns.push(load_prev);
     insns.push(call_restore);
     insns.push(Insn::Local {
@@ -631,7 +685,8 @@ fn wrap(code: &mut Code, set: &str, pool: &mut PoolBuilder<'_>) -> Result<()> {
 }
 
 /// An aspect class with every method but its constructors running with the
-/// DIB set ([`wrap_in_dib`]), frames recomputed.
+/// DIB set ([`wrap_in_dib`]), frames recomputed; its static initializer,
+/// if it fails, says so on `System.err` first.
 pub fn wrap_class_in_dib(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
     use major_classfile::{method_with_code, write_class, ClassEdit, ClassFile, CodeAttribute};
     let class = ClassFile::parse(bytes)?;
@@ -648,7 +703,8 @@ pub fn wrap_class_in_dib(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result
         let descriptor = class.member_descriptor(m)?;
         let parsed = CodeAttribute::parse(attr, &class.pool)?;
         let mut code = Code::decode(&parsed, &class.pool)?;
-        wrap_in_dib(&mut code, &mut edit.pool)?;
+        let failing = (mname == "<clinit>").then(|| name.replace('/', "."));
+        wrap(&mut code, "enter", failing.as_deref(), &mut edit.pool)?;
         code.set_stack_map(0, None);
         let ctx = major_classfile::frames::MethodContext {
             class_name: &name,
