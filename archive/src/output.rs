@@ -527,39 +527,56 @@ impl OutputArchive {
             let file = writer.finish().map_err(io_error)?;
             drop(file);
             fs::rename(&self.temp, &self.target).map_err(io_error)?;
-        } else if fs::symlink_metadata(&self.target).is_err() {
-            fs::rename(&self.temp, &self.target).map_err(io_error)?;
         } else {
-            let aside = sibling(&self.target, "old").expect("the target has a file name");
-            fs::rename(&self.target, &aside).map_err(io_error)?;
-            if let Err(e) = fs::rename(&self.temp, &self.target) {
-                let _ = fs::rename(&aside, &self.target);
-                return Err(io_error(e));
-            }
-            let _ = remove_any(&aside);
+            move_dir_into_place(&self.temp, &self.target).map_err(io_error)?;
         }
         self.done = true;
         Ok(())
     }
 
     /// Writes [`DIR_MANIFEST`](crate::DIR_MANIFEST) into a directory
-    /// output: every file written, sorted.
+    /// output: every file written.
     fn write_manifest(&self) -> io::Result<()> {
-        let mut files: Vec<&str> = self
+        let files = self
             .names
             .iter()
             .filter(|n| !n.ends_with('/'))
-            .map(String::as_str)
-            .collect();
-        files.sort_unstable();
-        let mut text = String::from(crate::replace::MANIFEST_HEADER);
-        text.push('\n');
-        for f in files {
-            text.push_str(f);
-            text.push('\n');
-        }
-        fs::write(self.temp.join(crate::DIR_MANIFEST), text)
+            .map(String::as_str);
+        write_dir_manifest(&self.temp, files)
     }
+}
+
+/// Writes [`DIR_MANIFEST`](crate::DIR_MANIFEST) into `dir`, listing `files`
+/// (`/`-separated relative names), sorted.
+pub(crate) fn write_dir_manifest<'a>(
+    dir: &Path,
+    files: impl Iterator<Item = &'a str>,
+) -> io::Result<()> {
+    let mut files: Vec<&str> = files.collect();
+    files.sort_unstable();
+    let mut text = String::from(crate::replace::MANIFEST_HEADER);
+    text.push('\n');
+    for f in files {
+        text.push_str(f);
+        text.push('\n');
+    }
+    fs::write(dir.join(crate::DIR_MANIFEST), text)
+}
+
+/// Renames the directory `temp` to `target`. Whatever is at the target is
+/// first moved aside, put back if the rename fails, and removed after it.
+pub(crate) fn move_dir_into_place(temp: &Path, target: &Path) -> io::Result<()> {
+    if fs::symlink_metadata(target).is_err() {
+        return fs::rename(temp, target);
+    }
+    let aside = sibling(target, "old").expect("the target has a file name");
+    fs::rename(target, &aside)?;
+    if let Err(e) = fs::rename(temp, target) {
+        let _ = fs::rename(&aside, target);
+        return Err(e);
+    }
+    let _ = remove_any(&aside);
+    Ok(())
 }
 
 impl Drop for OutputArchive {

@@ -11,7 +11,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::output::{remove_any, remove_stale_siblings, sibling};
+use crate::output::{
+    move_dir_into_place, remove_any, remove_stale_siblings, sibling, write_dir_manifest,
+};
 use crate::ArchiveError;
 
 /// A directory being written: files go under [`path`](Self::path); nothing
@@ -80,25 +82,8 @@ impl OutputDir {
                     .join("/"),
             );
         }
-        files.sort_unstable();
-        let mut text = String::from(crate::replace::MANIFEST_HEADER);
-        text.push('\n');
-        for f in files {
-            text.push_str(&f);
-            text.push('\n');
-        }
-        fs::write(self.temp.join(crate::DIR_MANIFEST), text).map_err(io_error)?;
-        if fs::symlink_metadata(&self.target).is_ok() {
-            let aside = sibling(&self.target, "old").expect("the target has a file name");
-            fs::rename(&self.target, &aside).map_err(io_error)?;
-            if let Err(e) = fs::rename(&self.temp, &self.target) {
-                let _ = fs::rename(&aside, &self.target);
-                return Err(io_error(e));
-            }
-            let _ = remove_any(&aside);
-        } else {
-            fs::rename(&self.temp, &self.target).map_err(io_error)?;
-        }
+        write_dir_manifest(&self.temp, files.iter().map(String::as_str)).map_err(io_error)?;
+        move_dir_into_place(&self.temp, &self.target).map_err(io_error)?;
         self.done = true;
         Ok(())
     }

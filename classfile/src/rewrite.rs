@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::frames::{self, MethodContext};
 use crate::hierarchy::ClassHierarchy;
 use crate::kept_frames::{self, Snapshot};
+use crate::pool_builder::PoolBuilder;
 
 /// What [`reencode_class`] does to each method body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +117,53 @@ pub fn reencode_class(
         }
     }
     Ok((write_class(&class, &edit), stats))
+}
+
+/// Rewrites some method bodies of a class: for every method with code that
+/// `select(name, descriptor)` picks, `transform(name, code, pool)` edits the
+/// decoded body; its frames are then recomputed and it is encoded again.
+/// Returns the new class file and how many methods were rewritten. The
+/// template of the weaver's small whole-class rewrites (the JDK hooks of
+/// full coverage, running a class with its bypass set).
+pub fn transform_methods(
+    bytes: &[u8],
+    hierarchy: &dyn ClassHierarchy,
+    select: impl Fn(&str, &str) -> bool,
+    mut transform: impl FnMut(&str, &mut Code, &mut PoolBuilder<'_>) -> Result<()>,
+) -> Result<(Vec<u8>, usize)> {
+    let class = ClassFile::parse(bytes)?;
+    let class_name = class.name()?.into_owned();
+    let mut edit = ClassEdit::new(&class);
+    let mut rewritten = 0;
+    for (mi, m) in class.methods.iter().enumerate() {
+        let Some(attr) = m.attribute("Code") else {
+            continue;
+        };
+        let name = class.member_name(m)?;
+        let desc = class.member_descriptor(m)?;
+        if !select(&name, &desc) {
+            continue;
+        }
+        let ctx_err = |e: Error| e.in_method(&name, &desc).in_class(class_name.as_str());
+        let parsed = CodeAttribute::parse(attr, &class.pool).map_err(ctx_err)?;
+        let mut code = Code::decode(&parsed, &class.pool).map_err(ctx_err)?;
+        transform(&name, &mut code, &mut edit.pool).map_err(ctx_err)?;
+        code.set_stack_map(0, None);
+        let ctx = MethodContext {
+            class_name: &class_name,
+            name: &name,
+            descriptor: &desc,
+            is_static: m.access & ACC_STATIC != 0,
+            major_version: class.major_version,
+        };
+        frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy).map_err(ctx_err)?;
+        let mut out = Vec::new();
+        code.write_attribute(attr.name_index, &code.layout(), &mut out)
+            .map_err(ctx_err)?;
+        edit.methods.insert(mi, method_with_code(m, &out));
+        rewritten += 1;
+    }
+    Ok((write_class(&class, &edit), rewritten))
 }
 
 /// Puts `lconst_0; lstore n; lload n; pop2; aconst_null; pop` (with `n` a new

@@ -118,6 +118,9 @@ pub struct WeaveReport {
     /// The classes the weave added to the output (compiled aspects, extra
     /// classes, runtime classes, the bypass class), as entry names.
     pub added_classes: Vec<String>,
+    /// Full coverage: the packages of the added classes that `java.base`
+    /// did not have (internal form), declared in its module descriptor.
+    pub base_packages_added: Vec<String>,
 }
 
 /// Weaves; on any error nothing is written.
@@ -338,6 +341,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(str::to_string)
         .collect();
     // Full coverage: those java.base lacks join its module descriptor.
+    let mut base_packages_added = Vec::new();
     if opts.full_coverage {
         let base: HashSet<&str> = inputs
             .iter()
@@ -345,9 +349,13 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             .flat_map(|a| a.entries().iter().filter_map(|e| e.class_name()))
             .filter_map(crate::modules::package_of)
             .collect();
-        weaver.added_packages = added_packages
+        base_packages_added = added_packages
             .iter()
             .filter(|p| !base.contains(p.as_str()))
+            .cloned()
+            .collect();
+        weaver.added_packages = base_packages_added
+            .iter()
             .map(|p| p.replace('/', "."))
             .collect();
     }
@@ -365,6 +373,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             .collect(),
     };
     let mut report = WeaveReport {
+        base_packages_added,
         unsupported: weaver.unsupported.clone(),
         warnings,
         ..Default::default()

@@ -148,16 +148,6 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
         }
         chosen.into_iter().collect()
     };
-    // The packages java.base has already: the added classes' other packages
-    // are new, and exported.
-    let base_packages: BTreeSet<String> = image
-        .entries()
-        .iter()
-        .filter_map(|e| e.name.strip_prefix("/java.base/"))
-        .filter(|n| n.ends_with(".class"))
-        .filter_map(|n| n.rsplit_once('/').map(|(p, _)| p.to_string()))
-        .collect();
-    drop(image);
 
     let out = OutputDir::create(&opts.output)?;
     // An image is built from the patches, woven into a staging directory.
@@ -215,14 +205,7 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
         .map(file_name)
         .filter(|n| !patched.iter().any(|m| *n == format!("{m}.jar")))
         .collect();
-    let exports: Vec<String> = report
-        .added_classes
-        .iter()
-        .filter_map(|c| c.rsplit_once('/').map(|(p, _)| p.to_string()))
-        .filter(|p| !base_packages.contains(p))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let exports = report.base_packages_added.clone();
     let io = |what: &str, e: std::io::Error| {
         MajorError::Usage(format!("{}: writing {what}: {e}", opts.output.display()))
     };
@@ -249,7 +232,7 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
             }
         }
         JdkForm::Image => {
-            build_image(&image_path, &staging, &patched, out.path())?;
+            build_image(&image, &staging, &patched, out.path())?;
             // The program's woven inputs go to app/.
             let app = out.path().join(APP);
             std::fs::create_dir_all(&app).map_err(|e| io(APP, e))?;
@@ -283,13 +266,12 @@ const APP: &str = "app";
 /// Writes `home/lib/modules`: the JDK's run-time image with the classes of
 /// each module's patch (in `staging`) replacing or joining its own.
 fn build_image(
-    image_path: &Path,
+    source: &Archive,
     staging: &Path,
     modules: &[String],
     home: &Path,
 ) -> Result<(), MajorError> {
-    let source = Archive::open(image_path)?;
-    let mut writer = ImageWriter::from_image(&source, &home.join("lib/modules"))?;
+    let mut writer = ImageWriter::from_image(source, &home.join("lib/modules"))?;
     for m in modules {
         let patch = Archive::open(&staging.join(format!("{m}.jar")))?;
         for (i, e) in patch.entries().iter().enumerate() {

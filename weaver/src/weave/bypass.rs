@@ -24,8 +24,9 @@
 //! and which every module can call without more exports.
 
 use major_classfile::opcodes::op;
+use major_classfile::rewrite::transform_methods;
 use major_classfile::{ClassBuilder, ClassHierarchy, Code, CodeAttr, Handler, Insn, Label};
-use major_classfile::{PoolBuilder, Result};
+use major_classfile::{ClassFile, PoolBuilder, Result};
 
 /// `iconst_0`.
 const ICONST_0: u8 = 3;
@@ -421,72 +422,51 @@ pub fn duplicate(woven: &mut Code, original: &Code, pool: &mut PoolBuilder<'_>) 
 /// aspect state is archived. An error if the
 /// class has no `initLevel(I)V` with code (a JDK this weaver does not know).
 pub fn hook_boot(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
-    use major_classfile::{method_with_code, write_class, ClassEdit, ClassFile, CodeAttribute};
-    let class = ClassFile::parse(bytes)?;
-    let mut edit = ClassEdit::new(&class);
-    let mut hooked = false;
-    for (mi, m) in class.methods.iter().enumerate() {
-        let (Some(attr), "initLevel", "(I)V") = (
-            m.attribute("Code"),
-            &*class.member_name(m)?,
-            &*class.member_descriptor(m)?,
-        ) else {
-            continue;
-        };
-        let parsed = CodeAttribute::parse(attr, &class.pool)?;
-        let mut code = Code::decode(&parsed, &class.pool)?;
-        let is_booted = edit.pool.method_ref(VM, "isBooted", "()Z", false)?;
-        let dumping =
-            edit.pool
-                .method_ref("jdk/internal/misc/CDS", "isDumpingArchive", "()Z", false)?;
-        let booted = edit.pool.field_ref(BYPASS, BOOTED, "Z")?;
-        let mut insns = Vec::with_capacity(code.insns.len() + 8);
-        for insn in std::mem::take(&mut code.insns) {
-            if matches!(insn, Insn::Simple(op::RETURN)) {
-                let skip = code.new_label();
-                insns.extend([
-                    Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: is_booted,
-                    },
-                    Insn::Jump {
-                        op: op::IFEQ,
-                        target: skip,
-                    },
-                    Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: dumping,
-                    },
-                    Insn::Jump {
-                        op: IFNE,
-                        target: skip,
-                    },
-                    Insn::Simple(ICONST_1),
-                    Insn::Cp {
-                        op: op::PUTSTATIC,
-                        index: booted,
-                    },
-                    Insn::Label(skip),
-                ]);
+    let (class, hooked) = transform_methods(
+        bytes,
+        hierarchy,
+        |name, desc| name == "initLevel" && desc == "(I)V",
+        |_, code, pool| {
+            let is_booted = pool.method_ref(VM, "isBooted", "()Z", false)?;
+            let dumping =
+                pool.method_ref("jdk/internal/misc/CDS", "isDumpingArchive", "()Z", false)?;
+            let booted = pool.field_ref(BYPASS, BOOTED, "Z")?;
+            let mut insns = Vec::with_capacity(code.insns.len() + 8);
+            for insn in std::mem::take(&mut code.insns) {
+                if matches!(insn, Insn::Simple(op::RETURN)) {
+                    let skip = code.new_label();
+                    insns.extend([
+                        Insn::Cp {
+                            op: op::INVOKESTATIC,
+                            index: is_booted,
+                        },
+                        Insn::Jump {
+                            op: op::IFEQ,
+                            target: skip,
+                        },
+                        Insn::Cp {
+                            op: op::INVOKESTATIC,
+                            index: dumping,
+                        },
+                        Insn::Jump {
+                            op: IFNE,
+                            target: skip,
+                        },
+                        Insn::Simple(ICONST_1),
+                        Insn::Cp {
+                            op: op::PUTSTATIC,
+                            index: booted,
+                        },
+                        Insn::Label(skip),
+                    ]);
+                }
+                insns.push(insn);
             }
-            insns.push(insn);
-        }
-        code.insns = insns;
-        code.set_stack_map(0, None);
-        let ctx = major_classfile::frames::MethodContext {
-            class_name: VM,
-            name: "initLevel",
-            descriptor: "(I)V",
-            is_static: m.access & 0x0008 != 0,
-            major_version: class.major_version,
-        };
-        major_classfile::frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy)?;
-        let mut out = Vec::new();
-        code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
-        edit.methods.insert(mi, method_with_code(m, &out));
-        hooked = true;
-    }
-    if !hooked {
+            code.insns = insns;
+            Ok(())
+        },
+    )?;
+    if hooked == 0 {
         return Err(major_classfile::Error::new(
             major_classfile::ErrorKind::Unsupported,
             None,
@@ -496,7 +476,7 @@ pub fn hook_boot(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>
             ),
         ));
     }
-    Ok(write_class(&class, &edit))
+    Ok(class)
 }
 
 pub(super) fn remap_labels(i: &Insn, m: &impl Fn(Label) -> Label) -> Insn {
@@ -688,35 +668,15 @@ fn wrap(
 /// DIB set ([`wrap_in_dib`]), frames recomputed; its static initializer,
 /// if it fails, says so on `System.err` first.
 pub fn wrap_class_in_dib(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
-    use major_classfile::{method_with_code, write_class, ClassEdit, ClassFile, CodeAttribute};
-    let class = ClassFile::parse(bytes)?;
-    let name = class.name()?.into_owned();
-    let mut edit = ClassEdit::new(&class);
-    for (mi, m) in class.methods.iter().enumerate() {
-        let Some(attr) = m.attribute("Code") else {
-            continue;
-        };
-        let mname = class.member_name(m)?;
-        if mname == "<init>" {
-            continue;
-        }
-        let descriptor = class.member_descriptor(m)?;
-        let parsed = CodeAttribute::parse(attr, &class.pool)?;
-        let mut code = Code::decode(&parsed, &class.pool)?;
-        let failing = (mname == "<clinit>").then(|| name.replace('/', "."));
-        wrap(&mut code, "enter", failing.as_deref(), &mut edit.pool)?;
-        code.set_stack_map(0, None);
-        let ctx = major_classfile::frames::MethodContext {
-            class_name: &name,
-            name: &mname,
-            descriptor: &descriptor,
-            is_static: m.access & 0x0008 != 0,
-            major_version: class.major_version,
-        };
-        major_classfile::frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy)?;
-        let mut out = Vec::new();
-        code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
-        edit.methods.insert(mi, method_with_code(m, &out));
-    }
-    Ok(write_class(&class, &edit))
+    let class_name = ClassFile::parse(bytes)?.name()?.replace('/', ".");
+    let (class, _) = transform_methods(
+        bytes,
+        hierarchy,
+        |name, _| name != "<init>",
+        |name, code, pool| {
+            let failing = (name == "<clinit>").then_some(class_name.as_str());
+            wrap(code, "enter", failing, pool)
+        },
+    )?;
+    Ok(class)
 }

@@ -13,10 +13,8 @@
 //! may call the aspects without `--add-exports`.
 
 use major_classfile::opcodes::op;
-use major_classfile::{
-    method_with_code, write_class, ClassEdit, ClassFile, ClassHierarchy, Code, CodeAttribute,
-    Error, ErrorKind, Insn, Result,
-};
+use major_classfile::rewrite::transform_methods;
+use major_classfile::{ClassHierarchy, Error, ErrorKind, Insn, Result};
 
 /// `jdk.internal.module.Builder`.
 pub const BUILDER: &str = "jdk/internal/module/Builder";
@@ -33,132 +31,112 @@ pub fn hook_builder(
     packages: &[String],
     hierarchy: &dyn ClassHierarchy,
 ) -> Result<Vec<u8>> {
-    let class = ClassFile::parse(bytes)?;
-    let mut edit = ClassEdit::new(&class);
-    let mut hooked = false;
-    for (mi, m) in class.methods.iter().enumerate() {
-        let (Some(attr), "build", "(I)Ljava/lang/module/ModuleDescriptor;") = (
-            m.attribute("Code"),
-            &*class.member_name(m)?,
-            &*class.member_descriptor(m)?,
-        ) else {
-            continue;
-        };
-        let parsed = CodeAttribute::parse(attr, &class.pool)?;
-        let mut code = Code::decode(&parsed, &class.pool)?;
-        let pool = &mut edit.pool;
-        let name = pool.field_ref(BUILDER, "name", "Ljava/lang/String;")?;
-        let packages_field = pool.field_ref(BUILDER, "packages", "Ljava/util/Set;")?;
-        let exports_field = pool.field_ref(BUILDER, "exports", "Ljava/util/Set;")?;
-        let equals =
-            pool.method_ref("java/lang/String", "equals", "(Ljava/lang/Object;)Z", false)?;
-        let hash_set = pool.class(HASH_SET)?;
-        let copy = pool.method_ref(HASH_SET, "<init>", "(Ljava/util/Collection;)V", false)?;
-        let add = pool.method_ref(SET, "add", "(Ljava/lang/Object;)Z", true)?;
-        let empty = pool.method_ref(SET, "of", "()Ljava/util/Set;", true)?;
-        let new_exports = pool.method_ref(
-            BUILDER,
-            "newExports",
-            "(Ljava/util/Set;Ljava/lang/String;)Ljava/lang/module/ModuleDescriptor$Exports;",
-            false,
-        )?;
-        let java_base = pool.string("java.base")?;
-        let names: Vec<u16> = packages
-            .iter()
-            .map(|p| pool.string(p))
-            .collect::<Result<_>>()?;
-        let skip = code.new_label();
-        let mut head = vec![
-            Insn::Simple(op::ALOAD_0),
-            Insn::Cp {
-                op: op::GETFIELD,
-                index: name,
-            },
-            Insn::Ldc {
-                index: java_base,
-                wide: java_base > 255,
-            },
-            Insn::Cp {
-                op: op::INVOKEVIRTUAL,
-                index: equals,
-            },
-            Insn::Jump {
-                op: op::IFEQ,
-                target: skip,
-            },
-        ];
-        // this.packages = new HashSet(this.packages) + names;
-        // this.exports = new HashSet(this.exports) + newExports(Set.of(), name)...
-        for (field, exports) in [(packages_field, false), (exports_field, true)] {
-            head.extend([
-                Insn::Simple(op::ALOAD_0),
-                Insn::Cp {
-                    op: op::NEW,
-                    index: hash_set,
-                },
-                Insn::Simple(op::DUP),
+    let (class, hooked) = transform_methods(
+        bytes,
+        hierarchy,
+        |name, desc| name == "build" && desc == "(I)Ljava/lang/module/ModuleDescriptor;",
+        |_, code, pool| {
+            let name = pool.field_ref(BUILDER, "name", "Ljava/lang/String;")?;
+            let packages_field = pool.field_ref(BUILDER, "packages", "Ljava/util/Set;")?;
+            let exports_field = pool.field_ref(BUILDER, "exports", "Ljava/util/Set;")?;
+            let equals =
+                pool.method_ref("java/lang/String", "equals", "(Ljava/lang/Object;)Z", false)?;
+            let hash_set = pool.class(HASH_SET)?;
+            let copy = pool.method_ref(HASH_SET, "<init>", "(Ljava/util/Collection;)V", false)?;
+            let add = pool.method_ref(SET, "add", "(Ljava/lang/Object;)Z", true)?;
+            let empty = pool.method_ref(SET, "of", "()Ljava/util/Set;", true)?;
+            let new_exports = pool.method_ref(
+                BUILDER,
+                "newExports",
+                "(Ljava/util/Set;Ljava/lang/String;)Ljava/lang/module/ModuleDescriptor$Exports;",
+                false,
+            )?;
+            let java_base = pool.string("java.base")?;
+            let names: Vec<u16> = packages
+                .iter()
+                .map(|p| pool.string(p))
+                .collect::<Result<_>>()?;
+            let skip = code.new_label();
+            let mut head = vec![
                 Insn::Simple(op::ALOAD_0),
                 Insn::Cp {
                     op: op::GETFIELD,
-                    index: field,
+                    index: name,
+                },
+                Insn::Ldc {
+                    index: java_base,
+                    wide: java_base > 255,
                 },
                 Insn::Cp {
-                    op: op::INVOKESPECIAL,
-                    index: copy,
+                    op: op::INVOKEVIRTUAL,
+                    index: equals,
                 },
-            ]);
-            for &n in &names {
-                head.push(Insn::Simple(op::DUP));
-                if exports {
-                    head.push(Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: empty,
-                    });
-                    head.push(Insn::Ldc {
-                        index: n,
-                        wide: n > 255,
-                    });
-                    head.push(Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: new_exports,
-                    });
-                } else {
-                    head.push(Insn::Ldc {
-                        index: n,
-                        wide: n > 255,
-                    });
-                }
+                Insn::Jump {
+                    op: op::IFEQ,
+                    target: skip,
+                },
+            ];
+            // this.packages = new HashSet(this.packages) + names;
+            // this.exports = new HashSet(this.exports) + newExports(Set.of(), name)...
+            for (field, exports) in [(packages_field, false), (exports_field, true)] {
                 head.extend([
-                    Insn::InvokeInterface {
-                        index: add,
-                        count: 2,
+                    Insn::Simple(op::ALOAD_0),
+                    Insn::Cp {
+                        op: op::NEW,
+                        index: hash_set,
                     },
-                    Insn::Simple(op::POP),
+                    Insn::Simple(op::DUP),
+                    Insn::Simple(op::ALOAD_0),
+                    Insn::Cp {
+                        op: op::GETFIELD,
+                        index: field,
+                    },
+                    Insn::Cp {
+                        op: op::INVOKESPECIAL,
+                        index: copy,
+                    },
                 ]);
+                for &n in &names {
+                    head.push(Insn::Simple(op::DUP));
+                    if exports {
+                        head.push(Insn::Cp {
+                            op: op::INVOKESTATIC,
+                            index: empty,
+                        });
+                        head.push(Insn::Ldc {
+                            index: n,
+                            wide: n > 255,
+                        });
+                        head.push(Insn::Cp {
+                            op: op::INVOKESTATIC,
+                            index: new_exports,
+                        });
+                    } else {
+                        head.push(Insn::Ldc {
+                            index: n,
+                            wide: n > 255,
+                        });
+                    }
+                    head.extend([
+                        Insn::InvokeInterface {
+                            index: add,
+                            count: 2,
+                        },
+                        Insn::Simple(op::POP),
+                    ]);
+                }
+                head.push(Insn::Cp {
+                    op: op::PUTFIELD,
+                    index: field,
+                });
             }
-            head.push(Insn::Cp {
-                op: op::PUTFIELD,
-                index: field,
-            });
-        }
-        head.push(Insn::Label(skip));
-        head.append(&mut code.insns);
-        code.insns = head;
-        code.set_stack_map(0, None);
-        let ctx = major_classfile::frames::MethodContext {
-            class_name: BUILDER,
-            name: "build",
-            descriptor: "(I)Ljava/lang/module/ModuleDescriptor;",
-            is_static: false,
-            major_version: class.major_version,
-        };
-        major_classfile::frames::compute(&mut code, &ctx, &mut edit.pool, hierarchy)?;
-        let mut out = Vec::new();
-        code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
-        edit.methods.insert(mi, method_with_code(m, &out));
-        hooked = true;
-    }
-    if !hooked {
+            head.push(Insn::Label(skip));
+            head.append(&mut code.insns);
+            code.insns = head;
+            Ok(())
+        },
+    )?;
+    if hooked == 0 {
         return Err(Error::new(
             ErrorKind::Unsupported,
             None,
@@ -168,5 +146,5 @@ pub fn hook_builder(
             ),
         ));
     }
-    Ok(write_class(&class, &edit))
+    Ok(class)
 }
