@@ -187,6 +187,12 @@ struct WeaveArgs {
     /// --patch-module java.base=OUT.
     #[arg(long)]
     full_coverage: bool,
+    /// With full coverage (--jdk, --full-coverage): how a woven method skips its
+    /// advice while a bypass is on (the VM booting, or advice running):
+    /// `guards`, one decision on entry that every woven shadow tests, or
+    /// `duplicate`, the woven and the original body in one method (FERRARI).
+    #[arg(long, value_enum, default_value = "guards", value_name = "FORM")]
+    bypass: major_weaver::weave::bypass::BypassForm,
     /// With --jdk: weave only this module of the JDK (repeat for several; java.base
     /// is always woven). With a JDK run-time image (`$JAVA_HOME/lib/modules`) as
     /// input: weave this module of it (repeat for several), each into
@@ -339,6 +345,7 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         bundle_runtime: !args.no_runtime,
         strict: args.strict,
         full_coverage: args.full_coverage,
+        bypass: args.bypass,
         modules: args.modules,
         cache,
         jars: JarOptions {
@@ -408,6 +415,7 @@ fn weave_jdk(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         cache,
         strict: args.strict,
         signed_jars: args.signed_jars,
+        bypass: args.bypass,
     };
     let (report, woven) = major_weaver::woven_jdk::weave(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);

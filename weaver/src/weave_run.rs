@@ -27,6 +27,7 @@ use crate::outputs::Plan;
 use crate::report::MajorError;
 use crate::runtime::{cached_runtime_jar, write_runtime_jar, RUNTIME_CLASSES};
 use crate::signed::{signature_files, SignedJars};
+use crate::weave::bypass::BypassForm;
 use crate::weave::{describe, ClassOutcome, DeclareHit, Weaver};
 
 /// What to weave.
@@ -54,6 +55,8 @@ pub struct WeaveOptions {
     /// woven behind the bootstrap and thread-local bypasses
     /// ([`crate::weave::bypass`]).
     pub full_coverage: bool,
+    /// Full coverage: how woven methods bypass their advice.
+    pub bypass: BypassForm,
     /// How jars are laid out and treated ([`JarOptions`]).
     pub jars: JarOptions,
     /// Modules to weave from the JDK run-time images among the inputs
@@ -318,6 +321,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         let mut w = Weaver::new(&program, &aspects, ix);
         w.strict = opts.strict;
         w.full_coverage = opts.full_coverage;
+        w.bypass_form = opts.bypass;
         w
     };
     let mut weaver = new_weaver(&index);

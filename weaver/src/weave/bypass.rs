@@ -12,9 +12,26 @@
 //! Both are checked once, on entry of every woven method: the BIB inline, as
 //! one read of the static flag [`BOOTED`] (set by `VM.initLevel` when the VM
 //! has booted: [`hook_boot`]), so that the bootstrap, all of it interpreted,
-//! pays no call; then the DIB by [`BYPASS`]`.active()`. Each woven method holds
-//! its woven body and, after it, its original body (FERRARI's duplication),
-//! and the check branches to the original ([`duplicate`]). Every method of the aspect classes runs with the
+//! pays no call; then the DIB by [`BYPASS`]`.active()`. What the check decides
+//! holds for the whole invocation, in one of two forms ([`BypassForm`]):
+//!
+//! * **guards** (the default): the decision goes into a local ([`decide`]);
+//!   each woven shadow tests it ([`guard`]) and runs either its woven code or
+//!   its original instruction; an execution's advice calls and cflow entries
+//!   are skipped one by one. A method grows by its advice code only.
+//! * **duplicate** (FERRARI's): each woven method holds its woven body and,
+//!   after it, its original body, and the check branches to the original
+//!   ([`duplicate`]). A method doubles.
+//!
+//! Guards cost one `iload; ifne` per woven shadow where duplication costs
+//! nothing more than the entry check, but a duplicated method is twice as
+//! large for HotSpot's inlining heuristics (which count bytecode bytes): on
+//! the real workloads guards are faster (bench/README.md), and a third of
+//! the code. A method whose execution has around advice is duplicated in
+//! both forms: bypassing that advice means running the body, which moved
+//! into the proceed method.
+//!
+//! Every method of the aspect classes runs with the
 //! DIB set and restores it when it returns or throws ([`wrap_in_dib`]), so
 //! advice, `aspectOf()` and the aspects' static initializers never see woven
 //! code.
@@ -319,6 +336,73 @@ pub fn restore(prev: u16, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Re
         index: m,
     });
     Ok(())
+}
+
+/// How a woven method bypasses its advice when a bypass is on (see the
+/// module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum BypassForm {
+    /// One decision on entry, kept in a local; each woven shadow tests it
+    /// and runs either its woven code or its original instruction
+    /// ([`decide`], [`guard`]). A method whose execution has around advice
+    /// is duplicated instead: bypassing that advice means running the body
+    /// that moved into its proceed method.
+    #[default]
+    Guards,
+    /// FERRARI's duplication: the woven body, then the original body, and a
+    /// branch on entry ([`duplicate`]).
+    Duplicate,
+}
+
+/// Emits, at a method's entry, the bypass decision into the int local
+/// `local`: 1 while a bypass is on (the VM has not booted, or the DIB is
+/// set), 0 when advice runs. The BIB is one inline read, as in
+/// [`duplicate`].
+pub fn decide(
+    local: u16,
+    pool: &mut PoolBuilder<'_>,
+    out: &mut Vec<Insn>,
+    done: Label,
+) -> Result<()> {
+    let booted = pool.field_ref(BYPASS, BOOTED, "Z")?;
+    let active = pool.method_ref(BYPASS, "active", "()Z", false)?;
+    out.extend([
+        Insn::Simple(ICONST_1),
+        Insn::Cp {
+            op: op::GETSTATIC,
+            index: booted,
+        },
+        Insn::Jump {
+            op: op::IFEQ,
+            target: done,
+        },
+        Insn::Simple(op::POP),
+        Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: active,
+        },
+        Insn::Label(done),
+        Insn::Local {
+            op: op::ISTORE,
+            index: local,
+            wide: local > 255,
+        },
+    ]);
+    Ok(())
+}
+
+/// Emits the test of a guard: to `bypassed` when the decision in `local`
+/// ([`decide`]) says a bypass is on.
+pub fn guard(local: u16, bypassed: Label, out: &mut Vec<Insn>) {
+    out.push(Insn::Local {
+        op: op::ILOAD,
+        index: local,
+        wide: local > 255,
+    });
+    out.push(Insn::Jump {
+        op: IFNE,
+        target: bypassed,
+    });
 }
 
 /// Replaces the woven body `woven` of a method by: the bypass check, the woven
