@@ -81,19 +81,49 @@ pub fn eligible(opts: &WeaveOptions, inputs: &[Arc<Archive>], multi_release: &[b
         && opts.modules.is_empty()
 }
 
-/// SHA-256 of this executable, computed once per process.
-fn executable_digest() -> String {
+/// SHA-256 of this executable: once per process, and kept in `cache` (the
+/// aspect cache directory) for the next process of the same executable
+/// (same path, size and modification time), since hashing tens of
+/// megabytes costs more than an incremental weave of a few classes.
+fn executable_digest(cache: Option<&Path>) -> String {
     static DIGEST: OnceLock<String> = OnceLock::new();
     DIGEST
         .get_or_init(|| {
-            let exe = std::env::current_exe().and_then(std::fs::read);
-            match exe {
-                Ok(bytes) => hex(&Sha256::digest(&bytes)),
+            let exe = match std::env::current_exe() {
+                Ok(p) => p,
                 // Unknown: a key no other run shares, so never incremental.
-                Err(e) => format!(
-                    "unreadable executable ({e}) in process {}",
-                    std::process::id()
-                ),
+                Err(e) => return format!("unknown executable ({e}) {}", std::process::id()),
+            };
+            let stamp = std::fs::metadata(&exe).ok().map(|m| {
+                let t = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+                format!("{} {} {:?}", exe.display(), m.len(), t)
+            });
+            let kept = cache.map(|d| d.join("executable-digest"));
+            if let (Some(stamp), Some(kept)) = (&stamp, &kept) {
+                if let Ok(text) = std::fs::read_to_string(kept) {
+                    if let Some((s, digest)) = text.rsplit_once('\n') {
+                        if s == stamp && digest.len() == 64 {
+                            return digest.to_string();
+                        }
+                    }
+                }
+            }
+            match std::fs::read(&exe) {
+                Ok(bytes) => {
+                    let digest = hex(&Sha256::digest(&bytes));
+                    if let (Some(stamp), Some(kept)) = (&stamp, &kept) {
+                        // Best effort: without it the next run hashes again.
+                        let temp = kept.with_extension(format!("tmp-{}", std::process::id()));
+                        if std::fs::write(&temp, format!("{stamp}\n{digest}")).is_ok() {
+                            let _ = std::fs::rename(&temp, kept);
+                        }
+                    }
+                    digest
+                }
+                Err(e) => format!("unreadable executable ({e}) {}", std::process::id()),
             }
         })
         .clone()
@@ -114,7 +144,10 @@ pub fn global_key(opts: &WeaveOptions, program: &Program, aspects: &CompiledAspe
         h.update(bytes);
     };
     put("version", env!("CARGO_PKG_VERSION").as_bytes());
-    put("executable", executable_digest().as_bytes());
+    put(
+        "executable",
+        executable_digest(opts.cache.as_deref()).as_bytes(),
+    );
     let options = format!(
         "strict={} runtime={} full_coverage={} signed={:?}",
         opts.strict, opts.bundle_runtime, opts.full_coverage, opts.jars.signed_jars
@@ -222,17 +255,22 @@ fn level_print(index: &ClassIndex, name: &str, level: Level) -> String {
 
 /// The prints of `wanted` (name → levels) in `index`. Where `known` has the
 /// class with the same bytes, its level prints are taken from there (the
-/// same bytes show the same at every level).
+/// same bytes show the same at every level); `current`: `known` holds what
+/// the classes are now (their bytes are not read again).
 fn prints(
     index: &ClassIndex,
     wanted: &BTreeMap<String, BTreeSet<Level>>,
     known: &BTreeMap<String, ClassPrint>,
+    current: bool,
 ) -> BTreeMap<String, ClassPrint> {
     let wanted: Vec<(&String, &BTreeSet<Level>)> = wanted.iter().collect();
     wanted
         .par_iter()
         .map(|(name, levels)| {
-            let bytes = bytes_print(index, name);
+            let bytes = match known.get(*name) {
+                Some(p) if current => p.bytes.clone(),
+                _ => bytes_print(index, name),
+            };
             let same = known.get(*name).filter(|p| p.bytes == bytes);
             let levels = levels
                 .iter()
@@ -404,7 +442,7 @@ impl Session {
         for (name, p) in &old.table {
             wanted.insert(name.clone(), p.levels.keys().copied().collect());
         }
-        let now = prints(index, &wanted, &old.table);
+        let now = prints(index, &wanted, &old.table, false);
         let changed: HashSet<(String, Level)> = old
             .table
             .iter()
@@ -465,7 +503,7 @@ fn state_bytes(
     for (n, l) in global.iter().chain(entries.iter().flat_map(|e| &e.deps)) {
         wanted.entry(n.clone()).or_default().insert(*l);
     }
-    let table = prints(index, &wanted, known);
+    let table = prints(index, &wanted, known, true);
     State {
         key,
         table,
@@ -571,10 +609,10 @@ pub struct Update {
     summary: Summary,
 }
 
-/// What the weave of one input entry gives in an update.
+/// What the weave of one input entry gives in an update: its record and the
+/// files to write.
 struct Redone {
     record: EntryRecord,
-    outcome: Option<ClassOutcome>,
     writes: Vec<Write>,
 }
 
@@ -630,8 +668,7 @@ impl Update {
         let mut records = Vec::with_capacity(n);
         for (i, k) in kept.iter().enumerate() {
             let e = &input.entries()[i];
-            if let Some(name) = e.class_name().filter(|n| replaced.contains(n)) {
-                let _ = name;
+            if e.class_name().is_some_and(|n| replaced.contains(n)) {
                 self.notes.push(format!(
                     "{}!{}: replaced by the aspect class major compiled",
                     input.path().display(),
@@ -659,7 +696,6 @@ impl Update {
                         }
                         None => self.summary.recopied += 1,
                     }
-                    drop(r.outcome);
                     self.writes.extend(r.writes);
                     records.push(r.record);
                 }
@@ -802,14 +838,13 @@ fn redo_entry(
     let e = &a.entries()[i];
     let input_file = a.path().join(&e.name);
     let mode = mode_of(&input_file);
-    let copy = |record: EntryRecord, outcome| -> Result<Redone, MajorError> {
+    let copy = |record: EntryRecord| -> Result<Redone, MajorError> {
         Ok(Redone {
             writes: vec![(e.name.clone(), a.read(i)?.into_owned(), mode)],
             record: EntryRecord {
                 outputs: vec![e.name.clone()],
                 ..record
             },
-            outcome,
         })
     };
     let mut record = EntryRecord {
@@ -821,7 +856,7 @@ fn redo_entry(
     };
     let class = match e.class_name() {
         Some(c) if !e.name.starts_with(major_archive::VERSIONS) => c,
-        _ => return copy(record, None),
+        _ => return copy(record),
     };
     let bytes = index.input_bytes(a, i)?;
     let (outcome, deps) = deps::capture(|| weaver.weave_class(&bytes));
@@ -833,7 +868,6 @@ fn redo_entry(
     if replaced.contains(class) {
         return Ok(Redone {
             record,
-            outcome: Some(outcome),
             writes: Vec::new(),
         });
     }
@@ -850,17 +884,13 @@ fn redo_entry(
                 .map_err(|err| MajorError::class(a.path(), &e.name, err))?
             {
                 Some(b) => writes.push((e.name.clone(), b, mode)),
-                None => return copy(record, Some(outcome)),
+                None => return copy(record),
             }
         }
-        None => return copy(record, Some(outcome)),
+        None => return copy(record),
     }
     record.outputs = writes.iter().map(|(n, _, _)| n.clone()).collect();
-    Ok(Redone {
-        record,
-        outcome: Some(outcome),
-        writes,
-    })
+    Ok(Redone { record, writes })
 }
 
 /// Whether `e` is a module descriptor at the root (a directory input has no
