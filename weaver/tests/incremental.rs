@@ -295,6 +295,7 @@ impl Bench {
             bundle_runtime: true,
             strict: false,
             full_coverage: false,
+            bypass: Default::default(),
             cache: Some(self.root.join("cache")),
             jars: Default::default(),
             modules: Vec::new(),
