@@ -121,6 +121,16 @@ pub struct WeaveReport {
     /// Full coverage: the packages of the added classes that `java.base`
     /// did not have (internal form), declared in its module descriptor.
     pub base_packages_added: Vec<String>,
+    /// The inputs, as opened (a module of a run-time image as
+    /// `<image>/<module>`), in order.
+    pub inputs: Vec<PathBuf>,
+    /// Per class: what its weave found, for every class changed or with
+    /// something left unwoven or a `declare` match, in output order (the
+    /// JSON report, [`crate::report_json`]).
+    pub class_records: Vec<crate::report::ClassRecord>,
+    /// Every advice of the weave (cflow entries left out), with the shadows
+    /// it was woven into; those with none are also in `unmatched`.
+    pub advice: Vec<crate::report::AdviceRecord>,
 }
 
 /// Weaves; on any error nothing is written.
@@ -373,6 +383,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             .collect(),
     };
     let mut report = WeaveReport {
+        inputs: inputs.iter().map(|a| a.path().to_path_buf()).collect(),
         base_packages_added,
         unsupported: weaver.unsupported.clone(),
         warnings,
@@ -418,7 +429,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         }
     }
     let mut hits = vec![0usize; weaver.advice().len()];
-    let mut errors: Vec<DeclareHit> = Vec::new();
+    let mut errors: Vec<(String, DeclareHit)> = Vec::new();
+    let total = inputs.iter().map(|a| a.entries().len() as u64).sum();
+    let mut progress = crate::progress::Progress::start("weaving", total);
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
         let writer = scope.spawn(|| {
@@ -438,7 +451,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                     for (index, r) in (start..end).zip(results) {
                         let (class, extra) = match r? {
                             Some(w) => {
-                                tally(&mut report, &mut hits, &mut errors, &w);
+                                tally(&mut report, &mut hits, &mut errors, &w, Some(input));
                                 (w.class, w.extra)
                             }
                             None => (None, None),
@@ -453,6 +466,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                             return Ok(()); // the writer failed: its error is reported
                         }
                     }
+                    progress.advance((end - start) as u64);
                 }
             }
             Ok(())
@@ -465,23 +479,22 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         report.warnings.extend(w.warnings);
         Ok(w.outs)
     })?;
+    drop(progress);
     // The aspects' own classes are woven too, as ajc does (advice methods are
     // adviceexecution join points; what major generated has none).
     let aspect_classes =
         weave_aspect_classes(&weaver, &aspects, &mut report, &mut hits, &mut errors)?;
     if !errors.is_empty() {
-        let text = errors
-            .iter()
-            .map(|d| format!("{} [error] {}", d.location, d.message))
-            .collect::<Vec<_>>()
-            .join("\n");
-        return Err(MajorError::Usage(format!(
-            "errors at join points (declare error, conflicting precedence); nothing written:\n{text}"
-        )));
+        return Err(MajorError::JoinPointErrors(errors));
     }
     for a in weaver.advice() {
         if a.entry.is_none() && hits[a.id] == 0 {
             report.unmatched.push(describe(&program, a.resolved));
+        }
+        if a.entry.is_none() {
+            report
+                .advice
+                .push(crate::report::AdviceRecord::of(&program, a, hits[a.id]));
         }
     }
     clock.lap("weave and write");
@@ -572,7 +585,7 @@ fn weave_aspect_classes(
     aspects: &CompiledAspects,
     report: &mut WeaveReport,
     hits: &mut [usize],
-    errors: &mut Vec<DeclareHit>,
+    errors: &mut Vec<(String, DeclareHit)>,
 ) -> Result<Vec<(String, Vec<u8>)>, MajorError> {
     let results: Vec<_> = aspects
         .classes
@@ -593,11 +606,13 @@ fn weave_aspect_classes(
             hits,
             errors,
             &Woven {
+                name: name.trim_end_matches(".class").to_string(),
                 outcome,
                 class: None,
                 extra: None,
                 release: None,
             },
+            None,
         );
         out.push((name.clone(), class));
         if let Some((n, x)) = extra {
@@ -616,6 +631,8 @@ const CHUNK: usize = 256;
 /// One input class after weaving: what the weave found, and the woven class
 /// and its extra class ready for the output (`None`: copy the input entry).
 struct Woven {
+    /// The class's internal name.
+    name: String,
     outcome: ClassOutcome,
     /// The release of a multi-release jar's versioned class.
     release: Option<u32>,
@@ -655,6 +672,7 @@ fn weave_entry(
     let Some(class) = e.class_name() else {
         return Ok(None);
     };
+    let name = class.to_string();
     let (release, (weaver, index)) = match e.versioned_class() {
         Some((k, _)) if mr => match weavers.releases.get(&k) {
             Some(w) => (Some(k), *w),
@@ -682,6 +700,7 @@ fn weave_entry(
         .take()
         .map(|(n, x)| PreparedEntry::new(kind, &format!("{prefix}{n}.class"), &x));
     Ok(Some(Woven {
+        name,
         outcome,
         release,
         class,
@@ -691,8 +710,21 @@ fn weave_entry(
 
 /// Adds what the weave of one class found to the report, the advice hit counts
 /// and the `declare error` matches.
-fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareHit>, w: &Woven) {
+fn tally(
+    report: &mut WeaveReport,
+    hits: &mut [usize],
+    errors: &mut Vec<(String, DeclareHit)>,
+    w: &Woven,
+    input: Option<usize>,
+) {
     let o = &w.outcome;
+    report.class_records.extend(crate::report::ClassRecord::of(
+        &w.name,
+        input,
+        w.release,
+        w.class.is_some(),
+        o,
+    ));
     match w.release {
         None => {
             report.classes += 1;
@@ -719,7 +751,7 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
     }
     for d in &o.declares {
         if d.is_error {
-            errors.push(d.clone());
+            errors.push((w.name.clone(), d.clone()));
         } else {
             report.declare_warnings.push(d.clone());
         }
