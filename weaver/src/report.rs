@@ -79,8 +79,9 @@ pub struct ClassRecord {
     pub extra_class: Option<String>,
     /// Advised shadows per join-point kind.
     pub shadows: std::collections::BTreeMap<&'static str, usize>,
-    /// Per advice (by [`AdviceRecord::id`]), the shadows it was woven into
-    /// here; advice woven nowhere in the class is left out.
+    /// Per advice (by [`AdviceRecord::id`]), the shadows it matched here
+    /// (woven, or left unwoven as an intrinsic's or empty finalizer's
+    /// execution); advice matching nothing in the class is left out.
     pub advice: Vec<(usize, usize)>,
     /// Methods left unwoven, each with the reason.
     pub skipped_methods: Vec<String>,
@@ -157,7 +158,9 @@ pub struct AdviceRecord {
     pub description: String,
     /// The join-point kinds its pointcut can match at all.
     pub could_match: Vec<&'static str>,
-    /// The shadows it was woven into, over all classes.
+    /// The shadows it matched, over all classes: woven, or left unwoven as
+    /// the execution of an `@IntrinsicCandidate` method or an empty
+    /// `finalize()` (those are counted apart too). Zero: unmatched.
     pub shadows: usize,
 }
 
