@@ -236,6 +236,7 @@ fn main() -> ExitCode {
                 output: args.out.clone(),
                 aspects: args.aspects.clone(),
                 jdk: None,
+                written: None,
             };
             let r = weave(args, &cx);
             if let (Some(t), Err(e)) = (&target, &r) {
@@ -453,12 +454,26 @@ fn weave_jdk(args: WeaveArgs, cx: &ReportContext) -> Result<ExitCode, MajorError
     let (report, woven) = major_weaver::woven_jdk::weave(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);
     if let Some(t) = &args.report {
+        // The woven JDK's files, as they are in OUT (the weave wrote them
+        // into a staging directory).
+        let mut written: Vec<String> = match woven.form {
+            major_weaver::woven_jdk::JdkForm::Image => vec!["lib/modules".to_string()],
+            major_weaver::woven_jdk::JdkForm::Patch => {
+                woven.modules.iter().map(|m| format!("{m}.jar")).collect()
+            }
+        };
+        written.extend(woven.inputs.iter().cloned());
         let cx = ReportContext {
             jdk: Some(JdkContext {
-                form: format!("{:?}", woven.form).to_lowercase(),
+                form: match woven.form {
+                    major_weaver::woven_jdk::JdkForm::Image => "image",
+                    major_weaver::woven_jdk::JdkForm::Patch => "patch",
+                }
+                .to_string(),
                 version: woven.version,
                 modules: woven.modules.clone(),
             }),
+            written: Some(written),
             ..cx.clone()
         };
         t.write(&major_weaver::report_json::render(&report, &cx))?;

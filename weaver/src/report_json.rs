@@ -36,6 +36,10 @@ pub struct ReportContext {
     pub aspects: Vec<PathBuf>,
     /// With `--jdk`: the woven JDK.
     pub jdk: Option<JdkContext>,
+    /// What the run wrote, relative to `output`, when that is not what the
+    /// weave wrote (a woven JDK is assembled from a staging directory):
+    /// replaces [`WeaveReport::written`].
+    pub written: Option<Vec<String>>,
 }
 
 /// The woven JDK a `--jdk` weave made.
@@ -287,11 +291,14 @@ pub fn render(r: &WeaveReport, cx: &ReportContext) -> String {
         output: shown(&cx.output),
         aspects: cx.aspects.iter().map(|p| shown(p)).collect(),
         inputs: r.inputs.iter().map(|p| shown(p)).collect(),
-        written: r
-            .written
-            .iter()
-            .map(|p| relative_to(p, &cx.output))
-            .collect(),
+        written: match &cx.written {
+            Some(w) => w.clone(),
+            None => r
+                .written
+                .iter()
+                .map(|p| relative_to(p, &cx.output))
+                .collect(),
+        },
         jdk: cx.jdk.as_ref(),
         summary: Summary {
             classes: r.classes,

@@ -421,3 +421,79 @@ fn a_bad_report_format_is_a_usage_error() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_woven_jdk_report_counts_what_full_coverage_leaves_unwoven() {
+    let home = Path::new("/usr/lib/jvm/java-17-openjdk-amd64");
+    if !home.join("lib/modules").is_file() {
+        eprintln!("SKIP: no JDK 17 at {}", home.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let aspect = Path::new(env!("CARGO_MANIFEST_DIR")).join("../aspects/ExecutionCounter.aj");
+    let jdk = format!("--jdk={}", home.display());
+    let o = major(
+        dir.path(),
+        &[
+            "weave".as_ref(),
+            jdk.as_ref(),
+            "--jdk-form".as_ref(),
+            "patch".as_ref(),
+            "--module".as_ref(),
+            "java.xml".as_ref(),
+            "--no-cache".as_ref(),
+            "-a".as_ref(),
+            aspect.as_os_str(),
+            "-o".as_ref(),
+            "woven".as_ref(),
+            "--report".as_ref(),
+            "json=woven.json".as_ref(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = read_json(&dir.path().join("woven.json"));
+    validate(&r);
+    assert_eq!(
+        r["jdk"],
+        serde_json::json!({"form": "patch", "version": 17, "modules": ["java.base", "java.xml"]})
+    );
+    // The files as they are in the woven JDK's directory.
+    assert_eq!(
+        r["written"],
+        serde_json::json!(["java.base.jar", "java.xml.jar"])
+    );
+    for w in r["written"].as_array().unwrap() {
+        assert!(dir.path().join("woven").join(w.as_str().unwrap()).is_file());
+    }
+    // Intrinsics and empty finalizers: the summary's counts are the sums of
+    // the classes', and each class is listed under `unwoven`.
+    let s = &r["summary"];
+    let records = r["classes"].as_array().unwrap();
+    for (field, list) in [
+        ("intrinsics", "intrinsic_classes"),
+        ("empty_finalizers", "empty_finalizer_classes"),
+    ] {
+        let sum: u64 = records.iter().map(|c| count(&c[field])).sum();
+        assert_eq!(sum, count(&s[field]), "{field}");
+        assert!(
+            sum > 0,
+            "ExecutionCounter over java.base meets some {field}"
+        );
+        let listed = r["unwoven"][list].as_array().unwrap().len();
+        let with = records.iter().filter(|c| count(&c[field]) > 0).count();
+        assert_eq!(listed, with, "{list}");
+    }
+    assert!(r["unwoven"]["intrinsic_classes"]
+        .as_array()
+        .unwrap()
+        .contains(&"java/lang/Math".into()));
+    assert!(count(&s["woven"]) > 5000, "{s}");
+    assert_eq!(
+        r["base_packages_added"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p == "major/runtime"),
+        true
+    );
+}
