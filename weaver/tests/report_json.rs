@@ -488,12 +488,9 @@ fn a_woven_jdk_report_counts_what_full_coverage_leaves_unwoven() {
         .unwrap()
         .contains(&"java/lang/Math".into()));
     assert!(count(&s["woven"]) > 5000, "{s}");
-    assert_eq!(
-        r["base_packages_added"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|p| p == "major/runtime"),
-        true
+    let packages = r["base_packages_added"].as_array().unwrap();
+    assert!(
+        packages.iter().any(|p| p == "major/runtime"),
+        "{packages:?}"
     );
 }
