@@ -35,9 +35,9 @@ fn no_huge_pages() {
     }
 }
 
-/// major: an aspect weaver for Java bytecode with full coverage of the class library.
+/// An aspect weaver for Java bytecode with full coverage of the class library.
 #[derive(Parser)]
-#[command(name = "major", version, about, long_about = None)]
+#[command(name = "major", version, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
