@@ -230,7 +230,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     major_weaver::progress::enable_on_terminal();
     let r = match cli.command {
-        Command::Weave(args) => {
+        Command::Weave(args) => 'weave: {
+            if let Err(e) = report_outside_output(&args) {
+                break 'weave Err(e);
+            }
             let target = args.report.clone();
             let cx = ReportContext {
                 output: args.out.clone(),
@@ -501,6 +504,40 @@ fn weave_jdk(args: WeaveArgs, cx: &ReportContext) -> Result<ExitCode, MajorError
         args.out.display(),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a `--report json=FILE` inside a directory output: the output is
+/// replaced whole, and only if major wrote all of it, so a report there
+/// would make the next weave refuse to replace it.
+fn report_outside_output(args: &WeaveArgs) -> Result<(), MajorError> {
+    let Some(ReportTarget::File(file)) = &args.report else {
+        return Ok(());
+    };
+    // Absolute, with `.` and `..` resolved by name (the paths need not exist).
+    let lexical = |p: &Path| {
+        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let mut out = PathBuf::new();
+        for c in abs.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    let directory = OutputArchive::kind_for(&args.out) == OutputKind::Directory;
+    if directory && lexical(file).starts_with(lexical(&args.out)) {
+        return Err(MajorError::Usage(format!(
+            "--report json={}: the report cannot go inside the output directory {} \
+             (which the next weave replaces whole); write it beside it",
+            file.display(),
+            args.out.display()
+        )));
+    }
+    Ok(())
 }
 
 /// `major completions SHELL`: the completion script on standard output.

@@ -494,3 +494,31 @@ fn a_woven_jdk_report_counts_what_full_coverage_leaves_unwoven() {
         "{packages:?}"
     );
 }
+
+#[test]
+fn a_report_inside_the_output_directory_is_refused() {
+    // The next weave replaces the directory whole, and would refuse to: it
+    // would hold a file major's output manifest does not list.
+    let dir = tempfile::tempdir().unwrap();
+    let o = major(
+        dir.path(),
+        &[
+            "weave".as_ref(),
+            "-a".as_ref(),
+            "X.aj".as_ref(),
+            "in.jar".as_ref(),
+            "-o".as_ref(),
+            "woven".as_ref(),
+            "--report".as_ref(),
+            "json=woven/../woven/r.json".as_ref(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the report cannot go inside the"),
+        "{}",
+        stderr(&o)
+    );
+    // The failure's report could not be written there either: nothing was.
+    assert!(!dir.path().join("woven").exists());
+}
