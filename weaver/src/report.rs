@@ -97,13 +97,16 @@ pub struct ClassRecord {
 }
 
 impl ClassRecord {
-    /// The record of one class's outcome, or `None` when there is nothing to
-    /// say about it (unchanged, nothing skipped, no declare matched).
+    /// The record of one class's outcome (`woven`: whether it changed;
+    /// `extra_class`: the internal name of the extra class made beside it),
+    /// or `None` when there is nothing to say about it (unchanged, nothing
+    /// skipped, no declare matched).
     pub fn of(
         name: &str,
         input: Option<usize>,
         release: Option<u32>,
         woven: bool,
+        extra_class: Option<&str>,
         o: &crate::weave::ClassOutcome,
     ) -> Option<ClassRecord> {
         let quiet = !woven
@@ -120,7 +123,7 @@ impl ClassRecord {
             input,
             release,
             woven,
-            extra_class: o.extra.as_ref().map(|(n, _)| n.clone()),
+            extra_class: extra_class.map(str::to_string),
             shadows: o.advised.clone(),
             advice: o
                 .advice_hits

@@ -129,7 +129,7 @@ pub struct WeaveReport {
     /// JSON report, [`crate::report_json`]).
     pub class_records: Vec<crate::report::ClassRecord>,
     /// Every advice of the weave (cflow entries left out), with the shadows
-    /// it was woven into; those with none are also in `unmatched`.
+    /// it matched; those with none are also in `unmatched`.
     pub advice: Vec<crate::report::AdviceRecord>,
 }
 
@@ -596,24 +596,21 @@ fn weave_aspect_classes(
     let counts = (report.classes, report.woven);
     let mut out = Vec::new();
     for (name, bytes, r) in results {
-        let mut outcome = r.map_err(|e| {
+        let outcome = r.map_err(|e| {
             MajorError::Usage(format!("weaving the compiled aspect class {name}: {e}"))
         })?;
-        let class = outcome.bytes.take().unwrap_or_else(|| bytes.clone());
-        let extra = outcome.extra.take();
-        tally(
-            report,
-            hits,
-            errors,
-            &Woven {
-                name: name.trim_end_matches(".class").to_string(),
-                outcome,
-                class: None,
-                extra: None,
-                release: None,
-            },
-            None,
-        );
+        // Tallied with its bytes still in the outcome (an aspect class is
+        // written with the added classes, not as an input entry).
+        let mut w = Woven {
+            name: name.trim_end_matches(".class").to_string(),
+            outcome,
+            class: None,
+            extra: None,
+            release: None,
+        };
+        tally(report, hits, errors, &w, None);
+        let class = w.outcome.bytes.take().unwrap_or_else(|| bytes.clone());
+        let extra = w.outcome.extra.take();
         out.push((name.clone(), class));
         if let Some((n, x)) = extra {
             out.push((format!("{n}.class"), x));
@@ -718,11 +715,18 @@ fn tally(
     input: Option<usize>,
 ) {
     let o = &w.outcome;
+    // An input class's woven bytes and extra class are prepared entries by
+    // now; an aspect class's are still in its outcome.
+    let extra = match &w.extra {
+        Some(x) => Some(x.name().trim_end_matches(".class")),
+        None => o.extra.as_ref().map(|(n, _)| n.as_str()),
+    };
     report.class_records.extend(crate::report::ClassRecord::of(
         &w.name,
         input,
         w.release,
-        w.class.is_some(),
+        w.class.is_some() || o.bytes.is_some(),
+        extra,
         o,
     ));
     match w.release {

@@ -135,7 +135,12 @@ fn a_guava_report_matches_its_schema_and_the_weave() {
 
     // Per class and per advice, the counts add up to the summary.
     let records = r["classes"].as_array().unwrap();
-    let woven_records = records.iter().filter(|c| c["woven"] == true).count() as u64;
+    // The summary counts the inputs' classes; woven aspect classes are
+    // listed with no input.
+    let woven_records = records
+        .iter()
+        .filter(|c| c["woven"] == true && !c["input"].is_null())
+        .count() as u64;
     assert_eq!(woven_records, woven);
     let shadows: u64 = records
         .iter()
@@ -219,6 +224,13 @@ class Other {
 const PROBE_AJ: &str = r#"aspect Probe {
     declare warning: call(void app.Main.helper()): "helper called";
 
+    static void probeHelper() {
+    }
+
+    before(): execution(static void Probe.probeHelper()) {
+        System.out.println("probe");
+    }
+
     before(): execution(void app.Main.run()) {
         System.out.println("run");
     }
@@ -287,7 +299,7 @@ fn a_small_report_has_declares_unmatched_advice_and_what_was_left_unwoven() {
 
     // The advice, with their lines in Probe.aj; the unmatched one named.
     let advice = r["advice"].as_array().unwrap();
-    assert_eq!(advice.len(), 3);
+    assert_eq!(advice.len(), 4);
     let by_line = |needle: &str| {
         let line = line_of(PROBE_AJ, needle);
         advice
@@ -327,10 +339,22 @@ fn a_small_report_has_declares_unmatched_advice_and_what_was_left_unwoven() {
     )));
 
     // app/Main: woven, its execution shadow with the run advice; its empty
-    // finalizer left unwoven. app/Other: nothing to say, not listed.
+    // finalizer left unwoven. app/Other: nothing to say, not listed. The
+    // aspect class, woven too (its probeHelper), after the inputs' classes
+    // and with no input; not counted in the summary's classes.
     let records = r["classes"].as_array().unwrap();
-    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records.len(), 2, "{records:?}");
     let main = &records[0];
+    let probe = &records[1];
+    assert_eq!(probe["name"], "Probe");
+    assert_eq!(probe["input"], Value::Null);
+    assert_eq!(probe["woven"], true);
+    let helper = by_line("execution(static void Probe.probeHelper())");
+    assert_eq!(
+        probe["advice"],
+        serde_json::json!([{"advice": helper["id"], "shadows": 1}])
+    );
+    assert_eq!(count(&s["advised_shadows"]), 2);
     assert_eq!(main["name"], "app/Main");
     assert_eq!(main["input"], 0);
     assert_eq!(main["woven"], true);
