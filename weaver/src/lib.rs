@@ -9,7 +9,9 @@
 //! * [`weave_run`]: `major weave`; [`outputs`]: one output, or one per input; [`demo`]: `major demo`, the built-in example;
 //! * [`jdk`]: finding a JDK and its run-time image; [`woven_jdk`]: `major weave --jdk`
 //!   and `major run`, a JDK woven with full coverage and the options to run on it;
-//! * [`report`]: errors that name archive, entry, class, method and offset.
+//! * [`report`]: errors that name archive, entry, class, method and offset, and
+//!   what the weave found per class and per advice; [`report_json`]: the
+//!   machine-readable report (`--report json`); [`progress`]: the progress bar.
 
 #![warn(missing_docs)]
 
@@ -22,7 +24,9 @@ pub mod jdk;
 pub mod jdk_home;
 pub mod modules;
 pub mod outputs;
+pub mod progress;
 pub mod report;
+pub mod report_json;
 pub mod runtime;
 pub mod signed;
 pub mod weave;
