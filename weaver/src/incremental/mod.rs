@@ -417,6 +417,13 @@ impl Session {
             Ok(b) => b,
             Err(_) => return full(None, self.key),
         };
+        // The state is written last: an output file changed after it was
+        // changed by something else (a compiler writing into the classes
+        // directory again), and its entry is woven again.
+        let written_at = match std::fs::metadata(&path).and_then(|m| m.modified()) {
+            Ok(t) => t,
+            Err(_) => return full(None, self.key),
+        };
         let old = match State::parse(&bytes).and_then(|s| check_outcomes(s, advice)) {
             Ok(s) => s,
             Err(why) => {
@@ -463,6 +470,7 @@ impl Session {
         }
         Mode::Update(Box::new(Update {
             dir: self.dir,
+            written_at,
             old,
             now,
             changed,
@@ -597,6 +605,8 @@ type Write = (String, Vec<u8>, Option<u32>);
 /// directory updated in place.
 pub struct Update {
     dir: PathBuf,
+    /// When the old state was written (after every output file).
+    written_at: std::time::SystemTime,
     old: State,
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
@@ -655,7 +665,9 @@ impl Update {
                 };
                 let same = r.hash == hash_entry(index, input, i)?
                     && r.deps.iter().all(|d| !self.changed.contains(d))
-                    && r.outputs.iter().all(|f| self.dir.join(f).is_file());
+                    && r.outputs
+                        .iter()
+                        .all(|f| left_by_major(&self.dir.join(f), self.written_at));
                 Ok(same.then_some(*r))
             })
             .collect();
@@ -898,6 +910,15 @@ fn redo_entry(
     }
     record.outputs = writes.iter().map(|(n, _, _)| n.clone()).collect();
     Ok(Redone { record, writes })
+}
+
+/// Whether the output file `path` is as major left it: a file last
+/// modified no later than the state, written at `state` after every output.
+/// (A file rewritten since, e.g. by a compiler writing into the classes
+/// directory again, is not; one restored with its old time is taken as it
+/// is.)
+fn left_by_major(path: &Path, state: std::time::SystemTime) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t <= state))
 }
 
 /// Whether `e` is a module descriptor at the root (a directory input has no
