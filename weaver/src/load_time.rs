@@ -241,3 +241,144 @@ impl<'p> LoadTimeWeaver<'p> {
         }))
     }
 }
+
+/// The file name of the agent library (`cargo build` puts it beside the
+/// `major` binary).
+pub const AGENT_LIBRARY: &str = "libmajor_agent.so";
+
+/// What `major run --aspect` runs: `java` with the single-phase agent.
+#[derive(Debug, Clone)]
+pub struct AgentRun {
+    /// Aspect sources.
+    pub aspects: Vec<PathBuf>,
+    /// The JDK that runs the program (and whose javac compiles the aspects).
+    pub jdk: crate::jdk::Jdk,
+    /// The aspect cache directory.
+    pub cache: Option<PathBuf>,
+    /// The agent library.
+    pub agent: PathBuf,
+    /// The agent reports a summary at exit.
+    pub verbose: bool,
+}
+
+/// The agent library beside the running `major` binary.
+pub fn agent_beside_major() -> Result<PathBuf, MajorError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| MajorError::Usage(format!("cannot find the major binary: {e}")))?;
+    let lib = exe.with_file_name(AGENT_LIBRARY);
+    if lib.is_file() {
+        Ok(lib)
+    } else {
+        Err(MajorError::Usage(format!(
+            "{}: no agent library beside major (build it with `cargo build --release -p \
+             major-agent`, which puts it beside target/release/major)",
+            lib.display()
+        )))
+    }
+}
+
+/// The class path `java` would give a program run with `args` (`-cp`,
+/// `-classpath`, `--class-path`, `-jar`, else `CLASSPATH`, else `.`), as
+/// the agent reads it from `java.class.path`.
+pub fn java_class_path(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
+    let mut cp: Option<std::ffi::OsString> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let s = a.to_string_lossy();
+        match s.as_ref() {
+            "-cp" | "-classpath" | "--class-path" => cp = it.next().cloned(),
+            "-jar" => {
+                cp = it.next().cloned();
+                break;
+            }
+            _ if s.starts_with("--class-path=") => {
+                cp = Some(s["--class-path=".len()..].into());
+            }
+            // The first argument that is no option is the main class: what
+            // follows is the program's.
+            _ if !s.starts_with('-') => break,
+            _ => {}
+        }
+    }
+    let cp = cp
+        .or_else(|| std::env::var_os("CLASSPATH").filter(|c| !c.is_empty()))
+        .unwrap_or_else(|| ".".into());
+    std::env::split_paths(&cp).collect()
+}
+
+impl AgentRun {
+    /// Compiles the aspects as the agent will (so that it finds javac's
+    /// output in the cache, and so that an aspect that does not compile is
+    /// reported before the JVM starts), and returns the `java` command that
+    /// runs `args` (java options, class path, main class and its arguments)
+    /// with the agent.
+    pub fn command(
+        &self,
+        args: &[std::ffi::OsString],
+    ) -> Result<std::process::Command, MajorError> {
+        let compiled = crate::weave_run::compile_aspects(&crate::weave_run::AspectSources {
+            aspects: &self.aspects,
+            classpath: java_class_path(args),
+            jdk: &self.jdk,
+            cache: self.cache.as_deref(),
+        })?;
+        for w in &compiled.warnings {
+            eprintln!("warning: {w}");
+        }
+        let mut options = Vec::new();
+        let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
+        for a in &self.aspects {
+            options.push(format!("aspect={}", absolute(a).display()));
+        }
+        if let Some(c) = &compiled.cache_dir {
+            options.push(format!("cache={}", absolute(c).display()));
+        }
+        options.push(format!("jdk={}", absolute(&self.jdk.home).display()));
+        if self.verbose {
+            options.push("verbose".into());
+        }
+        if let Some(bad) = options.iter().find(|o| o.contains(',')) {
+            return Err(MajorError::Usage(format!(
+                "{bad}: the agent's options are separated by commas, so its paths cannot \
+                 hold one"
+            )));
+        }
+        let mut c = std::process::Command::new(self.jdk.java());
+        c.arg(format!(
+            "-agentpath:{}={}",
+            absolute(&self.agent).display(),
+            options.join(",")
+        ))
+        .args(args);
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn cp(args: &[&str]) -> Vec<PathBuf> {
+        java_class_path(&args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn class_path_as_java_reads_it() {
+        assert_eq!(
+            cp(&["-Xmx1g", "-cp", "a.jar:b", "Main", "-cp", "x"]),
+            vec![PathBuf::from("a.jar"), PathBuf::from("b")]
+        );
+        assert_eq!(
+            cp(&["--class-path=c.jar", "M"]),
+            vec![PathBuf::from("c.jar")]
+        );
+        assert_eq!(
+            cp(&["-jar", "app.jar", "-cp", "y"]),
+            vec![PathBuf::from("app.jar")]
+        );
+        if std::env::var_os("CLASSPATH").is_none() {
+            assert_eq!(cp(&["Main", "-cp", "z"]), vec![PathBuf::from(".")]);
+        }
+    }
+}
