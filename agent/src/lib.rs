@@ -61,6 +61,8 @@ struct Agent {
     pending: Mutex<Vec<(String, Vec<u8>)>>,
     /// Whether `VMStart` defined the added classes.
     started: AtomicBool,
+    /// With `dump`: the name of every class the hook saw.
+    seen: Mutex<Vec<String>>,
     stats: Stats,
 }
 
@@ -155,6 +157,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
             weaver,
             pending: Mutex::new(Vec::new()),
             started: AtomicBool::new(false),
+            seen: Mutex::new(Vec::new()),
             stats: Stats::default(),
         })
         .is_err()
@@ -286,6 +289,7 @@ unsafe extern "C" fn vm_start(_jvmti: JvmtiEnv, jni: JNIEnv) {
         let mut failed = 0;
         for (name, bytes) in definition_order(agent.weaver.added_classes()) {
             let n = name.trim_end_matches(".class");
+            dump(agent, "added", n, bytes);
             if let Err(e) = jni.define_class(n, std::ptr::null_mut(), bytes) {
                 say(&format!("{e}: woven code that needs {n} will fail"));
                 failed += 1;
@@ -307,6 +311,23 @@ unsafe extern "C" fn vm_start(_jvmti: JvmtiEnv, jni: JNIEnv) {
             }
         }
         Err(_) => say("defining the added classes panicked"),
+    }
+}
+
+/// With the `dump` option: writes `bytes` to `DIR/<sub>/<name>.class`.
+fn dump(agent: &Agent, sub: &str, name: &str, bytes: &[u8]) {
+    let Some(dir) = &agent.options.dump else {
+        return;
+    };
+    let path = dir
+        .join(sub)
+        .join(format!("{}.class", name.trim_end_matches(".class")));
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&path, bytes));
+    if let Err(e) = written {
+        say(&format!("dump: cannot write {}: {e}", path.display()));
     }
 }
 
@@ -354,6 +375,9 @@ unsafe extern "C" fn class_file_load_hook(
         .then(|| CStr::from_ptr(name).to_str().ok())
         .flatten();
     let shown = || name.unwrap_or("(a class without a name)").to_string();
+    if agent.options.dump.is_some() {
+        agent.seen.lock().expect("seen lock").push(shown());
+    }
     let r = std::panic::catch_unwind(|| agent.weaver.transform(name, bytes));
     let t = match r {
         Ok(Ok(Some(t))) => t,
@@ -375,7 +399,15 @@ unsafe extern "C" fn class_file_load_hook(
         Ok(m) => m,
         Err(e) => return failure(agent, &shown(), &e),
     };
+    if let Some(n) = name.map(str::to_string).or_else(|| {
+        major_classfile::ClassFile::parse(bytes)
+            .and_then(|c| c.name().map(|n| n.into_owned()))
+            .ok()
+    }) {
+        dump(agent, "", &n, &t.bytes);
+    }
     if let Some((extra, x)) = t.extra {
+        dump(agent, "", &extra, &x);
         if jni.is_null() || !agent.started.load(Ordering::SeqCst) {
             if loader.is_null() {
                 agent.pending.lock().expect("pending lock").push((extra, x));
@@ -401,6 +433,14 @@ unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, _jni: JNIEnv) {
     let Some(agent) = AGENT.get() else { return };
     let s = &agent.stats;
     let failed = s.failed.load(Ordering::Relaxed);
+    if let Some(dir) = &agent.options.dump {
+        let mut seen = agent.seen.lock().expect("seen lock").clone();
+        seen.sort();
+        let path = dir.join("seen.txt");
+        if let Err(e) = std::fs::write(&path, seen.join("\n") + "\n") {
+            say(&format!("dump: cannot write {}: {e}", path.display()));
+        }
+    }
     if agent.options.verbose || failed > 0 {
         say(&format!(
             "{} classes seen, {} woven, {} failed (loaded as they were), {} extra classes, \

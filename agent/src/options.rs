@@ -11,6 +11,11 @@
 //!   (default: the running JVM's `java.home`, else `JAVA_HOME`/`PATH`);
 //! * `verbose`: a summary at exit (classes seen, woven, failed) and each
 //!   class's failure as it happens;
+//! * `dump=DIR`: every class the agent changes is written to
+//!   `DIR/<internal name>.class` as the JVM got it (its extra class beside
+//!   it), the classes it adds to `DIR/added/`, and the names of all the
+//!   classes the hook saw to `DIR/seen.txt`: for comparing with
+//!   `major weave --jdk`;
 //! * `fatal`: a class that fails to weave ends the JVM (exit status 70)
 //!   instead of being loaded as it was (for CI).
 //!
@@ -31,6 +36,8 @@ pub struct Options {
     pub verbose: bool,
     /// A class that fails to weave ends the JVM.
     pub fatal: bool,
+    /// Where woven and added classes are written.
+    pub dump: Option<PathBuf>,
 }
 
 impl Options {
@@ -52,12 +59,13 @@ impl Options {
                 "aspect" => o.aspects.push(need(value)?),
                 "cache" => o.cache = Some(need(value)?),
                 "jdk" => o.jdk = Some(need(value)?),
+                "dump" => o.dump = Some(need(value)?),
                 "verbose" if value.is_none() => o.verbose = true,
                 "fatal" if value.is_none() => o.fatal = true,
                 _ => {
                     return Err(format!(
                         "unknown option `{item}` (expected aspect=PATH, cache=DIR, jdk=HOME, \
-                         verbose, fatal; separated by commas)"
+                         dump=DIR, verbose, fatal; separated by commas)"
                     ))
                 }
             }
