@@ -120,23 +120,37 @@ pub struct EventCallbacks {
 }
 
 /// JVMTI function slots (index into the table: `jvmti.h`'s number less one).
-mod slot {
+pub mod slot {
+    /// `SetEventNotificationMode` (2).
     pub const SET_EVENT_NOTIFICATION_MODE: usize = 1;
+    /// `Allocate` (46).
     pub const ALLOCATE: usize = 45;
+    /// `Deallocate` (47).
     pub const DEALLOCATE: usize = 46;
+    /// `SetEventCallbacks` (122).
     pub const SET_EVENT_CALLBACKS: usize = 121;
+    /// `GetSystemProperty` (131).
     pub const GET_SYSTEM_PROPERTY: usize = 130;
+    /// `GetPhase` (133).
     pub const GET_PHASE: usize = 132;
+    /// `GetPotentialCapabilities` (140).
     pub const GET_POTENTIAL_CAPABILITIES: usize = 139;
+    /// `AddCapabilities` (142).
     pub const ADD_CAPABILITIES: usize = 141;
 }
 
-/// JNI function slots (index into `JNINativeInterface_`).
-mod jni_slot {
+/// JNI function slots (index into `JNINativeInterface_`: four reserved
+/// slots, then `GetVersion` at 4).
+pub mod jni_slot {
+    /// `DefineClass`.
     pub const DEFINE_CLASS: usize = 5;
+    /// `ExceptionDescribe`.
     pub const EXCEPTION_DESCRIBE: usize = 16;
+    /// `ExceptionClear`.
     pub const EXCEPTION_CLEAR: usize = 17;
+    /// `DeleteLocalRef`.
     pub const DELETE_LOCAL_REF: usize = 23;
+    /// `ExceptionCheck`.
     pub const EXCEPTION_CHECK: usize = 228;
 }
 
@@ -301,7 +315,16 @@ impl Jni {
     /// `DefineClass(name, loader, bytes)`; on failure the pending exception
     /// is printed (`ExceptionDescribe`) and cleared, and the error says so.
     /// The local reference to the class is deleted.
-    pub fn define_class(&self, name: &str, loader: jobject, bytes: &[u8]) -> Result<(), String> {
+    ///
+    /// # Safety
+    /// `self` must be the current thread's JNI environment, and `loader`
+    /// null (the boot loader) or a live reference to a class loader.
+    pub unsafe fn define_class(
+        &self,
+        name: &str,
+        loader: jobject,
+        bytes: &[u8],
+    ) -> Result<(), String> {
         let cname = std::ffi::CString::new(name).map_err(|e| e.to_string())?;
         // SAFETY: slots and signatures as in jni.h; `self.0` is the current
         // thread's JNIEnv; the buffer outlives the call.

@@ -61,6 +61,10 @@ struct Agent {
     pending: Mutex<Vec<(String, Vec<u8>)>>,
     /// Whether `VMStart` defined the added classes.
     started: AtomicBool,
+    /// The time `Agent_OnLoad` took to prepare the weaver.
+    setup: std::time::Duration,
+    /// Time spent in the hook, in nanoseconds, all threads together.
+    hook_nanos: std::sync::atomic::AtomicU64,
     /// With `dump`: the name of every class the hook saw.
     seen: Mutex<Vec<String>>,
     stats: Stats,
@@ -118,7 +122,9 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         .system_property("java.class.path")
         .map(|cp| std::env::split_paths(&cp).collect())
         .unwrap_or_default();
+    let start = std::time::Instant::now();
     let weaver = prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
+    let setup = start.elapsed();
 
     let mut wanted = Capabilities::default();
     wanted.set(jvmti::CAN_GENERATE_ALL_CLASS_HOOK_EVENTS);
@@ -157,6 +163,8 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
             weaver,
             pending: Mutex::new(Vec::new()),
             started: AtomicBool::new(false),
+            setup,
+            hook_nanos: Default::default(),
             seen: Mutex::new(Vec::new()),
             stats: Stats::default(),
         })
@@ -290,7 +298,8 @@ unsafe extern "C" fn vm_start(_jvmti: JvmtiEnv, jni: JNIEnv) {
         for (name, bytes) in definition_order(agent.weaver.added_classes()) {
             let n = name.trim_end_matches(".class");
             dump(agent, "added", n, bytes);
-            if let Err(e) = jni.define_class(n, std::ptr::null_mut(), bytes) {
+            // SAFETY: the JNIEnv of this VMStart event, the boot loader.
+            if let Err(e) = unsafe { jni.define_class(n, std::ptr::null_mut(), bytes) } {
                 say(&format!("{e}: woven code that needs {n} will fail"));
                 failed += 1;
             }
@@ -298,7 +307,8 @@ unsafe extern "C" fn vm_start(_jvmti: JvmtiEnv, jni: JNIEnv) {
         agent.started.store(true, Ordering::SeqCst);
         let pending = std::mem::take(&mut *agent.pending.lock().expect("pending lock"));
         for (name, bytes) in pending {
-            define_extra(agent, jni, std::ptr::null_mut(), &name, &bytes);
+            // SAFETY: the JNIEnv of this VMStart event, the boot loader.
+            unsafe { define_extra(agent, jni, std::ptr::null_mut(), &name, &bytes) };
         }
         failed
     });
@@ -332,7 +342,10 @@ fn dump(agent: &Agent, sub: &str, name: &str, bytes: &[u8]) {
 }
 
 /// Defines a woven class's extra class of static parts in its loader.
-fn define_extra(agent: &Agent, jni: Jni, loader: jobject, name: &str, bytes: &[u8]) {
+///
+/// # Safety
+/// As [`Jni::define_class`].
+unsafe fn define_extra(agent: &Agent, jni: Jni, loader: jobject, name: &str, bytes: &[u8]) {
     match jni.define_class(name, loader, bytes) {
         Ok(()) => {
             agent.stats.extras.fetch_add(1, Ordering::Relaxed);
@@ -378,7 +391,11 @@ unsafe extern "C" fn class_file_load_hook(
     if agent.options.dump.is_some() {
         agent.seen.lock().expect("seen lock").push(shown());
     }
+    let start = std::time::Instant::now();
     let r = std::panic::catch_unwind(|| agent.weaver.transform(name, bytes));
+    agent
+        .hook_nanos
+        .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
     let t = match r {
         Ok(Ok(Some(t))) => t,
         Ok(Ok(None)) => return,
@@ -444,12 +461,14 @@ unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, _jni: JNIEnv) {
     if agent.options.verbose || failed > 0 {
         say(&format!(
             "{} classes seen, {} woven, {} failed (loaded as they were), {} extra classes, \
-             {} classes added to java.base",
+             {} classes added to java.base; setup {:.0} ms, weaving {:.0} ms",
             s.seen.load(Ordering::Relaxed),
             s.woven.load(Ordering::Relaxed),
             failed,
             s.extras.load(Ordering::Relaxed),
             agent.weaver.added_classes().len(),
+            agent.setup.as_secs_f64() * 1e3,
+            agent.hook_nanos.load(Ordering::Relaxed) as f64 / 1e6,
         ));
     }
 }
