@@ -2,6 +2,10 @@ package counting;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+/**
+ * Counts ArrayList.add executions (all, and those under the program's
+ * methods) and the program's method executions; prints the counts at exit.
+ */
 public aspect AddCounter {
     static final AtomicLong adds = new AtomicLong();
     static final AtomicLong appAdds = new AtomicLong();
