@@ -10,6 +10,7 @@
 //!   classes it adds are the same, and a counter of `ArrayList.add` counts
 //!   the same in both modes;
 //! * javac run under the agent writes the same class files as unwoven;
+//! * a proxy class and a class a custom loader defines are woven;
 //! * `major run --aspect` passes the program's exit status through, and
 //!   bad agent options stop the JVM with a message.
 
@@ -491,4 +492,123 @@ fn major_run_passes_the_exit_status_through() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stdout).is_empty(), "the program ran");
+}
+
+/// A `java.lang.reflect.Proxy` and a class a custom loader defines from
+/// bytes (neither on the class path) are woven as they are defined.
+fn run_time_classes_woven(jdk: &Path) {
+    let work = tempfile::tempdir().unwrap();
+    let classes = work.path().join("classes");
+    let plugin = work.path().join("plugin");
+    let src = here().join("java/dynamic");
+    major_tests::javac(jdk, "17", &classes, &[src.join("app/Dynamic.java")]);
+    let status = Command::new(jdk.join("bin/javac"))
+        .args(["--release", "17", "-cp"])
+        .arg(&classes)
+        .arg("-d")
+        .arg(&plugin)
+        .arg(src.join("gen/Plugin.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let plugin_class = plugin.join("gen/Plugin.class");
+    let args = os(&[
+        "-Xverify:all",
+        "-cp",
+        classes.to_str().unwrap(),
+        "app.Dynamic",
+        plugin_class.to_str().unwrap(),
+    ]);
+    let plain = run({
+        let mut c = Command::new(jdk.join("bin/java"));
+        c.args(&args);
+        c
+    });
+    let dump = work.path().join("dump");
+    let mut c = agent_command(
+        jdk,
+        &[here().join("aspects/counting/Greetings.aj")],
+        &work.path().join("cache"),
+        &args,
+    );
+    let mut a: Vec<OsString> = c.get_args().map(OsString::from).collect();
+    a[0].push(format!(",dump={}", dump.display()));
+    c = Command::new(c.get_program());
+    c.args(&a);
+    let woven = run(c);
+    let err = text(&woven.stderr);
+    assert_eq!(text(&woven.stdout), text(&plain.stdout), "{err}");
+    assert_eq!(count(&err, "Greetings: "), 2, "{err}");
+    assert_eq!(summary(&err).2, 0, "{err}");
+    assert!(dump.join("gen/Plugin.class").is_file());
+    let proxies: Vec<PathBuf> = walk(&dump)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("$Proxy"))
+        .collect();
+    assert!(!proxies.is_empty(), "no proxy class woven: {err}");
+}
+
+#[test]
+fn run_time_classes_woven_on_jdk17() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    run_time_classes_woven(&jdk);
+}
+
+#[test]
+fn run_time_classes_woven_on_jdk25() {
+    let Some(jdk) = jdk25() else {
+        return skip("JDK 25 is not installed");
+    };
+    run_time_classes_woven(&jdk);
+}
+
+/// A class the weaver cannot read is loaded as it was (here the JVM then
+/// rejects it too), named and counted; with `fatal`, it ends the JVM.
+#[test]
+fn a_class_that_fails_is_loaded_as_it_was() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let work = tempfile::tempdir().unwrap();
+    let classes = work.path().join("classes");
+    let src = here().join("java/dynamic");
+    major_tests::javac(&jdk, "17", &classes, &[src.join("app/Dynamic.java")]);
+    let status = Command::new(jdk.join("bin/javac"))
+        .args(["--release", "17", "-cp"])
+        .arg(&classes)
+        .arg("-d")
+        .arg(work.path().join("p"))
+        .arg(src.join("gen/Plugin.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let plugin_class = work.path().join("p/gen/Plugin.class");
+    let args = os(&[
+        "-cp",
+        classes.to_str().unwrap(),
+        "app.Dynamic",
+        plugin_class.to_str().unwrap(),
+        "40",
+    ]);
+    let cache = work.path().join("cache");
+    let aspects = [here().join("aspects/counting/Greetings.aj")];
+    let o = run(agent_command(&jdk, &aspects, &cache, &args));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(out.contains("damaged class rejected"), "{out}{err}");
+    assert!(
+        err.contains("major agent: gen/Broken: not woven, loaded as it was"),
+        "{err}"
+    );
+    assert_eq!(summary(&err).2, 1, "{err}");
+    // fatal: the run ends at the damaged class.
+    let mut c = agent_command(&jdk, &aspects, &cache, &args);
+    let mut a: Vec<OsString> = c.get_args().map(OsString::from).collect();
+    a[0].push(",fatal");
+    c = Command::new(c.get_program());
+    c.args(&a);
+    let o = c.output().unwrap();
+    assert_eq!(o.status.code(), Some(70), "{}", text(&o.stderr));
+    assert!(!text(&o.stdout).contains("damaged class rejected"));
 }
