@@ -72,9 +72,11 @@ struct Agent {
 
 static AGENT: OnceLock<Agent> = OnceLock::new();
 
-/// Prints a message of the agent on stderr.
+/// Prints a message of the agent on stderr (a closed stderr is ignored:
+/// the agent never panics on it inside the JVM).
 fn say(msg: &str) {
-    eprintln!("major agent: {msg}");
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "major agent: {msg}");
 }
 
 /// The JVM's entry point for `-agentpath:`.
@@ -448,6 +450,11 @@ unsafe extern "C" fn class_file_load_hook(
 /// `VMDeath`: the summary.
 unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, _jni: JNIEnv) {
     let Some(agent) = AGENT.get() else { return };
+    let _ = std::panic::catch_unwind(|| summarize(agent));
+}
+
+/// The summary at exit (and, with `dump`, the names of the classes seen).
+fn summarize(agent: &Agent) {
     let s = &agent.stats;
     let failed = s.failed.load(Ordering::Relaxed);
     if let Some(dir) = &agent.options.dump {
