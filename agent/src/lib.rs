@@ -242,7 +242,7 @@ fn prepare(
         class_path,
         aspects,
     )?));
-    LoadTimeWeaver::new(program, aspects, index, &image)
+    LoadTimeWeaver::new(program, aspects, index, &image, options.bypass)
 }
 
 /// The added classes in an order the boot loader can define them in: each

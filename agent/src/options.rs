@@ -9,6 +9,8 @@
 //!   finds javac's output there and never runs javac itself;
 //! * `jdk=HOME`: the JDK whose javac compiles the aspects on a cache miss
 //!   (default: the running JVM's `java.home`, else `JAVA_HOME`/`PATH`);
+//! * `bypass=guards|duplicate`: the form of the bypass checks, as `major
+//!   weave --bypass` (default: as there);
 //! * `verbose`: a summary at exit (classes seen, woven, failed) and each
 //!   class's failure as it happens;
 //! * `dump=DIR`: every class the agent changes is written to
@@ -38,6 +40,8 @@ pub struct Options {
     pub fatal: bool,
     /// Where woven and added classes are written.
     pub dump: Option<PathBuf>,
+    /// The form of the bypass checks.
+    pub bypass: major_weaver::weave::bypass::BypassForm,
 }
 
 impl Options {
@@ -60,12 +64,18 @@ impl Options {
                 "cache" => o.cache = Some(need(value)?),
                 "jdk" => o.jdk = Some(need(value)?),
                 "dump" => o.dump = Some(need(value)?),
+                "bypass" => {
+                    let v = value.unwrap_or_default();
+                    o.bypass = major_weaver::load_time::bypass_form(v).ok_or_else(|| {
+                        format!("bypass={v}: expected bypass=guards or bypass=duplicate")
+                    })?
+                }
                 "verbose" if value.is_none() => o.verbose = true,
                 "fatal" if value.is_none() => o.fatal = true,
                 _ => {
                     return Err(format!(
                         "unknown option `{item}` (expected aspect=PATH, cache=DIR, jdk=HOME, \
-                         dump=DIR, verbose, fatal; separated by commas)"
+                         dump=DIR, bypass=FORM, verbose, fatal; separated by commas)"
                     ))
                 }
             }
@@ -102,5 +112,14 @@ mod tests {
             .unwrap_err()
             .contains("needs a value"));
         assert!(Options::parse("aspect=A.aj,verbose=yes").is_err());
+        assert!(Options::parse("aspect=A.aj,bypass=sometimes")
+            .unwrap_err()
+            .contains("bypass=guards or bypass=duplicate"));
+        assert_eq!(
+            Options::parse("aspect=A.aj,bypass=duplicate")
+                .unwrap()
+                .bypass,
+            major_weaver::weave::bypass::BypassForm::Duplicate
+        );
     }
 }

@@ -53,6 +53,7 @@ fn agent_command(jdk: &Path, aspects: &[PathBuf], cache: &Path, args: &[OsString
         cache: Some(cache.to_path_buf()),
         agent: agent_library(),
         verbose: true,
+        bypass: Default::default(),
     }
     .command(args)
     .unwrap_or_else(|e| panic!("preparing the agent run: {e}"))
@@ -210,6 +211,7 @@ fn agrees_with_two_phase(jdk: &Path) {
         cache: Some(cache.clone()),
         strict: false,
         signed_jars: Default::default(),
+        bypass: Default::default(),
     })
     .unwrap_or_else(|e| panic!("major weave --jdk: {e}"));
     let woven_classes = woven_dir.join(&woven.inputs[0]);

@@ -547,11 +547,9 @@ impl OutputArchive {
 }
 
 /// Writes [`DIR_MANIFEST`](crate::DIR_MANIFEST) into `dir`, listing `files`
-/// (`/`-separated relative names), sorted.
-pub(crate) fn write_dir_manifest<'a>(
-    dir: &Path,
-    files: impl Iterator<Item = &'a str>,
-) -> io::Result<()> {
+/// (`/`-separated relative names), sorted: what a directory output records
+/// of itself (an incremental weave updating one in place rewrites it).
+pub fn write_dir_manifest<'a>(dir: &Path, files: impl Iterator<Item = &'a str>) -> io::Result<()> {
     let mut files: Vec<&str> = files.collect();
     files.sort_unstable();
     let mut text = String::from(crate::replace::MANIFEST_HEADER);

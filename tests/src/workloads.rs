@@ -391,6 +391,23 @@ pub struct Outcome {
     pub files: usize,
     /// Wall time from start to exit.
     pub elapsed: Duration,
+    /// CPU time (user and system, every thread of the JVM: JIT compilers and
+    /// the garbage collector too). Less sensitive than the wall time to other
+    /// work on the machine.
+    pub cpu: Duration,
+}
+
+/// The CPU time of this process's children that have exited and been waited
+/// for (`getrusage(RUSAGE_CHILDREN)`).
+fn children_cpu() -> Duration {
+    // SAFETY: `getrusage` fills the zeroed struct it is given.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut u);
+        u
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 impl Outcome {
@@ -470,6 +487,7 @@ impl Prepared {
             Some(cp) => cp.to_vec(),
             None => self.class_path(w),
         };
+        let cpu_before = children_cpu();
         let start = Instant::now();
         let mut child = Command::new(java)
             .args(FIXED_JVM_OPTIONS)
@@ -502,6 +520,7 @@ impl Prepared {
             }
         };
         let elapsed = start.elapsed();
+        let cpu = children_cpu().saturating_sub(cpu_before);
         let stdout = stdout.join().expect("stdout reader");
         let stderr = stderr.join().expect("stderr reader");
         let (digest, files) = digest_results(&work.join("out"), stdout.as_bytes())?;
@@ -513,6 +532,7 @@ impl Prepared {
             digest,
             files,
             elapsed,
+            cpu,
         })
     }
 }

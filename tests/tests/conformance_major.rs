@@ -36,6 +36,7 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
         bundle_runtime: true,
         strict: false,
         full_coverage: false,
+        bypass: Default::default(),
         cache: None,
         jars: Default::default(),
         modules: Vec::new(),

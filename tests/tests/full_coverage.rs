@@ -16,7 +16,7 @@ use major_archive::{Archive, OutputArchive, OutputKind};
 use major_tests::{javac, jdk17, jdk25, linkall, run_linkall, skip};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
-use major_weaver::weave::bypass::{bypass_class_with, Bypasses, BYPASS};
+use major_weaver::weave::bypass::{bypass_class_with, BypassForm, Bypasses, BYPASS};
 use major_weaver::weave_run::{run, WeaveOptions, WeaveReport};
 
 fn repo() -> PathBuf {
@@ -30,6 +30,16 @@ fn weave_java_base(home: &Path, aspect: &Path, out: &Path) -> WeaveReport {
 
 /// [`weave_java_base`] with several aspect files.
 fn weave_java_base_with(home: &Path, aspects: &[PathBuf], out: &Path) -> WeaveReport {
+    weave_java_base_in(home, aspects, BypassForm::default(), out)
+}
+
+/// [`weave_java_base_with`] in the given bypass form.
+fn weave_java_base_in(
+    home: &Path,
+    aspects: &[PathBuf],
+    bypass: BypassForm,
+    out: &Path,
+) -> WeaveReport {
     let aspect = &aspects[0];
     let jdk = Jdk::at(home).expect("a JDK");
     let opts = WeaveOptions {
@@ -41,6 +51,7 @@ fn weave_java_base_with(home: &Path, aspects: &[PathBuf], out: &Path) -> WeaveRe
         bundle_runtime: true,
         strict: false,
         full_coverage: true,
+        bypass,
         jars: Default::default(),
         modules: Vec::new(),
         cache: None,
@@ -289,6 +300,7 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
         bundle_runtime: true,
         strict: false,
         full_coverage: true,
+        bypass: Default::default(),
         jars: major_weaver::weave_run::JarOptions {
             runtime_jar: Some("java.base.jmod".to_string()),
             ..Default::default()
@@ -426,40 +438,44 @@ fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
         return;
     };
     let classes = coverage_program(&home, d);
-    let woven = d.join("util.jar");
     let fullcov = repo().join("tests/java/fullcov");
-    let report = weave_java_base_with(
-        &home,
-        &[
-            fullcov.join("ExecutionCounts.aj"),
-            fullcov.join("UtilCounter.aj"),
-        ],
-        &woven,
-    );
-    let patch = vec![
-        "--patch-module".to_string(),
-        format!("java.base={}", woven.display()),
-    ];
-    let counted = count_both(&home, &agent, "java/util/", &patch, &classes, d);
-    let access = access_flags(&Archive::open(&jmod).unwrap(), "java/util/");
-    let c = compare_counts(&counted, &access, &report.skipped_methods);
-    c.print("java.util");
-    assert!(
-        c.unexplained.is_empty(),
-        "counts differ:\n  {}",
-        c.unexplained.join("\n  ")
-    );
-    assert!(
-        c.executed >= 100,
-        "only {} java.util methods executed",
-        c.executed
-    );
-    assert!(
-        c.seen * 10 >= c.executed * 9,
-        "major saw {} of {}",
-        c.seen,
-        c.executed
-    );
+    // Both bypass forms count exactly.
+    for bypass in [BypassForm::Guards, BypassForm::Duplicate] {
+        let woven = d.join(format!("util-{bypass:?}.jar"));
+        let report = weave_java_base_in(
+            &home,
+            &[
+                fullcov.join("ExecutionCounts.aj"),
+                fullcov.join("UtilCounter.aj"),
+            ],
+            bypass,
+            &woven,
+        );
+        let patch = vec![
+            "--patch-module".to_string(),
+            format!("java.base={}", woven.display()),
+        ];
+        let counted = count_both(&home, &agent, "java/util/", &patch, &classes, d);
+        let access = access_flags(&Archive::open(&jmod).unwrap(), "java/util/");
+        let c = compare_counts(&counted, &access, &report.skipped_methods);
+        c.print(&format!("java.util ({bypass:?})"));
+        assert!(
+            c.unexplained.is_empty(),
+            "counts differ:\n  {}",
+            c.unexplained.join("\n  ")
+        );
+        assert!(
+            c.executed >= 100,
+            "only {} java.util methods executed",
+            c.executed
+        );
+        assert!(
+            c.seen * 10 >= c.executed * 9,
+            "major saw {} of {}",
+            c.seen,
+            c.executed
+        );
+    }
 }
 
 /// The same for the whole JDK and the program: every module woven with
@@ -494,6 +510,7 @@ fn whole_jdk_execution_counts_equal_a_jvmti_count_of_the_same_run() {
             cache: None,
             strict: false,
             signed_jars: Default::default(),
+            bypass: Default::default(),
         })
         .expect("weaving the JDK with JdkCounter");
     let options = woven.java_options(&[]);
@@ -788,6 +805,7 @@ fn jdk25_java_base_from_the_image_runs_and_links() {
         bundle_runtime: true,
         strict: false,
         full_coverage: true,
+        bypass: Default::default(),
         jars: Default::default(),
         modules: vec!["java.base".to_string()],
         cache: None,
@@ -828,4 +846,54 @@ fn jdk25_java_base_from_the_image_runs_and_links() {
         .count();
     assert_eq!(r.linked, in_patch, "{}", r.output);
     assert!(r.linked > 6000, "only {} classes linked", r.linked);
+}
+
+/// Initialization advice everywhere in `java.base`, in both bypass forms:
+/// the constructors that delegate with `this(..)` are woven again with the
+/// delegated constructor inlined, and keep the bypasses (before they did,
+/// the duplicated form lost them there). The program runs under the
+/// verifier with its plain output, and the advice sees initializations
+/// begin and complete.
+#[test]
+fn initialization_advice_on_delegating_constructors_keeps_the_bypasses() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
+    if !home.join("jmods/java.base.jmod").is_file() {
+        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
+    }
+    let java = home.join("bin/java");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let classes = coverage_program(&home, d);
+    let (plain, _) = run_program(&java, &["-Xverify:all"], &classes);
+    let aspect = repo().join("tests/java/fullcov/InitCounter.aj");
+    for bypass in [BypassForm::Guards, BypassForm::Duplicate] {
+        let woven = d.join(format!("init-{bypass:?}.jar"));
+        let report = weave_java_base_in(&home, std::slice::from_ref(&aspect), bypass, &woven);
+        assert!(
+            report.advised.get("initialization").copied().unwrap_or(0) > 1000,
+            "{bypass:?}: initialization advised at {:?}",
+            report.advised
+        );
+        let patch = format!("java.base={}", woven.display());
+        let opts = ["-Xverify:all", "--patch-module", &patch];
+        let (out, err) = run_program(&java, &opts, &classes);
+        assert_eq!(out, plain, "{bypass:?}: the program printed something else");
+        let inits = count_after(&err, "InitCounter:");
+        let completed = err
+            .split("initializations, ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no completed count in {err}"));
+        eprintln!("{bypass:?}: {inits} initializations, {completed} completed");
+        assert!(inits > 1000, "{bypass:?}: only {inits} initializations");
+        // Every initialization the advice saw begin completed, but for those
+        // that threw or were still running at exit.
+        assert!(
+            completed <= inits && completed * 100 >= inits * 99,
+            "{bypass:?}: {completed} of {inits} initializations completed"
+        );
+    }
 }

@@ -70,6 +70,7 @@ fn major_weave(jdk: &Jdk, jar: &Path, aspect: &str, out: &Path) -> Result<WeaveR
         bundle_runtime: true,
         strict: false,
         full_coverage: false,
+        bypass: Default::default(),
         cache: None,
         jars: Default::default(),
         modules: Vec::new(),

@@ -143,6 +143,7 @@ mod woven {
 
     use major_tests::workloads::{self, Prepared, Workload};
     use major_weaver::jdk::Jdk;
+    pub use major_weaver::weave::bypass::BypassForm;
     use major_weaver::weave_run::WeaveReport;
     use major_weaver::woven_jdk::{self, JdkWeaveOptions, WovenJdk};
 
@@ -160,6 +161,7 @@ mod woven {
         home: &Path,
         p: &Prepared,
         aspects: &[PathBuf],
+        bypass: BypassForm,
         dir: &Path,
     ) -> Result<Woven, String> {
         let mut inputs: Vec<PathBuf> = Vec::new();
@@ -181,6 +183,7 @@ mod woven {
             cache: None,
             strict: false,
             signed_jars: Default::default(),
+            bypass,
         })
         .map_err(|e| format!("weaving the JDK and the workloads with {aspects:?}: {e}"))?;
         Ok(Woven { jdk, report })
@@ -218,7 +221,8 @@ mod woven {
 /// Weaves JDK 17 (or 25, if `MAJOR_WORKLOAD_JDK=25`) and every workload
 /// with each aspect named in
 /// `MAJOR_WORKLOAD_ASPECTS` (comma-separated paths relative to the
-/// repository; default: ExecutionCounter, ObjectTracker and
+/// repository, each optionally followed by `:duplicate` or `:guards`, the
+/// bypass form; default: ExecutionCounter, ObjectTracker and
 /// tests/workloads/aspects/WorkloadProfiler.aj) and runs every workload
 /// (or those in `MAJOR_WORKLOADS`) woven, printing which give the recorded
 /// results. A report, not a check: `cargo test --release -p major-tests
@@ -246,76 +250,107 @@ fn woven_workloads_report() {
         Err(e) => panic!("{e}"),
     };
     let recorded = Digests::load(&Digests::path()).unwrap();
-    let mut table = Vec::new();
-    // The unwoven runs first (best of `MAJOR_WORKLOAD_RUNS`, default 1): the
-    // ratios below are against them, measured in the same session.
     let runs: usize = std::env::var("MAJOR_WORKLOAD_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(1);
-    let chosen = |w: &Workload| {
-        only.as_deref()
-            .is_none_or(|o| o.split(',').any(|x| x == w.name))
-    };
-    let best = |run: &dyn Fn(usize) -> Outcome| -> Outcome {
-        (0..runs)
-            .map(run)
-            .min_by(|a, b| a.elapsed.cmp(&b.elapsed))
-            .expect("at least one run")
-    };
-    let mut plain_time = std::collections::BTreeMap::new();
-    for w in workloads::all().into_iter().filter(|w| chosen(w)) {
-        let o = best(&|i| {
-            let work = base
-                .join("runs")
-                .join("plain")
-                .join(format!("{}-{i}", w.name));
-            let _ = std::fs::remove_dir_all(&work);
-            prepared
-                .run(&w, &home.join("bin/java"), &[], None, &work)
-                .unwrap_or_else(|e| panic!("{e}"))
-        });
-        assert!(o.success(), "{}", o.describe());
-        eprintln!("plain {}: {:.2} s", w.name, o.elapsed.as_secs_f64());
-        plain_time.insert(w.name, o.elapsed.as_secs_f64());
-    }
-    for aspect in aspects.split(',') {
-        let name = Path::new(aspect)
+    let chosen: Vec<Workload> = workloads::all()
+        .into_iter()
+        .filter(|w| {
+            only.as_deref()
+                .is_none_or(|o| o.split(',').any(|x| x == w.name))
+        })
+        .collect();
+    // Every aspect woven first; then the runs interleaved (plain, then each
+    // woven JDK, run after run), so that a change in the machine's load
+    // touches the baseline and the woven runs alike. Best of
+    // `MAJOR_WORKLOAD_RUNS` (default 1) each.
+    let mut table = Vec::new();
+    let mut configs: Vec<(String, woven::Woven)> = Vec::new();
+    for entry in aspects.split(',') {
+        // `path` or `path:duplicate` (the bypass form; default guards).
+        let (aspect, bypass) = match entry.split_once(':') {
+            Some((a, "duplicate")) => (a, woven::BypassForm::Duplicate),
+            Some((a, "guards")) | Some((a, "")) => (a, woven::BypassForm::Guards),
+            Some((_, f)) => panic!("{entry}: unknown bypass form {f} (guards, duplicate)"),
+            None => (entry, woven::BypassForm::Guards),
+        };
+        let stem = Path::new(aspect)
             .file_stem()
             .unwrap()
             .to_string_lossy()
             .into_owned();
+        let name = match bypass {
+            woven::BypassForm::Duplicate => format!("{stem}-duplicate"),
+            woven::BypassForm::Guards => stem,
+        };
         let out = base.join(format!("woven-{name}"));
         let _ = std::fs::remove_dir_all(&out);
         let start = std::time::Instant::now();
-        let woven = match woven::weave(&home, &prepared, &[repo.join(aspect)], &out) {
-            Ok(w) => w,
-            Err(e) => {
-                table.push(format!("{name}: weave failed: {e}"));
-                continue;
+        match woven::weave(&home, &prepared, &[repo.join(aspect)], bypass, &out) {
+            Ok(w) => {
+                eprintln!(
+                    "{name}: woven {} of {} classes in {:.1} s; lib/modules {} bytes",
+                    w.report.woven,
+                    w.report.classes,
+                    start.elapsed().as_secs_f64(),
+                    std::fs::metadata(w.jdk.java_home.join("lib/modules")).map_or(0, |m| m.len())
+                );
+                configs.push((name, w));
             }
-        };
-        eprintln!(
-            "{name}: woven {} of {} classes in {:.1} s",
-            woven.report.woven,
-            woven.report.classes,
-            start.elapsed().as_secs_f64()
-        );
-        let mut ratios = Vec::new();
-        for w in workloads::all().into_iter().filter(|w| chosen(w)) {
-            let cp = woven.class_path(&prepared, &w);
-            let o = best(&|i| {
+            Err(e) => table.push(format!("{name}: weave failed: {e}")),
+        }
+    }
+    // Per configuration (plain first), per workload: the best run.
+    let mut best: Vec<Vec<Option<Outcome>>> = vec![vec![None; chosen.len()]; configs.len() + 1];
+    for (wi, w) in chosen.iter().enumerate() {
+        for i in 0..runs {
+            for c in 0..=configs.len() {
+                let label = if c == 0 {
+                    "plain"
+                } else {
+                    configs[c - 1].0.as_str()
+                };
                 let work = base
                     .join("runs")
-                    .join(&name)
+                    .join(label)
                     .join(format!("{}-{i}", w.name));
                 let _ = std::fs::remove_dir_all(&work);
-                prepared
-                    .run(&w, &woven.java(), &woven.jvm_options(), Some(&cp), &work)
-                    .unwrap_or_else(|e| panic!("{e}"))
-            });
-            let ratio = o.elapsed.as_secs_f64() / plain_time[w.name];
+                let o = if c == 0 {
+                    prepared.run(w, &home.join("bin/java"), &[], None, &work)
+                } else {
+                    let woven = &configs[c - 1].1;
+                    let cp = woven.class_path(&prepared, w);
+                    prepared.run(w, &woven.java(), &woven.jvm_options(), Some(&cp), &work)
+                }
+                .unwrap_or_else(|e| panic!("{e}"));
+                if c == 0 {
+                    assert!(o.success(), "{}", o.describe());
+                }
+                let slot = &mut best[c][wi];
+                if slot.as_ref().is_none_or(|b| o.elapsed < b.elapsed) {
+                    *slot = Some(o);
+                }
+            }
+        }
+        let plain = best[0][wi].as_ref().expect("a plain run");
+        eprintln!(
+            "plain {}: {:.2} s, CPU {:.2} s",
+            w.name,
+            plain.elapsed.as_secs_f64(),
+            plain.cpu.as_secs_f64()
+        );
+    }
+    for (c, (name, _)) in configs.iter().enumerate() {
+        let mut ratios = Vec::new();
+        let mut cpu_ratios = Vec::new();
+        for (wi, w) in chosen.iter().enumerate() {
+            let plain = best[0][wi].as_ref().expect("a plain run");
+            let o = best[c + 1][wi].as_ref().expect("a woven run");
+            let ratio = o.elapsed.as_secs_f64() / plain.elapsed.as_secs_f64();
             ratios.push(ratio);
+            let cpu_ratio = o.cpu.as_secs_f64() / plain.cpu.as_secs_f64();
+            cpu_ratios.push(cpu_ratio);
             let verdict = if !o.success() {
                 format!("FAILED\n{}", o.describe())
             } else if recorded.get(prepared.feature, w.name) == Some(o.digest.as_str()) {
@@ -329,18 +364,19 @@ fn woven_workloads_report() {
                 .rev()
                 .find(|l| l.contains(':'))
                 .unwrap_or("");
-            let line = format!(
-                "{name} {}: {:.2} s ({ratio:.2}x), {verdict} [{last}]",
+            table.push(format!(
+                "{name} {}: {:.2} s ({ratio:.2}x), CPU {:.2} s ({cpu_ratio:.2}x), {verdict} [{last}]",
                 w.name,
-                o.elapsed.as_secs_f64()
-            );
-            eprintln!("{line}");
-            table.push(line);
+                o.elapsed.as_secs_f64(),
+                o.cpu.as_secs_f64()
+            ));
         }
         let geomean =
-            (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len().max(1) as f64).exp();
+            |r: &[f64]| (r.iter().map(|r| r.ln()).sum::<f64>() / r.len().max(1) as f64).exp();
         table.push(format!(
-            "{name}: geometric mean {geomean:.2}x the unwoven run time"
+            "{name}: geometric mean {:.2}x the unwoven run time, {:.2}x its CPU time",
+            geomean(&ratios),
+            geomean(&cpu_ratios)
         ));
     }
     eprintln!("\n{}", table.join("\n"));
@@ -388,8 +424,14 @@ fn woven_workloads_give_the_recorded_results(home: &Path, feature: u32) {
         repo.join("aspects/ObjectTracker.aj"),
         repo.join("tests/workloads/aspects/WorkloadProfiler.aj"),
     ];
-    let woven = woven::weave(home, &prepared, &aspects, &tmp.path().join("woven"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let woven = woven::weave(
+        home,
+        &prepared,
+        &aspects,
+        woven::BypassForm::Guards,
+        &tmp.path().join("woven"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let chosen: Vec<Workload> = ["xalan", "antlr4", "lucene"]
         .iter()
         .map(|n| workloads::by_name(n).unwrap())

@@ -80,6 +80,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         bundle_runtime: true,
         strict: false,
         full_coverage: false,
+        bypass: Default::default(),
         cache: cache.clone(),
         jars: Default::default(),
         modules: Vec::new(),
@@ -112,6 +113,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         cache: cache_again,
         strict: false,
         signed_jars: Default::default(),
+        bypass: Default::default(),
     })?;
     weave_run::print_report(&report, &woven_jdk, true);
     eprintln!(

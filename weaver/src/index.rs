@@ -30,10 +30,12 @@ use major_classfile::hierarchy::common_super_class_uncached;
 use major_classfile::{ClassFile, ClassHierarchy, ClassInfo};
 use rayon::prelude::*;
 
+use crate::incremental::deps::{self, Level};
 use crate::report::MajorError;
 
-/// Cached answers: (a, b) with a <= b → common super class.
-type SuperCache = RwLock<HashMap<(Arc<str>, Arc<str>), Arc<str>>>;
+/// Cached answers: (a, b) with a <= b → common super class, and the classes
+/// the answer was computed from (replayed to [`deps`] on each hit).
+type SuperCache = RwLock<HashMap<(Arc<str>, Arc<str>), (Arc<str>, deps::Replay)>>;
 
 /// Where a class's bytes can be read again.
 #[derive(Clone)]
@@ -303,6 +305,7 @@ impl ClassIndex {
 
     /// Whether a class of this name is indexed (or in a run-time image).
     pub fn contains(&self, name: &str) -> bool {
+        deps::note(name, Level::Presence);
         self.entry(name).is_some()
     }
 
@@ -612,6 +615,12 @@ impl ClassIndex {
     /// The details of a class, read on first demand; `None` for classes not in
     /// the index or added header-only, and for classes that do not parse.
     pub fn details(&self, name: &str) -> Option<Arc<ClassDetails>> {
+        deps::note(name, Level::Details);
+        self.details_unrecorded(name)
+    }
+
+    /// [`details`](Self::details), not recorded as a dependency.
+    pub(crate) fn details_unrecorded(&self, name: &str) -> Option<Arc<ClassDetails>> {
         if let Some(d) = self.details.read().expect("details lock").get(name) {
             return d.clone();
         }
@@ -625,6 +634,30 @@ impl ClassIndex {
             .expect("details lock")
             .insert(found.name().clone(), d.clone());
         d
+    }
+
+    /// Without recording a dependency ([`crate::incremental`] asks this to
+    /// compare runs): `None` if no class `name` is indexed, else the bytes it
+    /// resolves to (`None` when not kept: a header-only index).
+    pub(crate) fn resolved_bytes(&self, name: &str) -> Option<Option<ClassBytes<'_>>> {
+        let found = self.entry(name)?;
+        Some(match found {
+            EntryRef::Eager(n, e) => self.bytes(n, e),
+            EntryRef::Image(c) => match &c.entry.source {
+                Source::Image(id) => self.images[*id as usize]
+                    .read_class(name)
+                    .ok()
+                    .flatten()
+                    .map(ClassBytes::Read),
+                _ => None,
+            },
+        })
+    }
+
+    /// [`ClassHierarchy::class_info`], not recorded as a dependency.
+    pub(crate) fn class_info_unrecorded(&self, name: &str) -> Option<ClassInfo> {
+        let found = self.entry(name)?;
+        self.info(name, found.entry()).cloned()
     }
 
     /// Every proper supertype of `name` (super classes and interfaces,
@@ -699,8 +732,8 @@ fn header(bytes: &[u8]) -> Result<(Arc<str>, ClassInfo), major_classfile::Error>
 
 impl ClassHierarchy for ClassIndex {
     fn class_info(&self, name: &str) -> Option<ClassInfo> {
-        let found = self.entry(name)?;
-        self.info(name, found.entry()).cloned()
+        deps::note(name, Level::Header);
+        self.class_info_unrecorded(name)
     }
 
     fn common_super_class(&self, a: &str, b: &str) -> major_classfile::Result<Arc<str>> {
@@ -709,14 +742,16 @@ impl ClassHierarchy for ClassIndex {
         } else {
             (Arc::from(b), Arc::from(a))
         };
-        if let Some(r) = self.cache.read().expect("cache lock").get(&key) {
+        if let Some((r, from)) = self.cache.read().expect("cache lock").get(&key) {
+            deps::note_all(from);
             return Ok(r.clone());
         }
-        let r = common_super_class_uncached(self, a, b)?;
+        let (r, from) = deps::capture_replay(|| common_super_class_uncached(self, a, b));
+        let r = r?;
         self.cache
             .write()
             .expect("cache lock")
-            .insert(key, r.clone());
+            .insert(key, (r.clone(), from));
         Ok(r)
     }
 }

@@ -1,6 +1,8 @@
 //! The `major` command's library: everything that needs both the class-file
 //! engine and the archive layer.
 //!
+//! * [`incremental`]: incremental weaving of class directories (state kept in
+//!   the output, classes re-woven when what they depend on changed);
 //! * [`index`]: the class-hierarchy index over inputs plus a JDK, which answers
 //!   the frame computation's "common super class" question with a cache;
 //! * [`check`]: round-trip and re-frame whole archives (`major check`);
@@ -16,6 +18,7 @@
 pub mod aspects;
 pub mod check;
 pub mod demo;
+pub mod incremental;
 pub mod index;
 pub mod jdk;
 pub mod jdk_home;

@@ -119,15 +119,18 @@ impl<'p> LoadTimeWeaver<'p> {
     /// matches the advice, weaves the aspect classes, and makes the classes
     /// the weave adds. The packages of the added classes that `image` does
     /// not have in `java.base` join its module descriptor, as in
-    /// `major weave --jdk`.
+    /// `major weave --jdk`. `bypass`: the form of the bypass checks (as
+    /// `major weave --bypass`).
     pub fn new(
         program: &'p Program,
         aspects: &'p CompiledAspects,
         index: &'p ClassIndex,
         image: &RuntimeImage,
+        bypass: bypass::BypassForm,
     ) -> Result<LoadTimeWeaver<'p>, MajorError> {
         let mut weaver = Weaver::new(program, aspects, index);
         weaver.full_coverage = true;
+        weaver.bypass_form = bypass;
         let extra_classes = weaver
             .extra_classes()
             .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
@@ -259,6 +262,23 @@ pub struct AgentRun {
     pub agent: PathBuf,
     /// The agent reports a summary at exit.
     pub verbose: bool,
+    /// The form of the bypass checks.
+    pub bypass: bypass::BypassForm,
+}
+
+/// The name of a bypass form, as `--bypass` and the agent's `bypass=` take it.
+pub fn bypass_name(form: bypass::BypassForm) -> &'static str {
+    match form {
+        bypass::BypassForm::Guards => "guards",
+        bypass::BypassForm::Duplicate => "duplicate",
+    }
+}
+
+/// The bypass form of that name ([`bypass_name`]).
+pub fn bypass_form(name: &str) -> Option<bypass::BypassForm> {
+    [bypass::BypassForm::Guards, bypass::BypassForm::Duplicate]
+        .into_iter()
+        .find(|f| bypass_name(*f) == name)
 }
 
 /// The agent library beside the running `major` binary.
@@ -334,6 +354,9 @@ impl AgentRun {
             options.push(format!("cache={}", absolute(c).display()));
         }
         options.push(format!("jdk={}", absolute(&self.jdk.home).display()));
+        if self.bypass != bypass::BypassForm::default() {
+            options.push(format!("bypass={}", bypass_name(self.bypass)));
+        }
         if self.verbose {
             options.push("verbose".into());
         }
@@ -361,6 +384,14 @@ mod tests {
 
     fn cp(args: &[&str]) -> Vec<PathBuf> {
         java_class_path(&args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn bypass_names_round_trip() {
+        for f in [bypass::BypassForm::Guards, bypass::BypassForm::Duplicate] {
+            assert_eq!(bypass_form(bypass_name(f)), Some(f));
+        }
+        assert_eq!(bypass_form("none"), None);
     }
 
     #[test]

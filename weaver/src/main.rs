@@ -90,6 +90,10 @@ enum Command {
         /// woven, failed).
         #[arg(long, requires = "aspects")]
         verbose: bool,
+        /// Single-phase: how woven methods bypass their advice (as for
+        /// `major weave --jdk`).
+        #[arg(long, value_enum, default_value = "guards", requires = "aspects")]
+        bypass: major_weaver::weave::bypass::BypassForm,
         /// Print the java command instead of running it.
         #[arg(long)]
         print_command: bool,
@@ -206,6 +210,12 @@ struct WeaveArgs {
     /// --patch-module java.base=OUT.
     #[arg(long)]
     full_coverage: bool,
+    /// With full coverage (--jdk, --full-coverage): how a woven method skips its
+    /// advice while a bypass is on (the VM booting, or advice running):
+    /// `guards`, one decision on entry that every woven shadow tests, or
+    /// `duplicate`, the woven and the original body in one method (FERRARI).
+    #[arg(long, value_enum, default_value = "guards", value_name = "FORM")]
+    bypass: major_weaver::weave::bypass::BypassForm,
     /// With --jdk: weave only this module of the JDK (repeat for several; java.base
     /// is always woven). With a JDK run-time image (`$JAVA_HOME/lib/modules`) as
     /// input: weave this module of it (repeat for several), each into
@@ -243,8 +253,16 @@ fn main() -> ExitCode {
             cache_dir,
             verbose,
             print_command,
+            bypass,
             args,
-        } => run_agent(aspects, java_home, cache_dir, verbose, print_command, &args),
+        } => run_agent(
+            aspects,
+            java_home,
+            cache_dir,
+            (verbose, bypass),
+            print_command,
+            &args,
+        ),
         Command::Dump {
             input,
             class,
@@ -368,6 +386,7 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         bundle_runtime: !args.no_runtime,
         strict: args.strict,
         full_coverage: args.full_coverage,
+        bypass: args.bypass,
         modules: args.modules,
         cache,
         jars: JarOptions {
@@ -437,6 +456,7 @@ fn weave_jdk(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         cache,
         strict: args.strict,
         signed_jars: args.signed_jars,
+        bypass: args.bypass,
     };
     let (report, woven) = major_weaver::woven_jdk::weave(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);
@@ -485,7 +505,7 @@ fn run_agent(
     aspects: Vec<PathBuf>,
     java_home: Option<PathBuf>,
     cache_dir: Option<PathBuf>,
-    verbose: bool,
+    (verbose, bypass): (bool, major_weaver::weave::bypass::BypassForm),
     print_command: bool,
     args: &[OsString],
 ) -> Result<ExitCode, MajorError> {
@@ -495,6 +515,7 @@ fn run_agent(
         cache: cache_dir.or_else(major_weaver::aspects::cache::default_dir),
         agent: major_weaver::load_time::agent_beside_major()?,
         verbose,
+        bypass,
     };
     let command = run.command(args)?;
     if print_command {

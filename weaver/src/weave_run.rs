@@ -27,6 +27,7 @@ use crate::outputs::Plan;
 use crate::report::MajorError;
 use crate::runtime::{cached_runtime_jar, write_runtime_jar, RUNTIME_CLASSES};
 use crate::signed::{signature_files, SignedJars};
+use crate::weave::bypass::BypassForm;
 use crate::weave::{describe, ClassOutcome, DeclareHit, Weaver};
 
 /// What to weave.
@@ -54,6 +55,8 @@ pub struct WeaveOptions {
     /// woven behind the bootstrap and thread-local bypasses
     /// ([`crate::weave::bypass`]).
     pub full_coverage: bool,
+    /// Full coverage: how woven methods bypass their advice.
+    pub bypass: BypassForm,
     /// How jars are laid out and treated ([`JarOptions`]).
     pub jars: JarOptions,
     /// Modules to weave from the JDK run-time images among the inputs
@@ -121,6 +124,9 @@ pub struct WeaveReport {
     /// Full coverage: the packages of the added classes that `java.base`
     /// did not have (internal form), declared in its module descriptor.
     pub base_packages_added: Vec<String>,
+    /// For a weave that keeps incremental state ([`crate::incremental`]):
+    /// how much it re-wove, or why it was full.
+    pub incremental: Option<crate::incremental::Summary>,
 }
 
 /// Weaves; on any error nothing is written.
@@ -232,6 +238,11 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(|&k| Ok((k, build_index(Some(k))?)))
         .collect::<Result<_, MajorError>>()?;
     clock.lap("index classes");
+    // Incremental weaving (a class directory into a directory): what the
+    // weave as a whole looks up is recorded from here on.
+    let session =
+        crate::incremental::Session::new(opts, &inputs, &multi_release, &program, &aspects);
+    let global_lookups = crate::incremental::deps::Recording::start(session.is_some());
 
     // 3. Weave every class of every input, in parallel.
     let circular = major_pointcut_lang::check::precedence_errors(
@@ -247,6 +258,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         let mut w = Weaver::new(&program, &aspects, ix);
         w.strict = opts.strict;
         w.full_coverage = opts.full_coverage;
+        w.bypass_form = opts.bypass;
         w
     };
     let mut weaver = new_weaver(&index);
@@ -328,6 +340,45 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // are compressed there too. A writer thread writes each chunk in input order
     // (untouched entries raw-copied) while the next one is woven. The output is
     // renamed into place only at the end, if all went well.
+    let mut recorder = None;
+    let mode = session.map(|s| s.decide(&index, global_lookups.finish(), weaver.advice().len()));
+    let mut hits = vec![0usize; weaver.advice().len()];
+    let mut errors: Vec<DeclareHit> = Vec::new();
+    match mode {
+        Some(crate::incremental::Mode::Full(r)) => recorder = Some(r),
+        Some(crate::incremental::Mode::Update(mut update)) => {
+            // The output directory is updated in place: only the entries
+            // that need it are woven again.
+            update.weave_inputs(
+                &weaver,
+                &index,
+                &inputs[0],
+                &replaced,
+                &added_packages,
+                &mut report,
+                &mut hits,
+                &mut errors,
+            )?;
+            let aspect_classes =
+                weave_aspect_classes(&weaver, &aspects, &mut report, &mut hits, &mut errors)?;
+            declare_errors(&errors)?;
+            report.unmatched = unmatched(&weaver, &program, &hits);
+            clock.lap("weave (incremental)");
+            let runtime = RUNTIME_CLASSES.iter().filter(|_| opts.bundle_runtime);
+            let added: Vec<(String, Vec<u8>)> = aspect_classes
+                .into_iter()
+                .chain(extra_classes)
+                .chain(runtime.map(|(n, b)| (n.to_string(), b.to_vec())))
+                .collect();
+            report.added_classes = added.iter().map(|(n, _)| n.clone()).collect();
+            report.incremental = Some(update.commit(&index, &added, &mut report)?);
+            report.written.push(opts.output.clone());
+            clock.lap("update output");
+            report.timings = clock.laps;
+            return Ok(report);
+        }
+        None => {}
+    }
     let plan = Plan::new(
         &inputs.iter().map(|a| &**a).collect::<Vec<_>>(),
         &opts.output,
@@ -346,8 +397,6 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
-    let mut hits = vec![0usize; weaver.advice().len()];
-    let mut errors: Vec<DeclareHit> = Vec::new();
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
         let writer = scope.spawn(|| {
@@ -360,12 +409,22 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                 let kind = plan.kind_of_input(input);
                 for start in (0..n).step_by(CHUNK) {
                     let end = (start + CHUNK).min(n);
-                    let results: Vec<Result<Option<Woven>, MajorError>> = (start..end)
+                    let results: Vec<Result<_, MajorError>> = (start..end)
                         .into_par_iter()
-                        .map(|i| weave_entry(&weavers, a, multi_release[input], i, kind))
+                        .map(|i| {
+                            crate::incremental::observe(recorder.is_some(), &index, a, i, || {
+                                weave_entry(&weavers, a, multi_release[input], i, kind)
+                            })
+                        })
                         .collect();
                     for (index, r) in (start..end).zip(results) {
-                        let (class, extra) = match r? {
+                        let (w, seen) = r?;
+                        if let (Some(rec), Some(seen)) = (recorder.as_mut(), seen) {
+                            let outputs = output_files(&a.entries()[index], &replaced, w.as_ref());
+                            let outcome = w.as_ref().map(|w| (&w.outcome, w.class.is_some()));
+                            rec.entry(a, index, seen, outcome, outputs);
+                        }
+                        let (class, extra) = match w {
                             Some(w) => {
                                 tally(&mut report, &mut hits, &mut errors, &w);
                                 (w.class, w.extra)
@@ -398,21 +457,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // adviceexecution join points; what major generated has none).
     let aspect_classes =
         weave_aspect_classes(&weaver, &aspects, &mut report, &mut hits, &mut errors)?;
-    if !errors.is_empty() {
-        let text = errors
-            .iter()
-            .map(|d| format!("{} [error] {}", d.location, d.message))
-            .collect::<Vec<_>>()
-            .join("\n");
-        return Err(MajorError::Usage(format!(
-            "errors at join points (declare error, conflicting precedence); nothing written:\n{text}"
-        )));
-    }
-    for a in weaver.advice() {
-        if a.entry.is_none() && hits[a.id] == 0 {
-            report.unmatched.push(describe(&program, a.resolved));
-        }
-    }
+    declare_errors(&errors)?;
+    report.unmatched = unmatched(&weaver, &program, &hits);
     clock.lap("weave and write");
 
     // 4. The classes major adds, after the inputs. The runtime classes are
@@ -473,6 +519,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                 out.copy_raw(jar, i)?;
             }
         }
+    }
+    // The incremental state, for the next weave into the same directory.
+    if let Some(rec) = recorder {
+        let (state, summary) = rec.finish(&index, report.added_classes.clone());
+        outs[plan.added].write(crate::incremental::state::STATE_FILE, &state)?;
+        report.incremental = Some(summary);
     }
     // Every output is complete: only now does any of them go into place. A
     // patch of a run-time image's module that the weave left unchanged is
@@ -618,6 +670,56 @@ pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, Major
         cache_dir,
         work,
     })
+}
+
+/// Fails the run if some join point matched a `declare error`.
+fn declare_errors(errors: &[DeclareHit]) -> Result<(), MajorError> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let text = errors
+        .iter()
+        .map(|d| format!("{} [error] {}", d.location, d.message))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Err(MajorError::Usage(format!(
+        "errors at join points (declare error, conflicting precedence); nothing written:\n{text}"
+    )))
+}
+
+/// The advice that matched no shadow (`hits`: shadows per advice).
+fn unmatched(
+    weaver: &Weaver<'_>,
+    program: &major_pointcut_lang::Program,
+    hits: &[usize],
+) -> Vec<String> {
+    weaver
+        .advice()
+        .iter()
+        .filter(|a| a.entry.is_none() && hits[a.id] == 0)
+        .map(|a| describe(program, a.resolved))
+        .collect()
+}
+
+/// The files of a directory output that entry `e` of a directory input goes
+/// to, as the writer writes them: none if an aspect class replaces it, the
+/// woven class and its extra class, or the entry itself.
+fn output_files(
+    e: &major_archive::Entry,
+    replaced: &HashSet<&str>,
+    w: Option<&Woven>,
+) -> Vec<String> {
+    if e.class_name().is_some_and(|n| replaced.contains(n)) {
+        return Vec::new();
+    }
+    let mut files = vec![e.name.clone()];
+    if let Some(x) = w
+        .filter(|w| w.class.is_some())
+        .and_then(|w| w.extra.as_ref())
+    {
+        files.push(x.name().to_string());
+    }
+    files
 }
 
 /// Weaves the classes the aspects' compilation produced; they and the extra
@@ -997,6 +1099,18 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
     }
     for w in &r.warnings {
         eprintln!("warning: {w}");
+    }
+    match &r.incremental {
+        Some(s) if s.full.is_none() => eprintln!(
+            "incremental: re-wove {} of {} classes, copied {} other changed files, removed {}",
+            s.rewoven, s.classes, s.recopied, s.removed
+        ),
+        Some(crate::incremental::Summary {
+            full: Some(why), ..
+        }) if why != crate::incremental::NO_STATE => {
+            eprintln!("note: full weave: {why}")
+        }
+        _ => {}
     }
     for w in &r.aspect_warnings {
         eprintln!("{w}");

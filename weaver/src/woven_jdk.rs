@@ -90,6 +90,8 @@ pub struct JdkWeaveOptions {
     pub strict: bool,
     /// What becomes of the program's signed jars.
     pub signed_jars: SignedJars,
+    /// How woven methods bypass their advice.
+    pub bypass: crate::weave::bypass::BypassForm,
 }
 
 /// A woven JDK directory.
@@ -168,6 +170,7 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
         cache: opts.cache.clone(),
         strict: opts.strict,
         full_coverage: true,
+        bypass: opts.bypass,
         jars: JarOptions {
             runtime_jar: Some(base_jar.clone()),
             signed_jars: opts.signed_jars,

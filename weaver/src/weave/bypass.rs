@@ -12,9 +12,26 @@
 //! Both are checked once, on entry of every woven method: the BIB inline, as
 //! one read of the static flag [`BOOTED`] (set by `VM.initLevel` when the VM
 //! has booted: [`hook_boot`]), so that the bootstrap, all of it interpreted,
-//! pays no call; then the DIB by [`BYPASS`]`.active()`. Each woven method holds
-//! its woven body and, after it, its original body (FERRARI's duplication),
-//! and the check branches to the original ([`duplicate`]). Every method of the aspect classes runs with the
+//! pays no call; then the DIB by [`BYPASS`]`.active()`. What the check decides
+//! holds for the whole invocation, in one of two forms ([`BypassForm`]):
+//!
+//! * **guards** (the default): the decision goes into a local ([`decide`]);
+//!   each woven shadow tests it ([`guard`]) and runs either its woven code or
+//!   its original instruction; an execution's advice calls and cflow entries
+//!   are skipped one by one. A method grows by its advice code only.
+//! * **duplicate** (FERRARI's): each woven method holds its woven body and,
+//!   after it, its original body, and the check branches to the original
+//!   ([`duplicate`]). A method doubles.
+//!
+//! Guards cost one `iload; ifne` per woven shadow where duplication costs
+//! nothing more than the entry check, but a duplicated method is twice as
+//! large for HotSpot's inlining heuristics (which count bytecode bytes): on
+//! the real workloads guards are faster (bench/README.md), and a third of
+//! the code. A method whose execution has around advice is duplicated in
+//! both forms: bypassing that advice means running the body, which moved
+//! into the proceed method.
+//!
+//! Every method of the aspect classes runs with the
 //! DIB set and restores it when it returns or throws ([`wrap_in_dib`]), so
 //! advice, `aspectOf()` and the aspects' static initializers never see woven
 //! code.
@@ -319,6 +336,73 @@ pub fn restore(prev: u16, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Re
         index: m,
     });
     Ok(())
+}
+
+/// How a woven method bypasses its advice when a bypass is on (see the
+/// module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum BypassForm {
+    /// One decision on entry, kept in a local; each woven shadow tests it
+    /// and runs either its woven code or its original instruction
+    /// ([`decide`], [`guard`]). A method whose execution has around advice
+    /// is duplicated instead: bypassing that advice means running the body
+    /// that moved into its proceed method.
+    #[default]
+    Guards,
+    /// FERRARI's duplication: the woven body, then the original body, and a
+    /// branch on entry ([`duplicate`]).
+    Duplicate,
+}
+
+/// Emits, at a method's entry, the bypass decision into the int local
+/// `local`: 1 while a bypass is on (the VM has not booted, or the DIB is
+/// set), 0 when advice runs. The BIB is one inline read, as in
+/// [`duplicate`].
+pub fn decide(
+    local: u16,
+    pool: &mut PoolBuilder<'_>,
+    out: &mut Vec<Insn>,
+    done: Label,
+) -> Result<()> {
+    let booted = pool.field_ref(BYPASS, BOOTED, "Z")?;
+    let active = pool.method_ref(BYPASS, "active", "()Z", false)?;
+    out.extend([
+        Insn::Simple(ICONST_1),
+        Insn::Cp {
+            op: op::GETSTATIC,
+            index: booted,
+        },
+        Insn::Jump {
+            op: op::IFEQ,
+            target: done,
+        },
+        Insn::Simple(op::POP),
+        Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: active,
+        },
+        Insn::Label(done),
+        Insn::Local {
+            op: op::ISTORE,
+            index: local,
+            wide: local > 255,
+        },
+    ]);
+    Ok(())
+}
+
+/// Emits the test of a guard: to `bypassed` when the decision in `local`
+/// ([`decide`]) says a bypass is on.
+pub fn guard(local: u16, bypassed: Label, out: &mut Vec<Insn>) {
+    out.push(Insn::Local {
+        op: op::ILOAD,
+        index: local,
+        wide: local > 255,
+    });
+    out.push(Insn::Jump {
+        op: IFNE,
+        target: bypassed,
+    });
 }
 
 /// Replaces the woven body `woven` of a method by: the bypass check, the woven
@@ -668,15 +752,155 @@ fn wrap(
 /// DIB set ([`wrap_in_dib`]), frames recomputed; its static initializer,
 /// if it fails, says so on `System.err` first.
 pub fn wrap_class_in_dib(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
-    let class_name = ClassFile::parse(bytes)?.name()?.replace('/', ".");
+    let internal = ClassFile::parse(bytes)?.name()?.into_owned();
+    let class_name = internal.replace('/', ".");
     let (class, _) = transform_methods(
         bytes,
         hierarchy,
         |name, _| name != "<init>",
         |name, code, pool| {
+            if name != "<clinit>" && runs_no_other_code(code, &internal, pool)? {
+                // Nothing it does can reach woven code: no DIB needed
+                // (an empty advice, a counter in a static field).
+                return Ok(());
+            }
             let failing = (name == "<clinit>").then_some(class_name.as_str());
             wrap(code, "enter", failing, pool)
         },
     )?;
     Ok(class)
+}
+
+/// Whether a method body can run no code but its own: no call, no class
+/// initialization or loading (static fields of its own class only, no
+/// `new`, no type test), and no exception the JVM would construct (no
+/// division, array access, field of another object, monitor or `athrow`,
+/// whose exception constructors are woven code). Such a method reaches no
+/// woven code, so the DIB would change nothing.
+fn runs_no_other_code(code: &Code, own_class: &str, pool: &mut PoolBuilder<'_>) -> Result<bool> {
+    for insn in &code.insns {
+        let ok = match insn {
+            Insn::Label(_)
+            | Insn::Local { .. }
+            | Insn::Iinc { .. }
+            | Insn::Push { .. }
+            | Insn::Jump { .. }
+            | Insn::TableSwitch { .. }
+            | Insn::LookupSwitch { .. } => true,
+            // Array loads and stores, integer division and remainder,
+            // arraylength, athrow, monitors: all may throw.
+            Insn::Simple(o) => !matches!(
+                o,
+                46..=53 | 79..=86 | 108 | 109 | 112 | 113 | 190 | 191 | 194 | 195
+            ),
+            Insn::Cp { op, index } if matches!(*op, op::GETSTATIC | op::PUTSTATIC) => {
+                pool.member_ref(*index)?.owner == own_class
+            }
+            _ => false,
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::ClassIndex;
+
+    /// An aspect-like class with methods of each kind, wrapped in the DIB:
+    /// which of them call `MajorBypass.enter`.
+    #[test]
+    fn only_methods_that_may_reach_other_code_set_the_dib() {
+        let index = ClassIndex::new();
+        let mut b = ClassBuilder::new(61, 0x0021, "p/A", "java/lang/Object").unwrap();
+        b.add_field(0x0008, "count", "I").unwrap();
+        let count = b.pool().field_ref("p/A", "count", "I").unwrap();
+        let other = b.pool().field_ref("p/B", "count", "I").unwrap();
+        let call = b
+            .pool()
+            .method_ref("java/lang/Thread", "onSpinWait", "()V", false)
+            .unwrap();
+        let bodies: Vec<(&str, Vec<Insn>)> = vec![
+            ("empty", vec![Insn::Simple(op::RETURN)]),
+            (
+                "counter",
+                vec![
+                    Insn::Cp {
+                        op: op::GETSTATIC,
+                        index: count,
+                    },
+                    Insn::Simple(ICONST_1),
+                    Insn::Simple(96), // iadd
+                    Insn::Cp {
+                        op: op::PUTSTATIC,
+                        index: count,
+                    },
+                    Insn::Simple(op::RETURN),
+                ],
+            ),
+            (
+                "calls",
+                vec![
+                    Insn::Cp {
+                        op: op::INVOKESTATIC,
+                        index: call,
+                    },
+                    Insn::Simple(op::RETURN),
+                ],
+            ),
+            (
+                "otherStatic",
+                vec![
+                    Insn::Cp {
+                        op: op::GETSTATIC,
+                        index: other,
+                    },
+                    Insn::Simple(op::POP),
+                    Insn::Simple(op::RETURN),
+                ],
+            ),
+            (
+                "divides",
+                vec![
+                    Insn::Simple(ICONST_1),
+                    Insn::Cp {
+                        op: op::GETSTATIC,
+                        index: count,
+                    },
+                    Insn::Simple(108), // idiv
+                    Insn::Simple(op::POP),
+                    Insn::Simple(op::RETURN),
+                ],
+            ),
+        ];
+        for (name, insns) in &bodies {
+            let mut code = Code::empty();
+            code.insns = insns.clone();
+            b.add_method(0x0009, name, "()V", Some(&mut code), &index)
+                .unwrap();
+        }
+        let wrapped = wrap_class_in_dib(&b.finish(), &index).unwrap();
+        let class = ClassFile::parse(&wrapped).unwrap();
+        let mut sets = Vec::new();
+        for m in &class.methods {
+            let parsed =
+                major_classfile::CodeAttribute::parse(m.attribute("Code").unwrap(), &class.pool)
+                    .unwrap();
+            let code = Code::decode(&parsed, &class.pool).unwrap();
+            let enters = code.insns.iter().any(|i| match i {
+                Insn::Cp { op: o, index } if *o == op::INVOKESTATIC => class
+                    .pool
+                    .member_ref(*index)
+                    .is_ok_and(|r| r.owner == BYPASS && r.name == "enter"),
+                _ => false,
+            });
+            if enters {
+                sets.push(class.member_name(m).unwrap().into_owned());
+            }
+        }
+        assert_eq!(sets, ["calls", "otherStatic", "divides"]);
+    }
 }

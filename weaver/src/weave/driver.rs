@@ -110,6 +110,8 @@ pub struct Weaver<'p> {
     /// classes initialized with the DIB set, `java.lang.Thread` gets the DIB
     /// field, and no static initializer is added to a class.
     pub full_coverage: bool,
+    /// Full coverage: how woven methods bypass their advice.
+    pub bypass_form: bypass::BypassForm,
     /// Full coverage: the packages (dotted) the weave adds to `java.base`
     /// that it did not have, declared in its module descriptor and exported
     /// ([`module_descriptors`]).
@@ -247,6 +249,7 @@ impl<'p> Weaver<'p> {
             unsupported,
             strict: false,
             full_coverage: false,
+            bypass_form: bypass::BypassForm::default(),
             added_packages: Vec::new(),
         }
     }
@@ -458,6 +461,7 @@ impl<'p> Weaver<'p> {
             // Woven as is; when the code would exceed 64 KiB, woven again with
             // the advice calls out of line (see `outline`).
             let mut compact = false;
+            let mut guards = self.full_coverage && self.bypass_form == bypass::BypassForm::Guards;
             let (code, written) = loop {
                 let mut code = Code::decode(&parsed, &class.pool).map_err(in_member)?;
                 let before = Snapshot::of(&code);
@@ -495,17 +499,33 @@ impl<'p> Weaver<'p> {
                     },
                 );
                 mw.compact = compact;
+                mw.guards = guards;
                 let woven = mw
                     .weave(&mctx)
                     .and_then(|()| mw.undecided.take().map_or(Ok(()), Err));
                 let snapshot = mw.snapshot.take();
                 let changed = mw.changed;
+                if mw.wants_duplicate {
+                    // Around advice on the execution: duplicated instead.
+                    outcome.advised = undo.0;
+                    outcome.advice_hits = undo.1;
+                    outcome.proceed_methods = undo.2;
+                    added.truncate(undo.3);
+                    statics.rollback(undo.4);
+                    helpers.rollback(undo.5);
+                    guards = false;
+                    continue;
+                }
                 let framed = woven.and_then(|()| {
                     if !changed && !inherited {
                         return Ok(false);
                     }
                     emit::compact_locals(&mut code.insns);
                     match &original {
+                        Some(_) if changed && guards => {
+                            code.set_stack_map(0, None);
+                            frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
+                        }
                         Some(original) if changed => {
                             bypass::duplicate(&mut code, original, &mut edit.pool)?;
                             code.set_stack_map(0, None);
@@ -606,14 +626,23 @@ impl<'p> Weaver<'p> {
                     major_version: class.major_version,
                 },
             );
+            mw.guard = snap.guard;
             mw.weave_initialization(body, &snap.esp, snap.first_line)?;
             if !mw.changed {
                 continue;
             }
             mw.code.prune_tables();
+            let m = &class.methods[*mi];
+            if self.full_coverage && snap.guard.is_none() {
+                // Duplicated: the constructor as it was after the bypass check.
+                let attr = m.attribute("Code").expect("constructor with code");
+                let parsed = CodeAttribute::parse(attr, &class.pool)?;
+                let original = Code::decode(&parsed, &class.pool)?;
+                emit::compact_locals(&mut code.insns);
+                bypass::duplicate(&mut code, &original, &mut edit.pool)?;
+            }
             code.set_stack_map(0, None);
             frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
-            let m = &class.methods[*mi];
             let attr = m.attribute("Code").expect("constructor with code");
             let mut out = Vec::new();
             code.write_attribute(attr.name_index, &code.layout(), &mut out)?;

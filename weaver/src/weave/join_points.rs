@@ -210,10 +210,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     /// join point into a new local (code appended to `out`) and records it in
     /// `ctx`, so that every advice there, inside proceed methods too, sees the
     /// same object with the values the join point started with (as in AspectJ).
+    /// With `guard` (an execution woven with guards), the local is null while
+    /// a bypass is on.
     pub(super) fn shared_join_point(
         &mut self,
         matched: &[Matched<'_, '_>],
         ctx: &mut Context,
+        guard: Option<u16>,
         out: &mut Vec<Insn>,
     ) -> Result<()> {
         let wants = |e: &Extra| *e == Extra::JoinPoint;
@@ -226,7 +229,21 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     .any(|t| t.extras.iter().any(wants))
         });
         if needed {
+            let bypassed = self.code.new_label();
+            let done = self.code.new_label();
+            if let Some(s) = guard {
+                bypass::guard(s, bypassed, out);
+            }
             self.join_point(ctx, out)?;
+            if guard.is_some() {
+                out.push(Insn::Jump {
+                    op: op::GOTO,
+                    target: done,
+                });
+                out.push(Insn::Label(bypassed));
+                out.push(Insn::Simple(op::ACONST_NULL));
+                out.push(Insn::Label(done));
+            }
             let l = self.temp(JOIN_POINT);
             out.push(emit::store(JOIN_POINT, l));
             ctx.jp = Some(l);

@@ -16,7 +16,7 @@ use super::method::{label_index, MethodWeave};
 use super::plan::Residue;
 use super::shadows::{Context, Found, PointShadow};
 use super::statics::StaticPartSpec;
-use super::{emit, outline};
+use super::{bypass, emit, outline};
 use super::{is_around, THROWABLE};
 
 /// Whether a method is annotated `@CallerSensitive` (JDK 9+ or JDK 8): it asks
@@ -144,8 +144,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             core.push(Insn::Simple(op::DUP));
         }
         core.extend(reload);
+        // With guards, the shadow as it was: what runs when a bypass is on.
+        let mut plain = Vec::new();
         if f.kind != ShadowKind::ExceptionHandler {
             core.push(insn);
+            if self.guard.is_some() {
+                plain.clone_from(&core);
+            }
             if let (Some((l, d)), true) = (&ctx.ret, needs_ret) {
                 if d != "V" {
                     core.push(emit::store(d, *l));
@@ -168,12 +173,32 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             .copied()
             .collect();
         let mut replacement = pre_store;
-        self.shared_join_point(&matched, &mut ctx, &mut replacement)?;
-        let layered = self.layer(&matched, &ctx, core, false)?;
+        let bypassed = self.code.new_label();
+        if let Some(s) = self.guard {
+            bypass::guard(s, bypassed, &mut replacement);
+        }
+        self.shared_join_point(&matched, &mut ctx, None, &mut replacement)?;
+        let layered = self.layer(&matched, &ctx, core, false, None)?;
         replacement.extend(layered.body);
         if let (Some((l, d)), true) = (&ctx.ret, needs_ret) {
             if d != "V" {
                 replacement.push(emit::load(d, *l));
+            }
+        }
+        if self.guard.is_some() {
+            // Bypassed: the operands the replacement stored, reloaded, and
+            // the instruction.
+            if plain.is_empty() {
+                replacement.push(Insn::Label(bypassed));
+            } else {
+                let done = self.code.new_label();
+                replacement.push(Insn::Jump {
+                    op: op::GOTO,
+                    target: done,
+                });
+                replacement.push(Insn::Label(bypassed));
+                replacement.extend(plain);
+                replacement.push(Insn::Label(done));
             }
         }
         // A handler's code goes before its first instruction; anything else
@@ -295,6 +320,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if matched.is_empty() {
             return Ok(());
         }
+        if self.guard.is_some() && matched.iter().any(|m| is_around(m.advice)) {
+            // Bypassing around advice on the body means running the body,
+            // which moves into the proceed method: the method is woven again
+            // and duplicated.
+            self.wants_duplicate = true;
+            return Ok(());
+        }
         if kind == ShadowKind::MethodExecution && is_intrinsic(&self.member.annotations) {
             // HotSpot replaces the body of an intrinsic when it compiles a
             // call to it: advice woven there would run only while the caller
@@ -361,8 +393,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             core.push(Insn::Label(exit));
         }
         let mut new_body = Vec::new();
-        self.shared_join_point(&matched, &mut ctx, &mut new_body)?;
-        let layered = self.layer(&matched, &ctx, core, end_marker.is_none())?;
+        let guard = self.guard;
+        self.shared_join_point(&matched, &mut ctx, guard, &mut new_body)?;
+        let layered = self.layer(&matched, &ctx, core, end_marker.is_none(), guard)?;
         new_body.extend(layered.body);
         if returns {
             match &ctx.ret {
@@ -380,13 +413,16 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         Ok(())
     }
 
-    /// Nests the advice around `core`, innermost first.
+    /// Nests the advice around `core`, innermost first. With `guard` (the
+    /// local of the bypass decision: an execution woven with guards), each
+    /// advice call and cflow entry is skipped while a bypass is on.
     fn layer(
         &mut self,
         matched: &[Matched<'_, '_>],
         ctx: &Context,
         core: Vec<Insn>,
         body_is_method: bool,
+        guard: Option<u16>,
     ) -> Result<Layered> {
         let mut body_is_method = body_is_method;
         let mut core = core;
@@ -402,14 +438,19 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             if let Some(entry) = &m.advice.entry {
                 // Enter the control flow (remembering whether it was entered when
                 // the entry has a runtime test), leave it after, however it ends.
-                let flag = (m.residue != Residue::True).then(|| self.temp("I"));
+                let flag = (m.residue != Residue::True || guard.is_some()).then(|| self.temp("I"));
                 let l = self.code.new_label();
                 let mut c = vec![Insn::Label(l)];
                 let skip = self.code.new_label();
                 if let Some(f) = flag {
                     c.push(Insn::Simple(3)); // iconst_0
                     c.push(emit::store("I", f));
-                    self.jump_if(&m.residue, false, skip, m.advice, ctx, &mut c)?;
+                    if let Some(s) = guard {
+                        bypass::guard(s, skip, &mut c);
+                    }
+                    if m.residue != Residue::True {
+                        self.jump_if(&m.residue, false, skip, m.advice, ctx, &mut c)?;
+                    }
                 }
                 self.cflow_enter(entry, ctx, &mut c)?;
                 if let Some(f) = flag {
@@ -449,13 +490,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 AdviceKind::Before => {
                     let l = self.code.new_label();
                     let mut c = vec![Insn::Label(l)];
-                    self.advice_call(m, ctx, &mut c)?;
+                    self.guarded_call(m, ctx, guard, &mut c)?;
                     c.append(&mut pre);
                     pre = c;
                     start = l;
                 }
                 AdviceKind::AfterReturning(_) => {
-                    self.advice_call(m, ctx, &mut post)?;
+                    self.guarded_call(m, ctx, guard, &mut post)?;
                     end = self.code.new_label();
                     post.push(Insn::Label(end));
                 }
@@ -474,13 +515,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     let (exc_local, _) = ctx.exc.clone().expect("exception temp");
                     tail.push(Insn::Label(h));
                     tail.push(emit::store(THROWABLE, exc_local));
-                    self.advice_call(m, ctx, &mut tail)?;
+                    self.guarded_call(m, ctx, guard, &mut tail)?;
                     tail.push(emit::load(THROWABLE, exc_local));
                     tail.push(Insn::Simple(op::ATHROW));
                     tail.push(Insn::Label(h_end));
                     extra_ranges.push((h, h_end));
                     if matches!(m.advice.resolved.kind, AdviceKind::After) {
-                        self.advice_call(m, ctx, &mut post)?;
+                        self.guarded_call(m, ctx, guard, &mut post)?;
                         end = self.code.new_label();
                         post.push(Insn::Label(end));
                     }
@@ -529,6 +570,25 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             tail,
             handlers,
         })
+    }
+
+    /// [`Self::advice_call`], skipped while the bypass decision in `guard`
+    /// says a bypass is on.
+    fn guarded_call(
+        &mut self,
+        m: &Matched<'_, '_>,
+        ctx: &Context,
+        guard: Option<u16>,
+        out: &mut Vec<Insn>,
+    ) -> Result<()> {
+        let Some(s) = guard else {
+            return self.advice_call(m, ctx, out);
+        };
+        let bypassed = self.code.new_label();
+        bypass::guard(s, bypassed, out);
+        self.advice_call(m, ctx, out)?;
+        out.push(Insn::Label(bypassed));
+        Ok(())
     }
 
     /// A final field of this class that the body (after `body_marker`) sets with

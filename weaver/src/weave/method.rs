@@ -17,7 +17,7 @@ use super::driver::{ClassOutcome, Weaver};
 use super::matching::Matched;
 use super::outline::Helpers;
 use super::statics::{StaticPartSpec, Statics};
-use super::{emit, kind_name};
+use super::{bypass, emit, kind_name};
 
 /// The class being woven, as pointcuts see it.
 pub(super) struct ClassData {
@@ -115,6 +115,14 @@ pub(super) struct MethodWeave<'w, 'p, 'c> {
     /// Whether advice calls go out of line into helper methods (the method
     /// woven again because its code would exceed 64 KiB otherwise).
     pub(super) compact: bool,
+    /// Whether the method is woven with guards ([`bypass::BypassForm::Guards`]):
+    /// set by the driver before [`MethodWeave::weave`].
+    pub(super) guards: bool,
+    /// With guards: the local holding the bypass decision made on entry.
+    pub(super) guard: Option<u16>,
+    /// With guards: the execution has around advice, so the method must be
+    /// woven again without guards and duplicated.
+    pub(super) wants_duplicate: bool,
 }
 
 /// See [`MethodWeave::snapshot`].
@@ -129,6 +137,8 @@ pub(super) struct CtorSnapshot {
     pub(super) esp: StaticPartSpec,
     /// The line of the constructor's first instruction.
     pub(super) first_line: i32,
+    /// With guards: the local of the constructor's bypass decision.
+    pub(super) guard: Option<u16>,
 }
 
 impl<'w, 'p, 'c> MethodWeave<'w, 'p, 'c> {
@@ -163,6 +173,9 @@ impl<'w, 'p, 'c> MethodWeave<'w, 'p, 'c> {
             super_call: None,
             helpers: shared.helpers,
             compact: false,
+            guards: false,
+            guard: None,
+            wants_duplicate: false,
         }
     }
 }
@@ -208,6 +221,20 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if self.member.access & ACC_BRIDGE != 0 && !is_ctor && self.member.name != "<clinit>" {
             return Ok(());
         }
+        // With guards, the bypass decision comes first: constructors make it
+        // before their super call, and a delegated constructor inlined into
+        // another takes its decision along.
+        let mut decision_len = 0;
+        if self.guards {
+            let local = self.next_local;
+            self.next_local += 1;
+            let done = self.code.new_label();
+            let mut entry = Vec::with_capacity(7);
+            bypass::decide(local, self.pool, &mut entry, done)?;
+            decision_len = entry.len();
+            self.code.insns.splice(0..0, entry);
+            self.guard = Some(local);
+        }
         // Constructors: find the super/this call, and which `invokespecial <init>` are `new`s.
         let mut super_call: Option<usize> = None;
         // `invokespecial <init>` of a `new`, with the index of its `new` when the
@@ -236,7 +263,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let body_start = match super_call {
             Some(i) => i + 1,
             None if is_ctor => return Ok(()), // no super call found: leave it alone
-            None => 0,
+            None => decision_len,
         };
         self.code.insns.insert(body_start, Insn::Label(body_marker));
         let shift = |i: usize| if i >= body_start { i + 1 } else { i };
@@ -297,6 +324,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     this_call,
                     esp: esp.clone(),
                     first_line,
+                    guard: self.guard,
                 });
             }
             self.weave_initialization(body_marker, &esp, first_line)?;

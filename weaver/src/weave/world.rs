@@ -12,10 +12,15 @@ use std::sync::{Arc, RwLock};
 
 use major_pointcut_lang::matcher::TypeWorld;
 
+use crate::incremental::deps;
 use crate::index::ClassIndex;
 
 /// Supertypes of a class, and the first class missing on the way.
 type Supers = (Arc<Vec<String>>, Option<Arc<str>>);
+
+/// [`Supers`] cached, with the classes the walk looked at (replayed to
+/// [`deps`] on each hit, for incremental weaving).
+type CachedSupers = (Supers, deps::Replay);
 
 thread_local! {
     /// The missing classes consulted on this thread while recording.
@@ -36,7 +41,7 @@ fn consulted_missing(name: &Arc<str>) {
 /// A [`TypeWorld`] backed by a [`ClassIndex`].
 pub struct IndexWorld<'a> {
     index: &'a ClassIndex,
-    supers: RwLock<HashMap<String, Supers>>,
+    supers: RwLock<HashMap<String, CachedSupers>>,
 }
 
 impl<'a> IndexWorld<'a> {
@@ -63,15 +68,16 @@ impl<'a> IndexWorld<'a> {
     }
 
     fn supers_checked(&self, name: &str) -> Supers {
-        if let Some(s) = self.supers.read().expect("lock").get(name) {
+        if let Some((s, from)) = self.supers.read().expect("lock").get(name) {
+            deps::note_all(from);
             return s.clone();
         }
-        let (s, missing) = self.index.super_types_checked(name);
+        let ((s, missing), from) = deps::capture_replay(|| self.index.super_types_checked(name));
         let v = (Arc::new(s), missing.map(Arc::from));
         self.supers
             .write()
             .expect("lock")
-            .insert(name.to_string(), v.clone());
+            .insert(name.to_string(), (v.clone(), from));
         v
     }
 

@@ -1,0 +1,900 @@
+//! Incremental weaving of a class directory into a directory.
+//!
+//! A weave of one class directory into an output directory (`major weave
+//! -a A.aj classes -o woven`) keeps a state file in the output
+//! ([`state::STATE_FILE`]). The next weave with the same global key — major
+//! itself, the options, the aspects' sources and compiled classes, the
+//! runtime ([`global_key`]) — re-weaves only the entries that need it and
+//! updates the directory in place ([`Update`]); anything else (no state, a
+//! damaged one, another key, an output directory holding files it should
+//! not) is a full weave, which writes a fresh state.
+//!
+//! An entry is re-woven when its bytes changed, when one of its output files
+//! is gone, or when a class its weave looked up now looks different at the
+//! level it was looked at ([`deps`]: presence, header, details). The weave of
+//! a class asks the index about other classes for
+//!
+//! - supertypes: `+` type patterns, `within`, `this`/`target`/`args` types
+//!   (statically true, false, or a runtime test), `handler` types, the
+//!   unchecked-exception test of `declare soft`-like checks (details of each
+//!   class up the hierarchy);
+//! - the declaring type of a call or field shadow: modifiers, annotations,
+//!   throws clauses and generic signatures of the member (details);
+//! - frames: the common super class of two types where branches meet
+//!   (headers of both super-class chains);
+//! - existence of named types (presence).
+//!
+//! All of these go through [`ClassIndex`](crate::index::ClassIndex), which
+//! records them ([`deps`]); the caches in front of it replay what their
+//! answers were computed from. What the weave as a whole looked up (compiling
+//! the pointcuts, the aspects' own classes) is recorded apart: if any of it
+//! changed, the weave is full. The state is a function of the inputs alone,
+//! so an incremental weave writes the same state file as a full one.
+
+pub mod deps;
+pub mod state;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use major_archive::{Archive, ArchiveKind, OutputArchive, OutputKind};
+use major_pointcut_lang::Program;
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::aspects::CompiledAspects;
+use crate::index::ClassIndex;
+use crate::report::MajorError;
+use crate::weave::{ClassOutcome, DeclareHit, Weaver};
+use crate::weave_run::{WeaveOptions, WeaveReport};
+use deps::{Deps, Level};
+use state::{hex, ClassPrint, EntryRecord, State, StoredOutcome, STATE_FILE};
+
+/// Why a weave into a directory without incremental state is full.
+pub const NO_STATE: &str = "no incremental state in the output directory";
+
+/// What an incremental weave did, for the summary.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Input classes re-woven (or woven: every class, in a full weave).
+    pub rewoven: usize,
+    /// Other input entries re-copied (resources, changed or new).
+    pub recopied: usize,
+    /// Input classes in all.
+    pub classes: usize,
+    /// Files of the output removed (their input was deleted).
+    pub removed: usize,
+    /// Why the weave was full, when it was (`None`: incremental).
+    pub full: Option<String>,
+}
+
+/// Whether a weave keeps incremental state: one class directory (not a
+/// multi-release one) woven into a directory, without full coverage.
+pub fn eligible(opts: &WeaveOptions, inputs: &[Arc<Archive>], multi_release: &[bool]) -> bool {
+    inputs.len() == 1
+        && inputs[0].kind() == ArchiveKind::Directory
+        && !multi_release[0]
+        && OutputArchive::kind_for(&opts.output) == OutputKind::Directory
+        && opts.jars.runtime_jar.is_none()
+        && !opts.full_coverage
+        && opts.modules.is_empty()
+}
+
+/// SHA-256 of this executable: once per process, and kept in `cache` (the
+/// aspect cache directory) for the next process of the same executable
+/// (same path, size and modification time), since hashing tens of
+/// megabytes costs more than an incremental weave of a few classes.
+fn executable_digest(cache: Option<&Path>) -> String {
+    static DIGEST: OnceLock<String> = OnceLock::new();
+    DIGEST
+        .get_or_init(|| {
+            let exe = match std::env::current_exe() {
+                Ok(p) => p,
+                // Unknown: a key no other run shares, so never incremental.
+                Err(e) => return format!("unknown executable ({e}) {}", std::process::id()),
+            };
+            let stamp = std::fs::metadata(&exe).ok().map(|m| {
+                let t = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+                format!("{} {} {:?}", exe.display(), m.len(), t)
+            });
+            let kept = cache.map(|d| d.join("executable-digest"));
+            if let (Some(stamp), Some(kept)) = (&stamp, &kept) {
+                if let Ok(text) = std::fs::read_to_string(kept) {
+                    if let Some((s, digest)) = text.rsplit_once('\n') {
+                        if s == stamp && digest.len() == 64 {
+                            return digest.to_string();
+                        }
+                    }
+                }
+            }
+            match std::fs::read(&exe) {
+                Ok(bytes) => {
+                    let digest = hex(&Sha256::digest(&bytes));
+                    if let (Some(stamp), Some(kept)) = (&stamp, &kept) {
+                        // Best effort: without it the next run hashes again.
+                        let temp = kept.with_extension(format!("tmp-{}", std::process::id()));
+                        if std::fs::write(&temp, format!("{stamp}\n{digest}")).is_ok() {
+                            let _ = std::fs::rename(&temp, kept);
+                        }
+                    }
+                    digest
+                }
+                Err(e) => format!("unreadable executable ({e}) {}", std::process::id()),
+            }
+        })
+        .clone()
+}
+
+/// The key of everything global a weave depends on: major (version and
+/// executable), the options that change woven bytes, the aspects (file names
+/// and sources, the classes javac made of them) and the runtime classes.
+/// Paths are left out (the same classes woven from elsewhere give the same
+/// output), and so is the class path: the classes looked up in it are
+/// dependencies like any other.
+pub fn global_key(opts: &WeaveOptions, program: &Program, aspects: &CompiledAspects) -> String {
+    let mut h = Sha256::new();
+    let mut put = |label: &str, bytes: &[u8]| {
+        h.update((label.len() as u64).to_le_bytes());
+        h.update(label.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    put("version", env!("CARGO_PKG_VERSION").as_bytes());
+    put(
+        "executable",
+        executable_digest(opts.cache.as_deref()).as_bytes(),
+    );
+    let options = format!(
+        "strict={} runtime={} full_coverage={} signed={:?}",
+        opts.strict, opts.bundle_runtime, opts.full_coverage, opts.jars.signed_jars
+    );
+    put("options", options.as_bytes());
+    for f in &program.files {
+        let name = Path::new(f.name())
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        put("aspect file", name.as_bytes());
+        put("aspect source", f.text().as_bytes());
+    }
+    for (name, bytes) in &aspects.classes {
+        put(name, bytes);
+    }
+    for (name, bytes) in crate::runtime::RUNTIME_CLASSES {
+        put(name, bytes);
+    }
+    hex(&h.finalize())
+}
+
+/// SHA-256 (hex) of entry `i` of the input `a`: a class as the index shares
+/// it (read once), another file as read.
+pub fn hash_entry(index: &ClassIndex, a: &Arc<Archive>, i: usize) -> Result<String, MajorError> {
+    let digest = if a.entries()[i].class_name().is_some() {
+        Sha256::digest(&*index.input_bytes(a, i)?)
+    } else {
+        Sha256::digest(&*a.read(i)?)
+    };
+    Ok(hex(&digest))
+}
+
+/// A short digest (128 bits, hex) of `bytes`.
+fn short(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes)[..16])
+}
+
+/// Feeds what [`Level::Details`] shows of a class to `h`, each field
+/// length-prefixed.
+fn hash_details(d: &crate::index::ClassDetails, h: &mut Sha256) {
+    fn s(h: &mut Sha256, v: &str) {
+        h.update((v.len() as u64).to_le_bytes());
+        h.update(v.as_bytes());
+    }
+    fn list(h: &mut Sha256, v: &[String]) {
+        h.update((v.len() as u64).to_le_bytes());
+        for x in v {
+            s(h, x);
+        }
+    }
+    fn opt(h: &mut Sha256, v: &Option<String>) {
+        match v {
+            Some(x) => {
+                h.update([1]);
+                s(h, x);
+            }
+            None => h.update([0]),
+        }
+    }
+    s(h, &d.name);
+    h.update(d.access.to_le_bytes());
+    opt(h, &d.super_name);
+    list(h, &d.interfaces);
+    list(h, &d.annotations);
+    for members in [&d.methods, &d.fields] {
+        h.update((members.len() as u64).to_le_bytes());
+        for m in members {
+            s(h, &m.name);
+            s(h, &m.descriptor);
+            h.update(m.access.to_le_bytes());
+            list(h, &m.annotations);
+            list(h, &m.exceptions);
+            opt(h, &m.signature);
+        }
+    }
+    opt(h, &d.signature);
+    h.update([u8::from(d.nested)]);
+}
+
+/// The digest of the bytes class `name` resolves to in `index`.
+fn bytes_print(index: &ClassIndex, name: &str) -> String {
+    match index.resolved_bytes(name) {
+        None => "absent".to_string(),
+        Some(None) => "unread".to_string(),
+        Some(Some(b)) => short(&b),
+    }
+}
+
+/// What class `name` shows at `level` in `index`, as a digest.
+fn level_print(index: &ClassIndex, name: &str, level: Level) -> String {
+    match level {
+        Level::Presence => u8::from(index.resolved_bytes(name).is_some()).to_string(),
+        Level::Header => short(format!("{:?}", index.class_info_unrecorded(name)).as_bytes()),
+        Level::Details => match index.details_unrecorded(name) {
+            Some(d) => {
+                let mut h = Sha256::new();
+                hash_details(&d, &mut h);
+                hex(&h.finalize()[..16])
+            }
+            None => u8::from(index.resolved_bytes(name).is_some()).to_string(),
+        },
+    }
+}
+
+/// The prints of `wanted` (name → levels) in `index`. Where `known` has the
+/// class with the same bytes, its level prints are taken from there (the
+/// same bytes show the same at every level); `current`: `known` holds what
+/// the classes are now (their bytes are not read again).
+fn prints(
+    index: &ClassIndex,
+    wanted: &BTreeMap<String, BTreeSet<Level>>,
+    known: &BTreeMap<String, ClassPrint>,
+    current: bool,
+) -> BTreeMap<String, ClassPrint> {
+    let wanted: Vec<(&String, &BTreeSet<Level>)> = wanted.iter().collect();
+    wanted
+        .par_iter()
+        .map(|(name, levels)| {
+            let bytes = match known.get(*name) {
+                Some(p) if current => p.bytes.clone(),
+                _ => bytes_print(index, name),
+            };
+            let same = known.get(*name).filter(|p| p.bytes == bytes);
+            let levels = levels
+                .iter()
+                .map(|&l| {
+                    let fp = same
+                        .and_then(|p| p.levels.get(&l).cloned())
+                        .unwrap_or_else(|| level_print(index, name, l));
+                    (l, fp)
+                })
+                .collect();
+            ((*name).clone(), ClassPrint { bytes, levels })
+        })
+        .collect()
+}
+
+/// `deps` as a state stores them: sorted by name.
+fn sorted(deps: Deps) -> Vec<(String, Level)> {
+    let mut v: Vec<(String, Level)> = deps.into_iter().map(|(n, l)| (n.into(), l)).collect();
+    v.sort_unstable();
+    v
+}
+
+/// What the report says of one class's weave, as the state keeps it.
+pub fn stored_outcome(o: &ClassOutcome, woven: bool) -> StoredOutcome {
+    StoredOutcome {
+        woven,
+        advised: o.advised.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+        hits: o
+            .advice_hits
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(i, n)| (i, *n))
+            .collect(),
+        declares: o.declares.clone(),
+        skipped: o.skipped_methods.iter().map(|e| e.to_string()).collect(),
+        notes: o.notes.clone(),
+        empty_finalizers: o.empty_finalizers,
+        intrinsics: o.intrinsics,
+    }
+}
+
+/// The join-point kind names a report counts, as `&'static str`.
+fn kind_named(name: &str) -> Option<&'static str> {
+    use major_pointcut_lang::matcher::ShadowKind as K;
+    [
+        K::MethodCall,
+        K::ConstructorCall,
+        K::MethodExecution,
+        K::ConstructorExecution,
+        K::FieldGet,
+        K::FieldSet,
+        K::StaticInitialization,
+        K::Initialization,
+        K::PreInitialization,
+        K::ExceptionHandler,
+        K::AdviceExecution,
+    ]
+    .into_iter()
+    .map(crate::weave::kind_name)
+    .find(|k| *k == name)
+}
+
+/// Adds a stored outcome to the report, as `weave_run`'s tally adds a fresh
+/// one.
+fn tally_stored(
+    report: &mut WeaveReport,
+    hits: &mut [usize],
+    errors: &mut Vec<DeclareHit>,
+    o: &StoredOutcome,
+) {
+    report.classes += 1;
+    report.woven += usize::from(o.woven);
+    report.empty_finalizers += o.empty_finalizers;
+    report.intrinsics += o.intrinsics;
+    for n in &o.notes {
+        if !report.notes.contains(n) {
+            report.notes.push(n.clone());
+        }
+    }
+    for (k, n) in &o.advised {
+        let k = kind_named(k).expect("kinds checked when the state was read");
+        *report.advised.entry(k).or_insert(0) += n;
+    }
+    for (a, n) in &o.hits {
+        hits[*a] += n;
+    }
+    for d in &o.declares {
+        if d.is_error {
+            errors.push(d.clone());
+        } else {
+            report.declare_warnings.push(d.clone());
+        }
+    }
+    report.skipped_methods.extend(o.skipped.iter().cloned());
+}
+
+/// The state a run starts from, and what it builds.
+pub struct Session {
+    dir: PathBuf,
+    key: String,
+}
+
+/// What a run with incremental state does.
+pub enum Mode {
+    /// A full weave (through the ordinary writer), recording the new state.
+    Full(Recorder),
+    /// An update in place of the output directory.
+    Update(Box<Update>),
+}
+
+impl Session {
+    /// The session of a weave, if it keeps incremental state ([`eligible`]).
+    pub fn new(
+        opts: &WeaveOptions,
+        inputs: &[Arc<Archive>],
+        multi_release: &[bool],
+        program: &Program,
+        aspects: &CompiledAspects,
+    ) -> Option<Session> {
+        eligible(opts, inputs, multi_release).then(|| Session {
+            dir: opts.output.clone(),
+            key: global_key(opts, program, aspects),
+        })
+    }
+
+    /// Decides between a full weave and an update: an update needs a sound
+    /// state of the same key, an output directory holding only what major
+    /// wrote there, and every class the weave as a whole looked up
+    /// (`global`) unchanged.
+    pub fn decide(self, index: &ClassIndex, global: Deps, advice: usize) -> Mode {
+        let global = sorted(global);
+        let full = |why: Option<String>, key: String| {
+            Mode::Full(Recorder {
+                key,
+                global: global.clone(),
+                entries: Vec::new(),
+                why,
+            })
+        };
+        let path = self.dir.join(STATE_FILE);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(_) => return full(None, self.key),
+        };
+        let old = match State::parse(&bytes).and_then(|s| check_outcomes(s, advice)) {
+            Ok(s) => s,
+            Err(why) => {
+                return full(
+                    Some(format!("{} is damaged ({why})", path.display())),
+                    self.key,
+                )
+            }
+        };
+        if old.key != self.key {
+            return full(
+                Some("the aspects, the options or major changed".into()),
+                self.key,
+            );
+        }
+        if let Err(e) = major_archive::check_replace(std::slice::from_ref(&self.dir), &[], false) {
+            return full(
+                Some(format!("the output is not as major left it ({e})")),
+                self.key,
+            );
+        }
+        // What every class looked up was, and is now.
+        let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
+        for (name, p) in &old.table {
+            wanted.insert(name.clone(), p.levels.keys().copied().collect());
+        }
+        let now = prints(index, &wanted, &old.table, false);
+        let changed: HashSet<(String, Level)> = old
+            .table
+            .iter()
+            .flat_map(|(name, p)| {
+                let now = &now[name];
+                p.levels
+                    .iter()
+                    .filter(move |(l, fp)| now.levels.get(l) != Some(fp))
+                    .map(move |(l, _)| (name.clone(), *l))
+            })
+            .collect();
+        if global != old.global || global.iter().any(|d| changed.contains(d)) {
+            return full(
+                Some("a class the aspects name, or their own classes look up, changed".into()),
+                self.key,
+            );
+        }
+        Mode::Update(Box::new(Update {
+            dir: self.dir,
+            old,
+            now,
+            changed,
+            global,
+            key: self.key,
+            records: Vec::new(),
+            writes: Vec::new(),
+            notes: Vec::new(),
+            summary: Summary::default(),
+        }))
+    }
+}
+
+/// Checks what a state's outcomes hold against this weave (`advice` advice).
+fn check_outcomes(s: State, advice: usize) -> Result<State, String> {
+    for e in &s.entries {
+        if let Some(o) = &e.outcome {
+            if o.hits.iter().any(|(a, _)| *a >= advice) {
+                return Err(format!("{}: an advice number out of range", e.name));
+            }
+            if let Some((k, _)) = o.advised.iter().find(|(k, _)| kind_named(k).is_none()) {
+                return Err(format!("{}: an unknown join-point kind {k}", e.name));
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// The new state of a weave, entry by entry, and its file.
+fn state_bytes(
+    index: &ClassIndex,
+    key: String,
+    global: Vec<(String, Level)>,
+    entries: Vec<EntryRecord>,
+    added: Vec<String>,
+    known: &BTreeMap<String, ClassPrint>,
+) -> Vec<u8> {
+    let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
+    for (n, l) in global.iter().chain(entries.iter().flat_map(|e| &e.deps)) {
+        wanted.entry(n.clone()).or_default().insert(*l);
+    }
+    let table = prints(index, &wanted, known, true);
+    State {
+        key,
+        table,
+        global,
+        entries,
+        added,
+    }
+    .to_bytes()
+}
+
+/// A full weave's state, built entry by entry as the weave goes.
+pub struct Recorder {
+    key: String,
+    global: Vec<(String, Level)>,
+    entries: Vec<EntryRecord>,
+    why: Option<String>,
+}
+
+/// One input entry as a full weave saw it: its hash and what its weave looked
+/// up (from [`observe`]).
+pub struct Observed {
+    hash: String,
+    deps: Deps,
+}
+
+/// Runs `weave` (the weave of entry `i` of `a`) recording what it looks up,
+/// and hashes the entry, when `on`.
+pub fn observe<T>(
+    on: bool,
+    index: &ClassIndex,
+    a: &Arc<Archive>,
+    i: usize,
+    weave: impl FnOnce() -> Result<T, MajorError>,
+) -> Result<(T, Option<Observed>), MajorError> {
+    if !on {
+        return Ok((weave()?, None));
+    }
+    let (r, deps) = deps::capture(weave);
+    let hash = hash_entry(index, a, i)?;
+    Ok((r?, Some(Observed { hash, deps })))
+}
+
+impl Recorder {
+    /// Records entry `i` of `a`: `outcome` and whether the class changed if
+    /// it was woven, and the files it went to.
+    pub fn entry(
+        &mut self,
+        a: &Archive,
+        i: usize,
+        seen: Observed,
+        outcome: Option<(&ClassOutcome, bool)>,
+        outputs: Vec<String>,
+    ) {
+        self.entries.push(EntryRecord {
+            name: a.entries()[i].name.clone(),
+            hash: seen.hash,
+            outputs,
+            deps: sorted(seen.deps),
+            outcome: outcome.map(|(o, woven)| stored_outcome(o, woven)),
+        });
+    }
+
+    /// The state file of the weave, whose added files are `added`; and the
+    /// summary.
+    pub fn finish(self, index: &ClassIndex, added: Vec<String>) -> (Vec<u8>, Summary) {
+        let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
+        let summary = Summary {
+            rewoven: classes,
+            classes,
+            full: Some(self.why.unwrap_or_else(|| NO_STATE.into())),
+            ..Summary::default()
+        };
+        let bytes = state_bytes(
+            index,
+            self.key,
+            self.global,
+            self.entries,
+            added,
+            &BTreeMap::new(),
+        );
+        (bytes, summary)
+    }
+}
+
+/// A file to write into the output: name, bytes, permission bits (`None`:
+/// the default for a new file).
+type Write = (String, Vec<u8>, Option<u32>);
+
+/// An incremental weave: the entries that need it re-woven, the output
+/// directory updated in place.
+pub struct Update {
+    dir: PathBuf,
+    old: State,
+    /// What each class of the old table is now.
+    now: BTreeMap<String, ClassPrint>,
+    /// The (class, level) pairs of the old table that look different now.
+    changed: HashSet<(String, Level)>,
+    global: Vec<(String, Level)>,
+    key: String,
+    records: Vec<EntryRecord>,
+    writes: Vec<Write>,
+    notes: Vec<String>,
+    summary: Summary,
+}
+
+/// What the weave of one input entry gives in an update: its record and the
+/// files to write.
+struct Redone {
+    record: EntryRecord,
+    writes: Vec<Write>,
+}
+
+/// The permission bits of a file, as a directory output copies them.
+fn mode_of(path: &Path) -> Option<u32> {
+    OutputArchive::mode_of(path)
+}
+
+impl Update {
+    /// Weaves the entries of `input` that need it (in parallel), adding
+    /// every entry's outcome to the report in input order, as a full weave
+    /// does; the files are written by [`commit`](Self::commit).
+    #[allow(clippy::too_many_arguments)]
+    pub fn weave_inputs(
+        &mut self,
+        weaver: &Weaver<'_>,
+        index: &ClassIndex,
+        input: &Arc<Archive>,
+        replaced: &HashSet<&str>,
+        added_packages: &BTreeSet<String>,
+        report: &mut WeaveReport,
+        hits: &mut [usize],
+        errors: &mut Vec<DeclareHit>,
+    ) -> Result<(), MajorError> {
+        let old: HashMap<&str, &EntryRecord> = self
+            .old
+            .entries
+            .iter()
+            .map(|e| (e.name.as_str(), e))
+            .collect();
+        let n = input.entries().len();
+        // Which entries can stay as they are.
+        let kept: Vec<Result<Option<&EntryRecord>, MajorError>> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let e = &input.entries()[i];
+                let Some(r) = old.get(e.name.as_str()) else {
+                    return Ok(None);
+                };
+                let same = r.hash == hash_entry(index, input, i)?
+                    && r.deps.iter().all(|d| !self.changed.contains(d))
+                    && r.outputs.iter().all(|f| self.dir.join(f).is_file());
+                Ok(same.then_some(*r))
+            })
+            .collect();
+        let kept: Vec<Option<&EntryRecord>> = kept.into_iter().collect::<Result<_, _>>()?;
+        let redo: Vec<usize> = (0..n).filter(|&i| kept[i].is_none()).collect();
+        let redone: Vec<Result<Redone, MajorError>> = redo
+            .par_iter()
+            .map(|&i| redo_entry(weaver, index, input, i, replaced, added_packages))
+            .collect();
+        let mut redone = redo.iter().copied().zip(redone).peekable();
+        let mut records = Vec::with_capacity(n);
+        for (i, k) in kept.iter().enumerate() {
+            let e = &input.entries()[i];
+            if e.class_name().is_some_and(|n| replaced.contains(n)) {
+                self.notes.push(format!(
+                    "{}!{}: replaced by the aspect class major compiled",
+                    input.path().display(),
+                    e.name
+                ));
+            }
+            if e.class_name().is_some() {
+                self.summary.classes += 1;
+            }
+            match k {
+                Some(r) => {
+                    if let Some(o) = &r.outcome {
+                        tally_stored(report, hits, errors, o);
+                    }
+                    records.push((*r).clone());
+                }
+                None => {
+                    let (j, r) = redone.next().expect("one result per entry re-done");
+                    debug_assert_eq!(i, j);
+                    let r = r?;
+                    match &r.record.outcome {
+                        Some(o) => {
+                            self.summary.rewoven += 1;
+                            tally_stored(report, hits, errors, o);
+                        }
+                        None => self.summary.recopied += 1,
+                    }
+                    self.writes.extend(r.writes);
+                    records.push(r.record);
+                }
+            }
+        }
+        self.records = records;
+        Ok(())
+    }
+
+    /// Brings the output directory up to date: the files of the re-woven
+    /// entries and the `added` classes written (those whose bytes differ),
+    /// the files of deleted entries removed, the manifest and the state
+    /// rewritten. The state file goes first and comes back last: a run
+    /// interrupted in between leaves no state, and the next run is full.
+    pub fn commit(
+        mut self,
+        index: &ClassIndex,
+        added: &[(String, Vec<u8>)],
+        report: &mut WeaveReport,
+    ) -> Result<Summary, MajorError> {
+        let io = |what: &str, path: &Path, e: std::io::Error| {
+            MajorError::Usage(format!("{}: {what}: {e}", path.display()))
+        };
+        // Every file the output will hold, each from one source only.
+        let mut files: BTreeSet<String> = BTreeSet::new();
+        for name in self
+            .records
+            .iter()
+            .flat_map(|r| &r.outputs)
+            .chain(added.iter().map(|(n, _)| n))
+        {
+            if !files.insert(name.clone()) {
+                return Err(MajorError::Usage(format!(
+                    "{}: {name} would be written twice",
+                    self.dir.display()
+                )));
+            }
+        }
+        let old_files: BTreeSet<String> = self
+            .old
+            .entries
+            .iter()
+            .flat_map(|e| e.outputs.iter().cloned())
+            .chain(self.old.added.iter().cloned())
+            .collect();
+        let state_path = self.dir.join(STATE_FILE);
+        match std::fs::remove_file(&state_path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io("cannot remove the state", &state_path, e)),
+        }
+        let listed = |extra: &BTreeSet<String>| -> Result<(), MajorError> {
+            let names = files
+                .iter()
+                .chain(extra)
+                .map(String::as_str)
+                .chain([STATE_FILE]);
+            major_archive::write_dir_manifest(&self.dir, names)
+                .map_err(|e| io("cannot write the manifest", &self.dir, e))
+        };
+        listed(&old_files)?;
+        let write = |name: &str, bytes: &[u8], mode: Option<u32>| -> Result<(), MajorError> {
+            let path = self.dir.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| io("cannot create", parent, e))?;
+            }
+            std::fs::write(&path, bytes).map_err(|e| io("cannot write", &path, e))?;
+            if let Some(mode) = mode {
+                set_mode(&path, mode).map_err(|e| io("cannot set the mode of", &path, e))?;
+            }
+            Ok(())
+        };
+        for (name, bytes, mode) in &self.writes {
+            write(name, bytes, *mode)?;
+        }
+        for (name, bytes) in added {
+            let path = self.dir.join(name);
+            if std::fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
+                write(name, bytes, None)?;
+            }
+        }
+        for gone in old_files.difference(&files) {
+            let path = self.dir.join(gone);
+            match std::fs::remove_file(&path) {
+                Ok(()) => self.summary.removed += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io("cannot remove", &path, e)),
+            }
+            // Directories left empty go too, as a full weave makes none.
+            let mut dir = path.parent();
+            while let Some(d) = dir.filter(|d| *d != self.dir && d.starts_with(&self.dir)) {
+                if std::fs::remove_dir(d).is_err() {
+                    break;
+                }
+                dir = d.parent();
+            }
+        }
+        listed(&BTreeSet::new())?;
+        report.notes.append(&mut self.notes);
+        let bytes = state_bytes(
+            index,
+            self.key,
+            self.global,
+            self.records,
+            added.iter().map(|(n, _)| n.clone()).collect(),
+            &self.now,
+        );
+        write(STATE_FILE, &bytes, None)?;
+        Ok(self.summary)
+    }
+}
+
+/// Sets the permission bits of `path`.
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
+    }
+}
+
+/// Weaves (or copies) entry `i` of `input` as a full weave into a directory
+/// does (`weave_run`'s `weave_entry` and writer): a woven class with the
+/// input file's permission bits and its extra class beside it; a class an
+/// aspect class replaces, nothing; a module descriptor with the packages of
+/// the added classes; anything else copied.
+fn redo_entry(
+    weaver: &Weaver<'_>,
+    index: &ClassIndex,
+    a: &Arc<Archive>,
+    i: usize,
+    replaced: &HashSet<&str>,
+    added_packages: &BTreeSet<String>,
+) -> Result<Redone, MajorError> {
+    let e = &a.entries()[i];
+    let input_file = a.path().join(&e.name);
+    let mode = mode_of(&input_file);
+    let copy = |record: EntryRecord| -> Result<Redone, MajorError> {
+        Ok(Redone {
+            writes: vec![(e.name.clone(), a.read(i)?.into_owned(), mode)],
+            record: EntryRecord {
+                outputs: vec![e.name.clone()],
+                ..record
+            },
+        })
+    };
+    let mut record = EntryRecord {
+        name: e.name.clone(),
+        hash: hash_entry(index, a, i)?,
+        outputs: Vec::new(),
+        deps: Vec::new(),
+        outcome: None,
+    };
+    let class = match e.class_name() {
+        Some(c) if !e.name.starts_with(major_archive::VERSIONS) => c,
+        _ => return copy(record),
+    };
+    let bytes = index.input_bytes(a, i)?;
+    let (outcome, deps) = deps::capture(|| weaver.weave_class(&bytes));
+    let mut outcome = outcome.map_err(|err| MajorError::class(a.path(), &e.name, err))?;
+    record.deps = sorted(deps);
+    let woven = outcome.bytes.take();
+    let extra = outcome.extra.take();
+    record.outcome = Some(stored_outcome(&outcome, woven.is_some()));
+    if replaced.contains(class) {
+        return Ok(Redone {
+            record,
+            writes: Vec::new(),
+        });
+    }
+    let mut writes = Vec::new();
+    match woven {
+        Some(b) => {
+            writes.push((e.name.clone(), b, mode));
+            if let Some((n, x)) = extra {
+                writes.push((format!("{n}.class"), x, None));
+            }
+        }
+        None if is_module_info(e) && !added_packages.is_empty() => {
+            match crate::modules::add_module_packages(&bytes, added_packages)
+                .map_err(|err| MajorError::class(a.path(), &e.name, err))?
+            {
+                Some(b) => writes.push((e.name.clone(), b, mode)),
+                None => return copy(record),
+            }
+        }
+        None => return copy(record),
+    }
+    record.outputs = writes.iter().map(|(n, _, _)| n.clone()).collect();
+    Ok(Redone { record, writes })
+}
+
+/// Whether `e` is a module descriptor at the root (a directory input has no
+/// versioned section that is woven).
+fn is_module_info(e: &major_archive::Entry) -> bool {
+    e.name == "module-info.class"
+}
