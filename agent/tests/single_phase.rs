@@ -5,7 +5,8 @@
 //! * a program with threads and an executor gives the unwoven output under
 //!   `-Xverify:all` while ExecutionCounter counts, with no class failing;
 //! * the classes the agent weaves are byte for byte those of `major weave
-//!   --jdk` (the two-phase mode) for the same aspect and program, the
+//!   --jdk` (the two-phase mode) for the same aspects and program, in both
+//!   bypass forms, the
 //!   classes it leaves alone are those the two-phase mode leaves alone, the
 //!   classes it adds are the same, and a counter of `ArrayList.add` counts
 //!   the same in both modes;
@@ -22,6 +23,7 @@ use major_archive::RuntimeImage;
 use major_tests::{jdk17, jdk25, skip};
 use major_weaver::jdk::Jdk;
 use major_weaver::load_time::{AgentRun, AGENT_LIBRARY};
+use major_weaver::weave::bypass::BypassForm;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -47,13 +49,24 @@ fn agent_library() -> PathBuf {
 
 /// The `java` command with the agent weaving `aspects`, then `args`.
 fn agent_command(jdk: &Path, aspects: &[PathBuf], cache: &Path, args: &[OsString]) -> Command {
+    agent_command_with(jdk, aspects, BypassForm::default(), cache, args)
+}
+
+/// [`agent_command`] with the bypass checks in the form `bypass`.
+fn agent_command_with(
+    jdk: &Path,
+    aspects: &[PathBuf],
+    bypass: BypassForm,
+    cache: &Path,
+    args: &[OsString],
+) -> Command {
     AgentRun {
         aspects: aspects.to_vec(),
         jdk: Jdk::at(jdk).expect("a JDK"),
         cache: Some(cache.to_path_buf()),
         agent: agent_library(),
         verbose: true,
-        bypass: Default::default(),
+        bypass,
     }
     .command(args)
     .unwrap_or_else(|e| panic!("preparing the agent run: {e}"))
@@ -187,7 +200,7 @@ fn class_bytes(image: &RuntimeImage, cp: &Path, name: &str) -> Option<Vec<u8>> {
         .map(|b| b.into_owned())
 }
 
-fn agrees_with_two_phase(jdk: &Path) {
+fn agrees_with_two_phase(jdk: &Path, bypass: BypassForm) {
     let work = tempfile::tempdir().unwrap();
     let classes = compile_program(jdk, work.path());
     let cache = work.path().join("cache");
@@ -211,16 +224,17 @@ fn agrees_with_two_phase(jdk: &Path) {
         cache: Some(cache.clone()),
         strict: false,
         signed_jars: Default::default(),
-        bypass: Default::default(),
+        bypass,
     })
     .unwrap_or_else(|e| panic!("major weave --jdk: {e}"));
     let woven_classes = woven_dir.join(&woven.inputs[0]);
     let two_phase = run(woven.command(&os(&["-cp", woven_classes.to_str().unwrap(), "app.Main"])));
     // Single-phase, every class the agent changes dumped.
     let dump = work.path().join("dump");
-    let mut c = agent_command(
+    let mut c = agent_command_with(
         jdk,
         &aspects,
+        bypass,
         &cache,
         &os(&["-cp", classes.to_str().unwrap(), "app.Main"]),
     );
@@ -283,8 +297,8 @@ fn agrees_with_two_phase(jdk: &Path) {
         added += 1;
     }
     eprintln!(
-        "{}: {same_woven} classes woven identically, {same_plain} left alone by both, \
-         {added} added classes identical",
+        "{} ({bypass:?}): {same_woven} classes woven identically, {same_plain} left alone \
+         by both, {added} added classes identical",
         jdk.display()
     );
     assert!(
@@ -329,7 +343,7 @@ fn agrees_with_two_phase_on_jdk17() {
     let Some(jdk) = jdk17() else {
         return skip("JDK 17 is not installed");
     };
-    agrees_with_two_phase(&jdk);
+    agrees_with_two_phase(&jdk, BypassForm::Guards);
 }
 
 #[test]
@@ -337,7 +351,15 @@ fn agrees_with_two_phase_on_jdk25() {
     let Some(jdk) = jdk25() else {
         return skip("JDK 25 is not installed");
     };
-    agrees_with_two_phase(&jdk);
+    agrees_with_two_phase(&jdk, BypassForm::Guards);
+}
+
+#[test]
+fn agrees_with_two_phase_duplicating_on_jdk17() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    agrees_with_two_phase(&jdk, BypassForm::Duplicate);
 }
 
 fn javac_unchanged(jdk: &Path) {
