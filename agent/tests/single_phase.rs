@@ -6,10 +6,9 @@
 //!   `-Xverify:all` while ExecutionCounter counts, with no class failing;
 //! * the classes the agent weaves are byte for byte those of `major weave
 //!   --jdk` (the two-phase mode) for the same aspects and program, in both
-//!   bypass forms, the
-//!   classes it leaves alone are those the two-phase mode leaves alone, the
-//!   classes it adds are the same, and a counter of `ArrayList.add` counts
-//!   the same in both modes;
+//!   bypass forms; the classes it leaves alone are those the two-phase mode
+//!   leaves alone, the classes it adds are the same, and a counter of
+//!   `ArrayList.add` counts the same in both modes;
 //! * javac run under the agent writes the same class files as unwoven;
 //! * a proxy class and a class a custom loader defines are woven;
 //! * `major run --aspect` passes the program's exit status through, and
