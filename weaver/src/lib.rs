@@ -11,7 +11,9 @@
 //!   and `major run`, a JDK woven with full coverage and the options to run on it;
 //! * [`load_time`]: the same weave one class at a time, for the single-phase
 //!   JVMTI agent;
-//! * [`report`]: errors that name archive, entry, class, method and offset.
+//! * [`report`]: errors that name archive, entry, class, method and offset, and
+//!   what the weave found per class and per advice; [`report_json`]: the
+//!   machine-readable report (`--report json`); [`progress`]: the progress bar.
 
 #![warn(missing_docs)]
 
@@ -25,7 +27,9 @@ pub mod jdk_home;
 pub mod load_time;
 pub mod modules;
 pub mod outputs;
+pub mod progress;
 pub mod report;
+pub mod report_json;
 pub mod runtime;
 pub mod signed;
 pub mod weave;

@@ -5,13 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use major_archive::{Archive, OutputArchive, OutputKind};
 use major_classfile::disasm;
 use major_weaver::check::{check_archive, module_filter, CheckOptions};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
 use major_weaver::report::MajorError;
+use major_weaver::report_json::{JdkContext, ReportContext, ReportTarget};
 use major_weaver::signed::SignedJars;
 use major_weaver::weave_run::{self, JarOptions, WeaveOptions};
 use major_weaver::woven_jdk::{JdkWeaveOptions, WovenJdk};
@@ -34,9 +35,9 @@ fn no_huge_pages() {
     }
 }
 
-/// major: an aspect weaver for Java bytecode with full coverage of the class library.
+/// An aspect weaver for Java bytecode with full coverage of the class library.
 #[derive(Parser)]
-#[command(name = "major", version, about, long_about = None)]
+#[command(name = "major", version, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -100,6 +101,19 @@ enum Command {
         /// The java options, class path, main class and arguments (after `--`).
         #[arg(last = true, value_parser = clap::value_parser!(OsString))]
         args: Vec<OsString>,
+    },
+    /// Print a shell completion script: `major completions bash > /etc/bash_completion.d/major`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Write the manual pages: major.1 and one per subcommand (major-weave.1, ...)
+    /// into DIR; without -o, print major.1 on standard output.
+    Man {
+        /// The directory for the pages (created if missing).
+        #[arg(long, short = 'o', value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Run the class-file engine over whole archives and report counts: byte-identical
     /// round trips, byte-identical re-encoding of method bodies, and re-framing.
@@ -232,13 +246,41 @@ struct WeaveArgs {
     /// Print the wall time of each phase (aspects, index, match, weave and write, finish).
     #[arg(long)]
     timings: bool,
+    /// Also give a machine-readable report: `json` on standard output, `json=FILE`
+    /// into FILE (every woven class with its shadows and advice, unmatched advice,
+    /// declare warnings, what was left unwoven and why, added classes, timings;
+    /// schema: weaver/report.schema.json). A failed weave gets a report too.
+    #[arg(long, value_name = "json[=FILE]", value_parser = ReportTarget::parse)]
+    report: Option<ReportTarget>,
 }
 
 fn main() -> ExitCode {
     no_huge_pages();
     let cli = Cli::parse();
+    major_weaver::progress::enable_on_terminal();
     let r = match cli.command {
-        Command::Weave(args) => weave(args),
+        Command::Weave(args) => 'weave: {
+            if let Err(e) = report_outside_output(&args) {
+                break 'weave Err(e);
+            }
+            let target = args.report.clone();
+            let cx = ReportContext {
+                output: args.out.clone(),
+                aspects: args.aspects.clone(),
+                jdk: None,
+                written: None,
+            };
+            let r = weave(args, &cx);
+            if let (Some(t), Err(e)) = (&target, &r) {
+                let failure = major_weaver::report_json::render_failure(e, &cx);
+                if let Err(w) = t.write(&failure) {
+                    eprintln!("{:?}", miette::Report::new(w));
+                }
+            }
+            r
+        }
+        Command::Completions { shell } => completions(shell),
+        Command::Man { out } => man(out.as_deref()),
         Command::Demo { keep, jdk } => demo(keep, jdk),
         Command::Run {
             woven: Some(woven),
@@ -325,9 +367,9 @@ fn demo(keep: Option<PathBuf>, jdk: Option<PathBuf>) -> Result<ExitCode, MajorEr
     })
 }
 
-fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
+fn weave(args: WeaveArgs, cx: &ReportContext) -> Result<ExitCode, MajorError> {
     if args.jdk.is_some() {
-        return weave_jdk(args);
+        return weave_jdk(args, cx);
     }
     // The class path is read by the run too: no output replaces it either.
     let classpath = class_path(args.classpath);
@@ -396,11 +438,14 @@ fn weave(args: WeaveArgs) -> Result<ExitCode, MajorError> {
     };
     let report = weave_run::run(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);
+    if let Some(t) = &args.report {
+        t.write(&major_weaver::report_json::render(&report, cx))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `major weave --jdk`: the JDK's modules and the inputs into a woven JDK.
-fn weave_jdk(args: WeaveArgs) -> Result<ExitCode, MajorError> {
+fn weave_jdk(args: WeaveArgs, cx: &ReportContext) -> Result<ExitCode, MajorError> {
     let jdk = match args.jdk.as_ref().and_then(|h| h.as_deref()) {
         Some(home) => Jdk::at(home).ok_or_else(|| {
             let hint = if home.is_file() || home.extension().is_some() {
@@ -460,6 +505,31 @@ fn weave_jdk(args: WeaveArgs) -> Result<ExitCode, MajorError> {
     };
     let (report, woven) = major_weaver::woven_jdk::weave(&opts)?;
     weave_run::print_report(&report, &args.out, args.timings);
+    if let Some(t) = &args.report {
+        // The woven JDK's files, as they are in OUT (the weave wrote them
+        // into a staging directory).
+        let mut written: Vec<String> = match woven.form {
+            major_weaver::woven_jdk::JdkForm::Image => vec!["lib/modules".to_string()],
+            major_weaver::woven_jdk::JdkForm::Patch => {
+                woven.modules.iter().map(|m| format!("{m}.jar")).collect()
+            }
+        };
+        written.extend(woven.inputs.iter().cloned());
+        let cx = ReportContext {
+            jdk: Some(JdkContext {
+                form: match woven.form {
+                    major_weaver::woven_jdk::JdkForm::Image => "image",
+                    major_weaver::woven_jdk::JdkForm::Patch => "patch",
+                }
+                .to_string(),
+                version: woven.version,
+                modules: woven.modules.clone(),
+            }),
+            written: Some(written),
+            ..cx.clone()
+        };
+        t.write(&major_weaver::report_json::render(&report, &cx))?;
+    }
     let how = match woven.form {
         major_weaver::woven_jdk::JdkForm::Image => {
             format!("{} -cp APP MAIN", woven.java().display())
@@ -482,6 +552,74 @@ fn weave_jdk(args: WeaveArgs) -> Result<ExitCode, MajorError> {
         woven.dir.join(major_weaver::woven_jdk::INFO_FILE).display(),
         args.out.display(),
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a `--report json=FILE` inside a directory output: the output is
+/// replaced whole, and only if major wrote all of it, so a report there
+/// would make the next weave refuse to replace it.
+fn report_outside_output(args: &WeaveArgs) -> Result<(), MajorError> {
+    let Some(ReportTarget::File(file)) = &args.report else {
+        return Ok(());
+    };
+    // Absolute, with `.` and `..` resolved by name (the paths need not exist).
+    let lexical = |p: &Path| {
+        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let mut out = PathBuf::new();
+        for c in abs.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    let directory = OutputArchive::kind_for(&args.out) == OutputKind::Directory;
+    if directory && lexical(file).starts_with(lexical(&args.out)) {
+        return Err(MajorError::Usage(format!(
+            "--report json={}: the report cannot go inside the output directory {} \
+             (which the next weave replaces whole); write it beside it",
+            file.display(),
+            args.out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `major completions SHELL`: the completion script on standard output.
+fn completions(shell: clap_complete::Shell) -> Result<ExitCode, MajorError> {
+    let mut cmd = Cli::command();
+    let mut out = std::io::stdout().lock();
+    clap_complete::generate(shell, &mut cmd, "major", &mut out);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `major man [-o DIR]`: the manual pages, rendered from the command line's
+/// definition (so they never disagree with `--help`).
+fn man(out: Option<&Path>) -> Result<ExitCode, MajorError> {
+    let cmd = Cli::command();
+    match out {
+        Some(dir) => {
+            let fail = |e: std::io::Error| MajorError::Usage(format!("{}: {e}", dir.display()));
+            std::fs::create_dir_all(dir).map_err(fail)?;
+            clap_mangen::generate_to(cmd, dir).map_err(fail)?;
+            eprintln!("wrote the manual pages into {}", dir.display());
+        }
+        None => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut page)
+                .map_err(|e| MajorError::Usage(format!("rendering the manual page: {e}")))?;
+            use std::io::Write;
+            std::io::stdout()
+                .lock()
+                .write_all(&page)
+                .map_err(|e| MajorError::Usage(format!("cannot write to stdout: {e}")))?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -127,6 +127,16 @@ pub struct WeaveReport {
     /// For a weave that keeps incremental state ([`crate::incremental`]):
     /// how much it re-wove, or why it was full.
     pub incremental: Option<crate::incremental::Summary>,
+    /// The inputs, as opened (a module of a run-time image as
+    /// `<image>/<module>`), in order.
+    pub inputs: Vec<PathBuf>,
+    /// Per class: what its weave found, for every class changed or with
+    /// something left unwoven or a `declare` match, in output order (the
+    /// JSON report, [`crate::report_json`]).
+    pub class_records: Vec<crate::report::ClassRecord>,
+    /// Every advice of the weave (cflow entries left out), with the shadows
+    /// it matched; those with none are also in `unmatched`.
+    pub advice: Vec<crate::report::AdviceRecord>,
 }
 
 /// Weaves; on any error nothing is written.
@@ -314,6 +324,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             .collect(),
     };
     let mut report = WeaveReport {
+        inputs: inputs.iter().map(|a| a.path().to_path_buf()).collect(),
         base_packages_added,
         unsupported: weaver.unsupported.clone(),
         warnings,
@@ -343,7 +354,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let mut recorder = None;
     let mode = session.map(|s| s.decide(&index, global_lookups.finish(), weaver.advice().len()));
     let mut hits = vec![0usize; weaver.advice().len()];
-    let mut errors: Vec<DeclareHit> = Vec::new();
+    let mut errors: Vec<(String, DeclareHit)> = Vec::new();
     match mode {
         Some(crate::incremental::Mode::Full(r)) => recorder = Some(r),
         Some(crate::incremental::Mode::Update(mut update)) => {
@@ -361,8 +372,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             )?;
             let aspect_classes =
                 weave_aspect_classes(&weaver, &aspects, &mut report, &mut hits, &mut errors)?;
-            declare_errors(&errors)?;
-            report.unmatched = unmatched(&weaver, &program, &hits);
+            declare_errors(errors)?;
+            advice_outcomes(&weaver, &program, &hits, &mut report);
             clock.lap("weave (incremental)");
             let runtime = RUNTIME_CLASSES.iter().filter(|_| opts.bundle_runtime);
             let added: Vec<(String, Vec<u8>)> = aspect_classes
@@ -397,6 +408,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
+    let total = inputs.iter().map(|a| a.entries().len() as u64).sum();
+    let mut progress = crate::progress::Progress::start("weaving", total);
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
         let writer = scope.spawn(|| {
@@ -426,7 +439,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                         }
                         let (class, extra) = match w {
                             Some(w) => {
-                                tally(&mut report, &mut hits, &mut errors, &w);
+                                tally(&mut report, &mut hits, &mut errors, &w, Some(input));
                                 (w.class, w.extra)
                             }
                             None => (None, None),
@@ -441,6 +454,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                             return Ok(()); // the writer failed: its error is reported
                         }
                     }
+                    progress.advance((end - start) as u64);
                 }
             }
             Ok(())
@@ -453,12 +467,13 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         report.warnings.extend(w.warnings);
         Ok(w.outs)
     })?;
+    drop(progress);
     // The aspects' own classes are woven too, as ajc does (advice methods are
     // adviceexecution join points; what major generated has none).
     let aspect_classes =
         weave_aspect_classes(&weaver, &aspects, &mut report, &mut hits, &mut errors)?;
-    declare_errors(&errors)?;
-    report.unmatched = unmatched(&weaver, &program, &hits);
+    declare_errors(errors)?;
+    advice_outcomes(&weaver, &program, &hits, &mut report);
     clock.lap("weave and write");
 
     // 4. The classes major adds, after the inputs. The runtime classes are
@@ -673,32 +688,33 @@ pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, Major
 }
 
 /// Fails the run if some join point matched a `declare error`.
-fn declare_errors(errors: &[DeclareHit]) -> Result<(), MajorError> {
+fn declare_errors(errors: Vec<(String, DeclareHit)>) -> Result<(), MajorError> {
     if errors.is_empty() {
         return Ok(());
     }
-    let text = errors
-        .iter()
-        .map(|d| format!("{} [error] {}", d.location, d.message))
-        .collect::<Vec<_>>()
-        .join("\n");
-    Err(MajorError::Usage(format!(
-        "errors at join points (declare error, conflicting precedence); nothing written:\n{text}"
-    )))
+    Err(MajorError::JoinPointErrors(errors))
 }
 
-/// The advice that matched no shadow (`hits`: shadows per advice).
-fn unmatched(
+/// The advice that matched no shadow into `report.unmatched`, and every
+/// advice with its shadows into `report.advice` (`hits`: shadows per
+/// advice; cflow entries left out).
+fn advice_outcomes(
     weaver: &Weaver<'_>,
     program: &major_pointcut_lang::Program,
     hits: &[usize],
-) -> Vec<String> {
-    weaver
-        .advice()
-        .iter()
-        .filter(|a| a.entry.is_none() && hits[a.id] == 0)
-        .map(|a| describe(program, a.resolved))
-        .collect()
+    report: &mut WeaveReport,
+) {
+    for a in weaver.advice() {
+        if a.entry.is_some() {
+            continue;
+        }
+        if hits[a.id] == 0 {
+            report.unmatched.push(describe(program, a.resolved));
+        }
+        report
+            .advice
+            .push(crate::report::AdviceRecord::of(program, a, hits[a.id]));
+    }
 }
 
 /// The files of a directory output that entry `e` of a directory input goes
@@ -729,7 +745,7 @@ fn weave_aspect_classes(
     aspects: &CompiledAspects,
     report: &mut WeaveReport,
     hits: &mut [usize],
-    errors: &mut Vec<DeclareHit>,
+    errors: &mut Vec<(String, DeclareHit)>,
 ) -> Result<Vec<(String, Vec<u8>)>, MajorError> {
     let results: Vec<_> = aspects
         .classes
@@ -740,22 +756,21 @@ fn weave_aspect_classes(
     let counts = (report.classes, report.woven);
     let mut out = Vec::new();
     for (name, bytes, r) in results {
-        let mut outcome = r.map_err(|e| {
+        let outcome = r.map_err(|e| {
             MajorError::Usage(format!("weaving the compiled aspect class {name}: {e}"))
         })?;
-        let class = outcome.bytes.take().unwrap_or_else(|| bytes.clone());
-        let extra = outcome.extra.take();
-        tally(
-            report,
-            hits,
-            errors,
-            &Woven {
-                outcome,
-                class: None,
-                extra: None,
-                release: None,
-            },
-        );
+        // Tallied with its bytes still in the outcome (an aspect class is
+        // written with the added classes, not as an input entry).
+        let mut w = Woven {
+            name: name.trim_end_matches(".class").to_string(),
+            outcome,
+            class: None,
+            extra: None,
+            release: None,
+        };
+        tally(report, hits, errors, &w, None);
+        let class = w.outcome.bytes.take().unwrap_or_else(|| bytes.clone());
+        let extra = w.outcome.extra.take();
         out.push((name.clone(), class));
         if let Some((n, x)) = extra {
             out.push((format!("{n}.class"), x));
@@ -773,6 +788,8 @@ const CHUNK: usize = 256;
 /// One input class after weaving: what the weave found, and the woven class
 /// and its extra class ready for the output (`None`: copy the input entry).
 struct Woven {
+    /// The class's internal name.
+    name: String,
     outcome: ClassOutcome,
     /// The release of a multi-release jar's versioned class.
     release: Option<u32>,
@@ -812,6 +829,7 @@ fn weave_entry(
     let Some(class) = e.class_name() else {
         return Ok(None);
     };
+    let name = class.to_string();
     let (release, (weaver, index)) = match e.versioned_class() {
         Some((k, _)) if mr => match weavers.releases.get(&k) {
             Some(w) => (Some(k), *w),
@@ -839,6 +857,7 @@ fn weave_entry(
         .take()
         .map(|(n, x)| PreparedEntry::new(kind, &format!("{prefix}{n}.class"), &x));
     Ok(Some(Woven {
+        name,
         outcome,
         release,
         class,
@@ -848,8 +867,28 @@ fn weave_entry(
 
 /// Adds what the weave of one class found to the report, the advice hit counts
 /// and the `declare error` matches.
-fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareHit>, w: &Woven) {
+fn tally(
+    report: &mut WeaveReport,
+    hits: &mut [usize],
+    errors: &mut Vec<(String, DeclareHit)>,
+    w: &Woven,
+    input: Option<usize>,
+) {
     let o = &w.outcome;
+    // An input class's woven bytes and extra class are prepared entries by
+    // now; an aspect class's are still in its outcome.
+    let extra = match &w.extra {
+        Some(x) => Some(x.name().trim_end_matches(".class")),
+        None => o.extra.as_ref().map(|(n, _)| n.as_str()),
+    };
+    report.class_records.extend(crate::report::ClassRecord::of(
+        &w.name,
+        input,
+        w.release,
+        w.class.is_some() || o.bytes.is_some(),
+        extra,
+        o,
+    ));
     match w.release {
         None => {
             report.classes += 1;
@@ -876,7 +915,7 @@ fn tally(report: &mut WeaveReport, hits: &mut [usize], errors: &mut Vec<DeclareH
     }
     for d in &o.declares {
         if d.is_error {
-            errors.push(d.clone());
+            errors.push((w.name.clone(), d.clone()));
         } else {
             report.declare_warnings.push(d.clone());
         }

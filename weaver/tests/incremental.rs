@@ -295,10 +295,10 @@ impl Bench {
             bundle_runtime: true,
             strict: false,
             full_coverage: false,
+            bypass: Default::default(),
             cache: Some(self.root.join("cache")),
             jars: Default::default(),
             modules: Vec::new(),
-            bypass: Default::default(),
         })
         .unwrap_or_else(|e| panic!("step {}: {e}", self.step))
     }

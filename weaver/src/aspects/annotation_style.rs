@@ -461,7 +461,7 @@ fn field_info(
 /// Rewrites the `@Aspect` class `bytes` into a singleton aspect, as ajc does:
 ///
 /// ```text
-/// private static A major$instance;
+/// public static A major$instance;
 /// private static Throwable major$initFailureCause;
 /// public static A aspectOf() {
 ///     if (major$instance == null) throw new NoAspectBoundException("p.A", major$initFailureCause);
@@ -517,9 +517,12 @@ pub fn add_aspect_of(
     let mut edit = ClassEdit::new(&class);
     let pool = &mut edit.pool;
     const PRIVATE_STATIC_SYNTHETIC: u16 = 0x100A;
+    // Public, as ajc's `ajc$perSingletonInstance`: with full coverage,
+    // woven code reads it before it calls `aspectOf()`.
+    const PUBLIC_STATIC_SYNTHETIC: u16 = 0x1009;
     edit.added_fields.push(field_info(
         pool,
-        PRIVATE_STATIC_SYNTHETIC,
+        PUBLIC_STATIC_SYNTHETIC,
         INSTANCE_FIELD,
         &desc,
     )?);

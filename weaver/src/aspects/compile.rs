@@ -1143,7 +1143,7 @@ impl Generator<'_> {
             anchor(
                 w,
                 &format!(
-                    "    private static {simple} major$instance;\n\
+                    "    public static {simple} major$instance;\n\
                      \x20   private static Throwable major$initFailureCause;\n\
                      \x20   public static {simple} aspectOf() {{\n\
                      \x20       if (major$instance == null) {{\n\

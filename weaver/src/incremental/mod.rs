@@ -339,7 +339,8 @@ fn kind_named(name: &str) -> Option<&'static str> {
 fn tally_stored(
     report: &mut WeaveReport,
     hits: &mut [usize],
-    errors: &mut Vec<DeclareHit>,
+    errors: &mut Vec<(String, DeclareHit)>,
+    class: &str,
     o: &StoredOutcome,
 ) {
     report.classes += 1;
@@ -360,7 +361,7 @@ fn tally_stored(
     }
     for d in &o.declares {
         if d.is_error {
-            errors.push(d.clone());
+            errors.push((class.to_string(), d.clone()));
         } else {
             report.declare_warnings.push(d.clone());
         }
@@ -635,7 +636,7 @@ impl Update {
         added_packages: &BTreeSet<String>,
         report: &mut WeaveReport,
         hits: &mut [usize],
-        errors: &mut Vec<DeclareHit>,
+        errors: &mut Vec<(String, DeclareHit)>,
     ) -> Result<(), MajorError> {
         let old: HashMap<&str, &EntryRecord> = self
             .old
@@ -681,7 +682,7 @@ impl Update {
             match k {
                 Some(r) => {
                     if let Some(o) = &r.outcome {
-                        tally_stored(report, hits, errors, o);
+                        tally_stored(report, hits, errors, e.class_name().unwrap_or(&e.name), o);
                     }
                     records.push((*r).clone());
                 }
@@ -692,7 +693,13 @@ impl Update {
                     match &r.record.outcome {
                         Some(o) => {
                             self.summary.rewoven += 1;
-                            tally_stored(report, hits, errors, o);
+                            tally_stored(
+                                report,
+                                hits,
+                                errors,
+                                e.class_name().unwrap_or(&e.name),
+                                o,
+                            );
                         }
                         None => self.summary.recopied += 1,
                     }

@@ -11,6 +11,7 @@ use super::method::MethodWeave;
 use super::plan::{self, PlannedAdvice, Residue, Source};
 use super::shadows::Context;
 use super::{cflow, emit, statics};
+use crate::aspects::annotation_style::INSTANCE_FIELD;
 use crate::aspects::{Extra, Param};
 
 impl<'w, 'p> MethodWeave<'w, 'p, '_> {
@@ -47,10 +48,32 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let aspect_of = self
             .pool
             .method_ref(aspect, "aspectOf", &a.aspect_of, false)?;
+        let bound = self.code.new_label();
+        if self.weaver.full_coverage {
+            if let Some(singleton) = a.aspect_of.strip_prefix("()") {
+                // The singleton itself, and `aspectOf()` (which throws) only
+                // when there is none: one call fewer per advice while
+                // interpreted, where most of the class library's code runs.
+                let field = self.pool.field_ref(aspect, INSTANCE_FIELD, singleton)?;
+                out.extend([
+                    Insn::Cp {
+                        op: op::GETSTATIC,
+                        index: field,
+                    },
+                    Insn::Simple(op::DUP),
+                    Insn::Jump {
+                        op: op::IFNONNULL,
+                        target: bound,
+                    },
+                    Insn::Simple(op::POP),
+                ]);
+            }
+        }
         out.push(Insn::Cp {
             op: op::INVOKESTATIC,
             index: aspect_of,
         });
+        out.push(Insn::Label(bound));
         let (params, _) = descriptor::parse_method(&a.method.descriptor)?;
         let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
         for (k, p) in a.method.params.iter().enumerate() {
