@@ -120,6 +120,9 @@ pub(super) struct MethodWeave<'w, 'p, 'c> {
     pub(super) guards: bool,
     /// With guards: the local holding the bypass decision made on entry.
     pub(super) guard: Option<u16>,
+    /// With guards: how many instructions the decision takes at the start
+    /// of the code (the method's own code follows).
+    pub(super) decision_len: usize,
     /// With guards: the execution has around advice, so the method must be
     /// woven again without guards and duplicated.
     pub(super) wants_duplicate: bool,
@@ -175,6 +178,7 @@ impl<'w, 'p, 'c> MethodWeave<'w, 'p, 'c> {
             compact: false,
             guards: false,
             guard: None,
+            decision_len: 0,
             wants_duplicate: false,
         }
     }
@@ -224,14 +228,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // With guards, the bypass decision comes first: constructors make it
         // before their super call, and a delegated constructor inlined into
         // another takes its decision along.
-        let mut decision_len = 0;
         if self.guards {
             let local = self.next_local;
             self.next_local += 1;
             let done = self.code.new_label();
             let mut entry = Vec::with_capacity(7);
             bypass::decide(local, self.pool, &mut entry, done)?;
-            decision_len = entry.len();
+            self.decision_len = entry.len();
             self.code.insns.splice(0..0, entry);
             self.guard = Some(local);
         }
@@ -263,7 +266,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let body_start = match super_call {
             Some(i) => i + 1,
             None if is_ctor => return Ok(()), // no super call found: leave it alone
-            None => decision_len,
+            None => self.decision_len,
         };
         self.code.insns.insert(body_start, Insn::Label(body_marker));
         let shift = |i: usize| if i >= body_start { i + 1 } else { i };
@@ -383,6 +386,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 .code
                 .insns
                 .iter()
+                .skip(self.decision_len)
                 .filter(|i| !matches!(i, Insn::Label(_)))
                 .eq(std::iter::once(&Insn::Simple(op::RETURN)))
     }
