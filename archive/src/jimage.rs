@@ -595,7 +595,7 @@ impl RuntimeImage {
 
     /// The module whose classes are in `package` (`java/lang`): the first
     /// module that `/packages/java.lang` lists as non-empty. Cached.
-    fn module_of(&self, package: &str) -> Result<Option<Arc<str>>, ArchiveError> {
+    pub fn module_of(&self, package: &str) -> Result<Option<Arc<str>>, ArchiveError> {
         if let Some(module) = self
             .packages
             .read()

@@ -320,6 +320,28 @@ impl ClassIndex {
         Ok(name)
     }
 
+    /// Adds a class seen at run time (a load-time weaver's: defined by a
+    /// class loader, or generated) through a shared reference, so that the
+    /// questions about the classes after it can name it. A class already
+    /// known, from any source, keeps its definition; one looked up earlier
+    /// and not found is now found.
+    pub fn add_defined(&self, bytes: &[u8]) -> Result<Arc<str>, major_classfile::Error> {
+        let (name, info) = header(bytes)?;
+        if self.classes.contains_key(&*name) {
+            return Ok(name);
+        }
+        let class = Arc::new(ImageClass {
+            name: name.clone(),
+            entry: Entry::known(info, Source::Bytes(Arc::from(bytes))),
+        });
+        let mut cache = self.image_classes.write().expect("image classes lock");
+        let slot = cache.entry(name.clone()).or_insert(None);
+        if slot.is_none() {
+            *slot = Some(class);
+        }
+        Ok(name)
+    }
+
     /// Adds every class of `archive` (read in parallel), headers only; the
     /// archive is not kept. Entries that fail to parse are returned as errors
     /// and left out of the index.
@@ -476,9 +498,6 @@ impl ClassIndex {
         if let Some((key, entry)) = self.classes.get_key_value(name) {
             return Some(EntryRef::Eager(key, entry));
         }
-        if self.images.is_empty() {
-            return None;
-        }
         if let Some(found) = self
             .image_classes
             .read()
@@ -486,6 +505,9 @@ impl ClassIndex {
             .get(name)
         {
             return found.clone().map(EntryRef::Image);
+        }
+        if self.images.is_empty() {
+            return None;
         }
         let found = self.find_in_images(name).map(Arc::new);
         let mut cache = self.image_classes.write().expect("image classes lock");

@@ -9,6 +9,8 @@
 //! * [`weave_run`]: `major weave`; [`outputs`]: one output, or one per input; [`demo`]: `major demo`, the built-in example;
 //! * [`jdk`]: finding a JDK and its run-time image; [`woven_jdk`]: `major weave --jdk`
 //!   and `major run`, a JDK woven with full coverage and the options to run on it;
+//! * [`load_time`]: the same weave one class at a time, for the single-phase
+//!   JVMTI agent;
 //! * [`report`]: errors that name archive, entry, class, method and offset, and
 //!   what the weave found per class and per advice; [`report_json`]: the
 //!   machine-readable report (`--report json`); [`progress`]: the progress bar.
@@ -22,6 +24,7 @@ pub mod incremental;
 pub mod index;
 pub mod jdk;
 pub mod jdk_home;
+pub mod load_time;
 pub mod modules;
 pub mod outputs;
 pub mod progress;

@@ -67,11 +67,34 @@ enum Command {
         #[arg(long)]
         method: Option<String>,
     },
-    /// Run a program on a JDK woven by `major weave --jdk`:
-    /// `major run WOVEN -- -cp app.jar Main args`. The exit code is the program's.
+    /// Run a program on a JDK woven by `major weave --jdk`
+    /// (`major run WOVEN -- -cp app.jar Main args`), or woven as it loads by
+    /// the single-phase agent (`major run --aspect A.aj -- -cp app.jar Main
+    /// args`: every class, the JDK's own from java.lang.Object on). The exit
+    /// code is the program's.
     Run {
         /// The woven JDK's directory (the -o of `major weave --jdk`).
-        woven: PathBuf,
+        #[arg(required_unless_present = "aspects", conflicts_with = "aspects")]
+        woven: Option<PathBuf>,
+        /// Single-phase: weave this aspect (`.aj`, or an @Aspect `.java`) into
+        /// every class as the JVM loads it (repeatable).
+        #[arg(long = "aspect", value_name = "FILE")]
+        aspects: Vec<PathBuf>,
+        /// Single-phase: the JDK that runs the program and compiles the
+        /// aspects (default: JAVA_HOME, else the java on PATH).
+        #[arg(long, value_name = "DIR", requires = "aspects")]
+        java_home: Option<PathBuf>,
+        /// Single-phase: the aspect cache (default: as for `major weave`).
+        #[arg(long, value_name = "DIR", requires = "aspects")]
+        cache_dir: Option<PathBuf>,
+        /// Single-phase: the agent prints a summary at exit (classes seen,
+        /// woven, failed).
+        #[arg(long, requires = "aspects")]
+        verbose: bool,
+        /// Single-phase: how woven methods bypass their advice (as for
+        /// `major weave --jdk`).
+        #[arg(long, value_enum, default_value = "guards", requires = "aspects")]
+        bypass: major_weaver::weave::bypass::BypassForm,
         /// Print the java command instead of running it.
         #[arg(long)]
         print_command: bool,
@@ -260,10 +283,28 @@ fn main() -> ExitCode {
         Command::Man { out } => man(out.as_deref()),
         Command::Demo { keep, jdk } => demo(keep, jdk),
         Command::Run {
-            woven,
+            woven: Some(woven),
             print_command,
             args,
+            ..
         } => run(&woven, print_command, &args),
+        Command::Run {
+            woven: None,
+            aspects,
+            java_home,
+            cache_dir,
+            verbose,
+            print_command,
+            bypass,
+            args,
+        } => run_agent(
+            aspects,
+            java_home,
+            cache_dir,
+            (verbose, bypass),
+            print_command,
+            &args,
+        ),
         Command::Dump {
             input,
             class,
@@ -586,6 +627,35 @@ fn man(out: Option<&Path>) -> Result<ExitCode, MajorError> {
 fn run(woven: &Path, print_command: bool, args: &[OsString]) -> Result<ExitCode, MajorError> {
     let w = WovenJdk::open(woven)?;
     let command = w.command(args);
+    if print_command {
+        let line: Vec<&std::ffi::OsStr> = std::iter::once(command.get_program())
+            .chain(command.get_args())
+            .collect();
+        println!("{}", major_weaver::woven_jdk::shell_line(&line));
+        return Ok(ExitCode::SUCCESS);
+    }
+    run_passing_status(command)
+}
+
+/// `major run --aspect`: the program under the single-phase agent; its exit
+/// code is passed through.
+fn run_agent(
+    aspects: Vec<PathBuf>,
+    java_home: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
+    (verbose, bypass): (bool, major_weaver::weave::bypass::BypassForm),
+    print_command: bool,
+    args: &[OsString],
+) -> Result<ExitCode, MajorError> {
+    let run = major_weaver::load_time::AgentRun {
+        aspects,
+        jdk: jdk_or_default(java_home)?,
+        cache: cache_dir.or_else(major_weaver::aspects::cache::default_dir),
+        agent: major_weaver::load_time::agent_beside_major()?,
+        verbose,
+        bypass,
+    };
+    let command = run.command(args)?;
     if print_command {
         let line: Vec<&std::ffi::OsStr> = std::iter::once(command.get_program())
             .chain(command.get_args())

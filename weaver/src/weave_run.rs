@@ -189,91 +189,20 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(|p| open(p, "class-path element"))
         .collect::<Result<_, _>>()?;
     // 1. The aspects.
-    let mut files = Vec::new();
-    for p in &opts.aspects {
-        if !p
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("aj") || e.eq_ignore_ascii_case("java"))
-        {
-            return Err(MajorError::Usage(format!(
-                "{}: an aspect is given as source: a code-style `.aj` file or an \
-                 annotation-style (@Aspect) `.java` file; compiled aspects (.class, .jar) \
-                 are not accepted",
-                p.display()
-            )));
-        }
-        let text = std::fs::read_to_string(p)
-            .map_err(|e| MajorError::Usage(format!("{}: {e}", p.display())))?;
-        files.push(SourceFile::new(p.display().to_string(), text));
-    }
-    let program =
-        major_pointcut_lang::compile(files).map_err(|d| MajorError::Aspects(d.render()))?;
-    let work = tempfile::tempdir()
-        .map_err(|e| MajorError::Usage(format!("cannot create a temporary directory: {e}")))?;
-    // A cache that cannot be written is not used: the run goes on without it.
-    let mut warnings = Vec::new();
-    let mut cache_dir = opts.cache.clone();
-    let mut no_cache = |dir: &Path, why: String| {
-        warnings.push(format!(
-            "the aspect cache {} cannot be used ({why}): compiling the aspects without it",
-            dir.display()
-        ));
-    };
-    if let Some(dir) = &opts.cache {
-        if let Err(e) = AspectCache::new(dir).check_writable() {
-            no_cache(dir, e.to_string());
-            cache_dir = None;
-        }
-    }
-    // The runtime jar javac compiles against: kept in the cache directory
-    // (written once per build of major), else written for this run.
-    let mut rt = None;
-    if let Some(dir) = cache_dir.clone() {
-        match cached_runtime_jar(&dir) {
-            Ok(jar) => rt = Some(jar),
-            Err(e) => {
-                no_cache(&dir, e.to_string());
-                cache_dir = None;
-            }
-        }
-    }
-    let rt = match rt {
-        Some(jar) => jar,
-        None => {
-            let rt = work.path().join("major-runtime.jar");
-            write_runtime_jar(&rt)?;
-            rt
-        }
-    };
-    let javac = opts.jdk.javac().ok_or_else(|| {
-        MajorError::Usage(format!(
-            "{}: no javac in this JDK (install a full JDK, e.g. openjdk-17-jdk-headless)",
-            opts.jdk.home.display()
-        ))
+    let compiled = compile_aspects(&AspectSources {
+        aspects: &opts.aspects,
+        classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
+        jdk: &opts.jdk,
+        cache: opts.cache.as_deref(),
     })?;
-    // Aspects may name program types: javac sees the inputs and the class path too.
-    let cp: Vec<PathBuf> = std::iter::once(rt.clone())
-        .chain(opts.inputs.iter().cloned())
-        .chain(opts.classpath.iter().cloned())
-        .collect();
-    let cp = PathBuf::from(
-        std::env::join_paths(&cp).map_err(|e| MajorError::Usage(format!("class path: {e}")))?,
-    );
-    let cache = cache_dir.as_ref().map(|dir| {
-        let mut key = CacheKey::new();
-        for (name, bytes) in RUNTIME_CLASSES {
-            key.bytes(name, bytes);
-        }
-        for p in opts.inputs.iter().chain(&opts.classpath) {
-            key.path_stamp("classpath", &std::path::absolute(p).unwrap_or(p.clone()));
-        }
-        CompileCache {
-            cache: AspectCache::new(dir),
-            key,
-        }
-    });
-    let aspects = compile(&program, &cp, &javac, work.path(), cache.as_ref())
-        .map_err(|e| MajorError::AspectCompile(Box::new(e)))?;
+    let CompiledProgram {
+        program,
+        aspects,
+        warnings,
+        runtime_jar: rt,
+        cache_dir,
+        work: _work,
+    } = compiled;
     clock.lap(if aspects.from_cache {
         "aspects (cached)"
     } else {
@@ -567,23 +496,19 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // run with the DIB set (the library code they call runs its original
     // code: a cflow counter's ThreadLocal, say), and the bypass class joins
     // the output.
-    let mut bypassed: Vec<(String, Vec<u8>)> = Vec::new();
-    if opts.full_coverage {
+    let bypassed = if opts.full_coverage {
         let runtime_classes = runtime.iter().map(|(n, b)| (n.to_string(), b.to_vec()));
-        for (n, b) in aspect_classes
-            .iter()
-            .chain(&extra_classes)
-            .cloned()
-            .chain(runtime_classes)
-        {
-            let wrapped = crate::weave::bypass::wrap_class_in_dib(&b, &index)
-                .map_err(|e| MajorError::Usage(format!("{n} with the DIB set: {e}")))?;
-            bypassed.push((n, wrapped));
-        }
-        let b = crate::weave::bypass::bypass_class(52, &index)
-            .map_err(|e| MajorError::Usage(format!("bypass class: {e}")))?;
-        bypassed.push((format!("{}.class", crate::weave::bypass::BYPASS), b));
-    }
+        crate::load_time::full_coverage_classes(
+            aspect_classes
+                .iter()
+                .chain(&extra_classes)
+                .cloned()
+                .chain(runtime_classes),
+            &index,
+        )?
+    } else {
+        Vec::new()
+    };
     let (aspect_classes, extra_classes, runtime) = if opts.full_coverage {
         (bypassed, Vec::new(), &[][..])
     } else {
@@ -630,6 +555,136 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     clock.lap("finish output");
     report.timings = clock.laps;
     Ok(report)
+}
+
+/// The aspect sources of a run and what javac compiles them against.
+#[derive(Debug, Clone)]
+pub struct AspectSources<'a> {
+    /// Aspect files (`.aj`, or `@Aspect` `.java`).
+    pub aspects: &'a [PathBuf],
+    /// The class path javac sees besides the runtime (the program's classes:
+    /// aspects may name its types); part of the cache key.
+    pub classpath: Vec<PathBuf>,
+    /// The JDK whose javac compiles them.
+    pub jdk: &'a Jdk,
+    /// The aspect cache directory ([`crate::aspects::cache`]).
+    pub cache: Option<&'a Path>,
+}
+
+/// Aspects parsed, checked and compiled ([`compile_aspects`]).
+pub struct CompiledProgram {
+    /// The checked program.
+    pub program: major_pointcut_lang::Program,
+    /// Its classes.
+    pub aspects: CompiledAspects,
+    /// Warnings (a cache that could not be used).
+    pub warnings: Vec<String>,
+    /// The runtime jar javac compiled against (in the cache directory, or in
+    /// `work`).
+    pub runtime_jar: PathBuf,
+    /// The cache directory, if it could be used.
+    pub cache_dir: Option<PathBuf>,
+    /// The temporary directory javac worked in (removed when dropped).
+    pub work: tempfile::TempDir,
+}
+
+/// Reads, checks and compiles the aspects (javac's output taken from the
+/// cache when it holds it): the one way `major weave` and the load-time
+/// weaver ([`crate::load_time`]) get their aspects, so that both find the
+/// same cache entry.
+pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, MajorError> {
+    let mut files = Vec::new();
+    for p in src.aspects {
+        if !p
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("aj") || e.eq_ignore_ascii_case("java"))
+        {
+            return Err(MajorError::Usage(format!(
+                "{}: an aspect is given as source: a code-style `.aj` file or an \
+                 annotation-style (@Aspect) `.java` file; compiled aspects (.class, .jar) \
+                 are not accepted",
+                p.display()
+            )));
+        }
+        let text = std::fs::read_to_string(p)
+            .map_err(|e| MajorError::Usage(format!("{}: {e}", p.display())))?;
+        files.push(SourceFile::new(p.display().to_string(), text));
+    }
+    let program =
+        major_pointcut_lang::compile(files).map_err(|d| MajorError::Aspects(d.render()))?;
+    let work = tempfile::tempdir()
+        .map_err(|e| MajorError::Usage(format!("cannot create a temporary directory: {e}")))?;
+    // A cache that cannot be written is not used: the run goes on without it.
+    let mut warnings = Vec::new();
+    let mut cache_dir = src.cache.map(Path::to_path_buf);
+    let mut no_cache = |dir: &Path, why: String| {
+        warnings.push(format!(
+            "the aspect cache {} cannot be used ({why}): compiling the aspects without it",
+            dir.display()
+        ));
+    };
+    if let Some(dir) = src.cache {
+        if let Err(e) = AspectCache::new(dir).check_writable() {
+            no_cache(dir, e.to_string());
+            cache_dir = None;
+        }
+    }
+    // The runtime jar javac compiles against: kept in the cache directory
+    // (written once per build of major), else written for this run.
+    let mut rt = None;
+    if let Some(dir) = cache_dir.clone() {
+        match cached_runtime_jar(&dir) {
+            Ok(jar) => rt = Some(jar),
+            Err(e) => {
+                no_cache(&dir, e.to_string());
+                cache_dir = None;
+            }
+        }
+    }
+    let rt = match rt {
+        Some(jar) => jar,
+        None => {
+            let rt = work.path().join("major-runtime.jar");
+            write_runtime_jar(&rt)?;
+            rt
+        }
+    };
+    let javac = src.jdk.javac().ok_or_else(|| {
+        MajorError::Usage(format!(
+            "{}: no javac in this JDK (install a full JDK, e.g. openjdk-17-jdk-headless)",
+            src.jdk.home.display()
+        ))
+    })?;
+    // Aspects may name program types: javac sees the inputs and the class path too.
+    let cp: Vec<PathBuf> = std::iter::once(rt.clone())
+        .chain(src.classpath.iter().cloned())
+        .collect();
+    let cp = PathBuf::from(
+        std::env::join_paths(&cp).map_err(|e| MajorError::Usage(format!("class path: {e}")))?,
+    );
+    let cache = cache_dir.as_ref().map(|dir| {
+        let mut key = CacheKey::new();
+        for (name, bytes) in RUNTIME_CLASSES {
+            key.bytes(name, bytes);
+        }
+        for p in &src.classpath {
+            key.path_stamp("classpath", &std::path::absolute(p).unwrap_or(p.clone()));
+        }
+        CompileCache {
+            cache: AspectCache::new(dir),
+            key,
+        }
+    });
+    let aspects = compile(&program, &cp, &javac, work.path(), cache.as_ref())
+        .map_err(|e| MajorError::AspectCompile(Box::new(e)))?;
+    Ok(CompiledProgram {
+        program,
+        aspects,
+        warnings,
+        runtime_jar: rt,
+        cache_dir,
+        work,
+    })
 }
 
 /// Fails the run if some join point matched a `declare error`.

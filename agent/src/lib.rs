@@ -1,0 +1,513 @@
+//! The single-phase JVMTI agent: `java -agentpath:libmajor_agent.so=aspect=A.aj ...`
+//! weaves every class the JVM loads, from `java.lang.Object` on, with the
+//! weave `major weave --jdk` applies to the same class
+//! ([`major_weaver::load_time::LoadTimeWeaver`]): no woven JDK on disk, and
+//! classes defined at run time are woven too.
+//!
+//! * `Agent_OnLoad` parses the options ([`options`]), compiles the aspects
+//!   (javac's output comes from the aspect cache that `major run` filled),
+//!   indexes the running JDK's `lib/modules` and the class path, prepares
+//!   the weaver, asks for the early capabilities and enables the events.
+//! * `ClassFileLoadHook`, from the primordial phase on: each class woven
+//!   (in parallel: every loading thread weaves its own classes). A class
+//!   that fails is loaded as it was, named on stderr and counted.
+//! * `VMStart`, early (before `java.lang` is initialized, so before any
+//!   Java code runs): the classes the weave adds (the bypass class, the
+//!   aspects, the runtime, cflow holders; see
+//!   [`LoadTimeWeaver::added_classes`]) are defined in the boot loader with
+//!   JNI `DefineClass`, supers first. Before `java.base` is defined as a
+//!   module, a class the boot loader defines joins `java.base`; the woven
+//!   `jdk.internal.module.Builder` declares and exports their packages.
+//! * `VMDeath`: a summary (with `verbose`, or when some class failed).
+
+pub mod jvmti;
+pub mod options;
+
+use std::collections::HashSet;
+use std::ffi::{c_char, c_uchar, c_void, CStr};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use major_archive::RuntimeImage;
+use major_weaver::jdk::Jdk;
+use major_weaver::load_time::{load_time_index, LoadTimeWeaver};
+use major_weaver::report::MajorError;
+use major_weaver::weave_run::{compile_aspects, AspectSources};
+
+use jvmti::{jint, jobject, Capabilities, EventCallbacks, JNIEnv, JavaVM, Jni, Jvmti, JvmtiEnv};
+use options::Options;
+
+/// What the agent counts.
+#[derive(Default)]
+struct Stats {
+    /// Classes the hook was called for.
+    seen: AtomicUsize,
+    /// Classes woven (changed).
+    woven: AtomicUsize,
+    /// Classes that failed to weave, loaded as they were.
+    failed: AtomicUsize,
+    /// Extra classes of static parts defined.
+    extras: AtomicUsize,
+}
+
+/// The agent, set up in `Agent_OnLoad`.
+struct Agent {
+    jvmti: Jvmti,
+    options: Options,
+    weaver: LoadTimeWeaver<'static>,
+    /// Extra classes of boot classes woven before JNI could define them
+    /// (the primordial phase), defined at `VMStart`.
+    pending: Mutex<Vec<(String, Vec<u8>)>>,
+    /// Whether `VMStart` defined the added classes.
+    started: AtomicBool,
+    /// The time `Agent_OnLoad` took to prepare the weaver.
+    setup: std::time::Duration,
+    /// Time spent in the hook, in nanoseconds, all threads together.
+    hook_nanos: std::sync::atomic::AtomicU64,
+    /// With `dump`: the name of every class the hook saw.
+    seen: Mutex<Vec<String>>,
+    stats: Stats,
+}
+
+static AGENT: OnceLock<Agent> = OnceLock::new();
+
+// The weaver allocates and frees many small objects for every class; mimalloc
+// (as in the `major` binary) does that faster than the C library's malloc.
+// It serves the agent's own (Rust) allocations only, not the JVM's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Prints a message of the agent on stderr (a closed stderr is ignored:
+/// the agent never panics on it inside the JVM).
+fn say(msg: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "major agent: {msg}");
+}
+
+/// The JVM's entry point for `-agentpath:`.
+///
+/// # Safety
+/// Called by the JVM with its `JavaVM*` and the option string.
+#[no_mangle]
+pub unsafe extern "C" fn Agent_OnLoad(
+    vm: JavaVM,
+    options: *const c_char,
+    _reserved: *mut c_void,
+) -> jint {
+    let opts = if options.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(options).to_string_lossy().into_owned()
+    };
+    match std::panic::catch_unwind(|| on_load(vm, &opts)) {
+        Ok(Ok(())) => jvmti::JNI_OK,
+        Ok(Err(e)) => {
+            say(&format!("cannot start: {e}"));
+            jvmti::JNI_ERR
+        }
+        Err(_) => {
+            say("cannot start: the agent panicked while starting");
+            jvmti::JNI_ERR
+        }
+    }
+}
+
+/// Sets the agent up (see the crate documentation).
+///
+/// # Safety
+/// `vm` is the JVM's `JavaVM*`.
+unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
+    let options = Options::parse(opts)?;
+    let env = jvmti::get_env(vm, jvmti::JVMTI_VERSION_11)
+        .map_err(|e| format!("no JVMTI environment of version 11 (GetEnv: {e})"))?;
+    let jvmti = Jvmti(env);
+    let java_home = jvmti
+        .system_property("java.home")
+        .map(PathBuf::from)
+        .ok_or("the JVM has no java.home")?;
+    let class_path: Vec<PathBuf> = jvmti
+        .system_property("java.class.path")
+        .map(|cp| std::env::split_paths(&cp).collect())
+        .unwrap_or_default();
+    let start = std::time::Instant::now();
+    let weaver = prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
+    let setup = start.elapsed();
+
+    let mut wanted = Capabilities::default();
+    wanted.set(jvmti::CAN_GENERATE_ALL_CLASS_HOOK_EVENTS);
+    wanted.set(jvmti::CAN_GENERATE_EARLY_CLASS_HOOK_EVENTS);
+    wanted.set(jvmti::CAN_GENERATE_EARLY_VMSTART);
+    let potential = jvmti.potential_capabilities()?;
+    for (bit, name) in [
+        (
+            jvmti::CAN_GENERATE_ALL_CLASS_HOOK_EVENTS,
+            "can_generate_all_class_hook_events",
+        ),
+        (
+            jvmti::CAN_GENERATE_EARLY_CLASS_HOOK_EVENTS,
+            "can_generate_early_class_hook_events",
+        ),
+        (
+            jvmti::CAN_GENERATE_EARLY_VMSTART,
+            "can_generate_early_vmstart",
+        ),
+    ] {
+        if !potential.has(bit) {
+            return Err(format!("this JVM cannot give the capability {name}"));
+        }
+    }
+    jvmti.add_capabilities(&wanted)?;
+    let callbacks = EventCallbacks {
+        vm_start: Some(vm_start),
+        vm_death: Some(vm_death),
+        class_file_load_hook: Some(class_file_load_hook),
+        ..Default::default()
+    };
+    if AGENT
+        .set(Agent {
+            jvmti,
+            options,
+            weaver,
+            pending: Mutex::new(Vec::new()),
+            started: AtomicBool::new(false),
+            setup,
+            hook_nanos: Default::default(),
+            seen: Mutex::new(Vec::new()),
+            stats: Stats::default(),
+        })
+        .is_err()
+    {
+        return Err("the agent is loaded twice".into());
+    }
+    jvmti.set_event_callbacks(&callbacks)?;
+    for e in [
+        jvmti::EVENT_VM_START,
+        jvmti::EVENT_VM_DEATH,
+        jvmti::EVENT_CLASS_FILE_LOAD_HOOK,
+    ] {
+        jvmti.enable_event(e)?;
+    }
+    Ok(())
+}
+
+/// The error's text with its causes.
+fn error_text(e: &MajorError) -> String {
+    let mut s = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(c) = src {
+        s.push_str(&format!(": {c}"));
+        src = c.source();
+    }
+    s
+}
+
+/// The aspects compiled (from the cache), the index over the running JDK
+/// and the class path, and the weaver, all kept for the life of the JVM.
+fn prepare(
+    options: &Options,
+    java_home: &std::path::Path,
+    class_path: &[PathBuf],
+) -> Result<LoadTimeWeaver<'static>, MajorError> {
+    let javac_jdk = match &options.jdk {
+        Some(home) => Jdk::at(home).ok_or_else(|| {
+            MajorError::Usage(format!(
+                "jdk={}: not a JDK (no lib/modules)",
+                home.display()
+            ))
+        })?,
+        None => match Jdk::at(java_home).filter(|j| j.javac().is_some()) {
+            Some(j) => j,
+            None => Jdk::locate().map_err(MajorError::Usage)?,
+        },
+    };
+    let cache = options
+        .cache
+        .clone()
+        .or_else(major_weaver::aspects::cache::default_dir);
+    let compiled = compile_aspects(&AspectSources {
+        aspects: &options.aspects,
+        classpath: class_path.to_vec(),
+        jdk: &javac_jdk,
+        cache: cache.as_deref(),
+    })?;
+    for w in &compiled.warnings {
+        say(&format!("warning: {w}"));
+    }
+    let program: &'static _ = Box::leak(Box::new(compiled.program));
+    let aspects: &'static _ = Box::leak(Box::new(compiled.aspects));
+    let image = Arc::new(RuntimeImage::open(&java_home.join("lib").join("modules"))?);
+    let index: &'static _ = Box::leak(Box::new(load_time_index(
+        image.clone(),
+        class_path,
+        aspects,
+    )?));
+    LoadTimeWeaver::new(program, aspects, index, &image, options.bypass)
+}
+
+/// The added classes in an order the boot loader can define them in: each
+/// after its super class and interfaces among them.
+fn definition_order(classes: &[(String, Vec<u8>)]) -> Vec<&(String, Vec<u8>)> {
+    let names: HashSet<&str> = classes
+        .iter()
+        .map(|(n, _)| n.trim_end_matches(".class"))
+        .collect();
+    let deps: Vec<Vec<String>> = classes
+        .iter()
+        .map(|(_, b)| {
+            major_classfile::ClassFile::parse(b)
+                .map(|c| {
+                    let mut d: Vec<String> = c
+                        .interface_names()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|s| s.into_owned())
+                        .collect();
+                    if let Ok(Some(s)) = c.super_name() {
+                        d.push(s.into_owned());
+                    }
+                    d.retain(|n| names.contains(n.as_str()));
+                    d
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut out = Vec::with_capacity(classes.len());
+    while out.len() < classes.len() {
+        let before = out.len();
+        for (c, d) in classes.iter().zip(&deps) {
+            let n = c.0.trim_end_matches(".class");
+            if !done.contains(n) && d.iter().all(|x| done.contains(x.as_str())) {
+                done.insert(n);
+                out.push(c);
+            }
+        }
+        if out.len() == before {
+            // A cycle (not valid class files): the rest in the given order.
+            out.extend(
+                classes
+                    .iter()
+                    .filter(|c| !done.contains(c.0.trim_end_matches(".class"))),
+            );
+            break;
+        }
+    }
+    out
+}
+
+/// `VMStart` (early): defines the added classes in the boot loader, then
+/// the extra classes of boot classes woven in the primordial phase.
+unsafe extern "C" fn vm_start(_jvmti: JvmtiEnv, jni: JNIEnv) {
+    let Some(agent) = AGENT.get() else { return };
+    let jni = Jni(jni);
+    let r = std::panic::catch_unwind(|| {
+        let mut failed = 0;
+        for (name, bytes) in definition_order(agent.weaver.added_classes()) {
+            let n = name.trim_end_matches(".class");
+            dump(agent, "added", n, bytes);
+            // SAFETY: the JNIEnv of this VMStart event, the boot loader.
+            if let Err(e) = unsafe { jni.define_class(n, std::ptr::null_mut(), bytes) } {
+                say(&format!("{e}: woven code that needs {n} will fail"));
+                failed += 1;
+            }
+        }
+        agent.started.store(true, Ordering::SeqCst);
+        let pending = std::mem::take(&mut *agent.pending.lock().expect("pending lock"));
+        for (name, bytes) in pending {
+            // SAFETY: the JNIEnv of this VMStart event, the boot loader.
+            unsafe { define_extra(agent, jni, std::ptr::null_mut(), &name, &bytes) };
+        }
+        failed
+    });
+    match r {
+        Ok(0) => {}
+        Ok(n) => {
+            say(&format!("{n} added class(es) could not be defined"));
+            if agent.options.fatal {
+                std::process::exit(70);
+            }
+        }
+        Err(_) => say("defining the added classes panicked"),
+    }
+}
+
+/// With the `dump` option: writes `bytes` to `DIR/<sub>/<name>.class`.
+fn dump(agent: &Agent, sub: &str, name: &str, bytes: &[u8]) {
+    let Some(dir) = &agent.options.dump else {
+        return;
+    };
+    let path = dir
+        .join(sub)
+        .join(format!("{}.class", name.trim_end_matches(".class")));
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&path, bytes));
+    if let Err(e) = written {
+        say(&format!("dump: cannot write {}: {e}", path.display()));
+    }
+}
+
+/// Defines a woven class's extra class of static parts in its loader.
+///
+/// # Safety
+/// As [`Jni::define_class`].
+unsafe fn define_extra(agent: &Agent, jni: Jni, loader: jobject, name: &str, bytes: &[u8]) {
+    match jni.define_class(name, loader, bytes) {
+        Ok(()) => {
+            agent.stats.extras.fetch_add(1, Ordering::Relaxed);
+        }
+        Err(e) => failure(agent, name, &e),
+    }
+}
+
+/// A class that failed to weave (or whose extra class failed to define).
+fn failure(agent: &Agent, class: &str, why: &str) {
+    agent.stats.failed.fetch_add(1, Ordering::Relaxed);
+    say(&format!("{class}: not woven, loaded as it was: {why}"));
+    if agent.options.fatal {
+        say("failing the run (option `fatal`)");
+        std::process::exit(70);
+    }
+}
+
+/// `ClassFileLoadHook`: weaves the class.
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn class_file_load_hook(
+    _jvmti: JvmtiEnv,
+    jni: JNIEnv,
+    class_being_redefined: jobject,
+    loader: jobject,
+    name: *const c_char,
+    _protection_domain: jobject,
+    class_data_len: jint,
+    class_data: *const c_uchar,
+    new_class_data_len: *mut jint,
+    new_class_data: *mut *mut c_uchar,
+) {
+    let Some(agent) = AGENT.get() else { return };
+    if !class_being_redefined.is_null() || class_data.is_null() || class_data_len <= 0 {
+        return;
+    }
+    agent.stats.seen.fetch_add(1, Ordering::Relaxed);
+    let bytes = std::slice::from_raw_parts(class_data, class_data_len as usize);
+    let name = (!name.is_null())
+        .then(|| CStr::from_ptr(name).to_str().ok())
+        .flatten();
+    let shown = || name.unwrap_or("(a class without a name)").to_string();
+    if agent.options.dump.is_some() {
+        agent.seen.lock().expect("seen lock").push(shown());
+    }
+    let start = std::time::Instant::now();
+    let r = std::panic::catch_unwind(|| agent.weaver.transform(name, bytes));
+    agent
+        .hook_nanos
+        .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    let t = match r {
+        Ok(Ok(Some(t))) => t,
+        Ok(Ok(None)) => return,
+        Ok(Err(e)) => return failure(agent, &shown(), &e.to_string()),
+        Err(p) => {
+            let why = p
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| p.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            return failure(agent, &shown(), &format!("the weaver panicked: {why}"));
+        }
+    };
+    let Ok(len) = jint::try_from(t.bytes.len()) else {
+        return failure(agent, &shown(), "the woven class is over 2 GiB");
+    };
+    let mem = match agent.jvmti.allocate_copy(&t.bytes) {
+        Ok(m) => m,
+        Err(e) => return failure(agent, &shown(), &e),
+    };
+    if let Some(n) = name.map(str::to_string).or_else(|| {
+        major_classfile::ClassFile::parse(bytes)
+            .and_then(|c| c.name().map(|n| n.into_owned()))
+            .ok()
+    }) {
+        dump(agent, "", &n, &t.bytes);
+    }
+    if let Some((extra, x)) = t.extra {
+        dump(agent, "", &extra, &x);
+        if jni.is_null() || !agent.started.load(Ordering::SeqCst) {
+            if loader.is_null() {
+                agent.pending.lock().expect("pending lock").push((extra, x));
+            } else {
+                agent.jvmti.deallocate(mem);
+                return failure(
+                    agent,
+                    &shown(),
+                    "its extra class cannot be defined before the VM starts",
+                );
+            }
+        } else {
+            define_extra(agent, Jni(jni), loader, &extra, &x);
+        }
+    }
+    *new_class_data_len = len;
+    *new_class_data = mem;
+    agent.stats.woven.fetch_add(1, Ordering::Relaxed);
+}
+
+/// `VMDeath`: the summary.
+unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, _jni: JNIEnv) {
+    let Some(agent) = AGENT.get() else { return };
+    let _ = std::panic::catch_unwind(|| summarize(agent));
+}
+
+/// The summary at exit (and, with `dump`, the names of the classes seen).
+fn summarize(agent: &Agent) {
+    let s = &agent.stats;
+    let failed = s.failed.load(Ordering::Relaxed);
+    if let Some(dir) = &agent.options.dump {
+        let mut seen = agent.seen.lock().expect("seen lock").clone();
+        seen.sort();
+        let path = dir.join("seen.txt");
+        if let Err(e) = std::fs::write(&path, seen.join("\n") + "\n") {
+            say(&format!("dump: cannot write {}: {e}", path.display()));
+        }
+    }
+    if agent.options.verbose || failed > 0 {
+        say(&format!(
+            "{} classes seen, {} woven, {} failed (loaded as they were), {} extra classes, \
+             {} classes added to java.base; setup {:.0} ms, weaving {:.0} ms",
+            s.seen.load(Ordering::Relaxed),
+            s.woven.load(Ordering::Relaxed),
+            failed,
+            s.extras.load(Ordering::Relaxed),
+            agent.weaver.added_classes().len(),
+            agent.setup.as_secs_f64() * 1e3,
+            agent.hook_nanos.load(Ordering::Relaxed) as f64 / 1e6,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn supers_are_defined_first() {
+        // Runtime classes: some extend others; the order puts each after
+        // its supers.
+        let classes: Vec<(String, Vec<u8>)> = major_weaver::runtime::RUNTIME_CLASSES
+            .iter()
+            .rev()
+            .map(|(n, b)| (n.to_string(), b.to_vec()))
+            .collect();
+        let order = super::definition_order(&classes);
+        assert_eq!(order.len(), classes.len());
+        let pos = |n: &str| order.iter().position(|c| c.0 == n).unwrap();
+        for (n, b) in &classes {
+            let c = major_classfile::ClassFile::parse(b).unwrap();
+            if let Some(s) = c.super_name().unwrap() {
+                let s = format!("{s}.class");
+                if classes.iter().any(|c| c.0 == s) {
+                    assert!(pos(&s) < pos(n), "{s} after {n}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The agent's options: `-agentpath:libmajor_agent.so=OPTIONS`, a
+//! comma-separated list of `key=value` items and flags:
+//!
+//! * `aspect=PATH` (repeatable, at least one): an aspect source (`.aj`, or
+//!   an `@Aspect` `.java` file);
+//! * `cache=DIR`: the aspect cache (default: `major`'s, see
+//!   `major_weaver::aspects::cache::default_dir`); `major run --aspect`
+//!   compiles the aspects into it before starting `java`, so that the agent
+//!   finds javac's output there and never runs javac itself;
+//! * `jdk=HOME`: the JDK whose javac compiles the aspects on a cache miss
+//!   (default: the running JVM's `java.home`, else `JAVA_HOME`/`PATH`);
+//! * `bypass=guards|duplicate`: the form of the bypass checks, as `major
+//!   weave --bypass` (default: as there);
+//! * `verbose`: a summary at exit (classes seen, woven, failed) and each
+//!   class's failure as it happens;
+//! * `dump=DIR`: every class the agent changes is written to
+//!   `DIR/<internal name>.class` as the JVM got it (its extra class beside
+//!   it), the classes it adds to `DIR/added/`, and the names of all the
+//!   classes the hook saw to `DIR/seen.txt`: for comparing with
+//!   `major weave --jdk`;
+//! * `fatal`: a class that fails to weave ends the JVM (exit status 70)
+//!   instead of being loaded as it was (for CI).
+//!
+//! Paths cannot hold commas.
+
+use std::path::PathBuf;
+
+/// The parsed options.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Aspect sources.
+    pub aspects: Vec<PathBuf>,
+    /// The aspect cache directory.
+    pub cache: Option<PathBuf>,
+    /// The JDK whose javac compiles the aspects.
+    pub jdk: Option<PathBuf>,
+    /// Report a summary and every failure.
+    pub verbose: bool,
+    /// A class that fails to weave ends the JVM.
+    pub fatal: bool,
+    /// Where woven and added classes are written.
+    pub dump: Option<PathBuf>,
+    /// The form of the bypass checks.
+    pub bypass: major_weaver::weave::bypass::BypassForm,
+}
+
+impl Options {
+    /// Parses the option string given after `=` in `-agentpath:` (empty
+    /// when there is none).
+    pub fn parse(s: &str) -> Result<Options, String> {
+        let mut o = Options::default();
+        for item in s.split(',').filter(|i| !i.is_empty()) {
+            let (key, value) = match item.split_once('=') {
+                Some((k, v)) => (k, Some(v)),
+                None => (item, None),
+            };
+            let need = |v: Option<&str>| {
+                v.filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+                    .ok_or_else(|| format!("option `{key}` needs a value: {key}=..."))
+            };
+            match key {
+                "aspect" => o.aspects.push(need(value)?),
+                "cache" => o.cache = Some(need(value)?),
+                "jdk" => o.jdk = Some(need(value)?),
+                "dump" => o.dump = Some(need(value)?),
+                "bypass" => {
+                    let v = value.unwrap_or_default();
+                    o.bypass = major_weaver::load_time::bypass_form(v).ok_or_else(|| {
+                        format!("bypass={v}: expected bypass=guards or bypass=duplicate")
+                    })?
+                }
+                "verbose" if value.is_none() => o.verbose = true,
+                "fatal" if value.is_none() => o.fatal = true,
+                _ => {
+                    return Err(format!(
+                        "unknown option `{item}` (expected aspect=PATH, cache=DIR, jdk=HOME, \
+                         dump=DIR, bypass=FORM, verbose, fatal; separated by commas)"
+                    ))
+                }
+            }
+        }
+        if o.aspects.is_empty() {
+            return Err("no aspect given: -agentpath:libmajor_agent.so=aspect=PATH.aj".into());
+        }
+        Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_items_and_flags() {
+        let o = Options::parse("aspect=/a/A.aj,aspect=B.aj,cache=/c,verbose").unwrap();
+        assert_eq!(
+            o.aspects,
+            vec![PathBuf::from("/a/A.aj"), PathBuf::from("B.aj")]
+        );
+        assert_eq!(o.cache, Some(PathBuf::from("/c")));
+        assert!(o.verbose && !o.fatal);
+    }
+
+    #[test]
+    fn rejects_what_it_does_not_know() {
+        assert!(Options::parse("").unwrap_err().contains("no aspect"));
+        assert!(Options::parse("aspect=A.aj,colour=red")
+            .unwrap_err()
+            .contains("unknown option `colour=red`"));
+        assert!(Options::parse("aspect=")
+            .unwrap_err()
+            .contains("needs a value"));
+        assert!(Options::parse("aspect=A.aj,verbose=yes").is_err());
+        assert!(Options::parse("aspect=A.aj,bypass=sometimes")
+            .unwrap_err()
+            .contains("bypass=guards or bypass=duplicate"));
+        assert_eq!(
+            Options::parse("aspect=A.aj,bypass=duplicate")
+                .unwrap()
+                .bypass,
+            major_weaver::weave::bypass::BypassForm::Duplicate
+        );
+    }
+}

@@ -1,0 +1,637 @@
+//! Single-phase weaving: programs run under the JVMTI agent
+//! (`-agentpath:libmajor_agent.so=aspect=...`), every class woven as the
+//! JVM loads it, from `java.lang.Object` on, on JDK 17 and JDK 25:
+//!
+//! * a program with threads and an executor gives the unwoven output under
+//!   `-Xverify:all` while ExecutionCounter counts, with no class failing;
+//! * the classes the agent weaves are byte for byte those of `major weave
+//!   --jdk` (the two-phase mode) for the same aspects and program, in both
+//!   bypass forms; the classes it leaves alone are those the two-phase mode
+//!   leaves alone, the classes it adds are the same, and a counter of
+//!   `ArrayList.add` counts the same in both modes;
+//! * javac run under the agent writes the same class files as unwoven;
+//! * a proxy class and a class a custom loader defines are woven;
+//! * `major run --aspect` passes the program's exit status through, and
+//!   bad agent options stop the JVM with a message.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use major_archive::RuntimeImage;
+use major_tests::{jdk17, jdk25, skip};
+use major_weaver::jdk::Jdk;
+use major_weaver::load_time::{AgentRun, AGENT_LIBRARY};
+use major_weaver::weave::bypass::BypassForm;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+/// The agent library cargo built for this test (`target/<profile>/deps`,
+/// or its parent).
+fn agent_library() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary");
+    let deps = exe.parent().expect("deps dir");
+    for dir in [deps, deps.parent().unwrap_or(deps)] {
+        let lib = dir.join(AGENT_LIBRARY);
+        if lib.is_file() {
+            return lib;
+        }
+    }
+    panic!("{AGENT_LIBRARY} not found beside {}", exe.display());
+}
+
+/// The `java` command with the agent weaving `aspects`, then `args`.
+fn agent_command(jdk: &Path, aspects: &[PathBuf], cache: &Path, args: &[OsString]) -> Command {
+    agent_command_with(jdk, aspects, BypassForm::default(), cache, args)
+}
+
+/// [`agent_command`] with the bypass checks in the form `bypass`.
+fn agent_command_with(
+    jdk: &Path,
+    aspects: &[PathBuf],
+    bypass: BypassForm,
+    cache: &Path,
+    args: &[OsString],
+) -> Command {
+    AgentRun {
+        aspects: aspects.to_vec(),
+        jdk: Jdk::at(jdk).expect("a JDK"),
+        cache: Some(cache.to_path_buf()),
+        agent: agent_library(),
+        verbose: true,
+        bypass,
+    }
+    .command(args)
+    .unwrap_or_else(|e| panic!("preparing the agent run: {e}"))
+}
+
+fn os(args: &[&str]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
+fn run(mut c: Command) -> Output {
+    let o = c.output().expect("start java");
+    if !o.status.success() {
+        panic!(
+            "{:?} failed ({}):\n{}",
+            c,
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    o
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Compiles the test program into `dir/classes` with `jdk`'s javac.
+fn compile_program(jdk: &Path, dir: &Path) -> PathBuf {
+    let classes = dir.join("classes");
+    major_tests::javac(jdk, "17", &classes, &[here().join("java/app/Main.java")]);
+    classes
+}
+
+/// The agent's summary line: (seen, woven, failed).
+fn summary(stderr: &str) -> (usize, usize, usize) {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("major agent: ") && l.contains(" classes seen, "))
+        .unwrap_or_else(|| panic!("no agent summary in:\n{stderr}"));
+    let n: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    (n[0], n[1], n[2])
+}
+
+/// The number a line `<prefix> N ...` of `stderr` gives.
+fn count(stderr: &str, prefix: &str) -> u64 {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` line in:\n{stderr}"));
+    line[prefix.len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in `{line}`"))
+}
+
+fn program_runs_woven(jdk: &Path) {
+    let work = tempfile::tempdir().unwrap();
+    let classes = compile_program(jdk, work.path());
+    let cache = work.path().join("cache");
+    let args = os(&["-Xverify:all", "-cp", classes.to_str().unwrap(), "app.Main"]);
+    let plain = run({
+        let mut c = Command::new(jdk.join("bin/java"));
+        c.args(&args);
+        c
+    });
+    let woven = run(agent_command(
+        jdk,
+        &[repo().join("aspects/ExecutionCounter.aj")],
+        &cache,
+        &args,
+    ));
+    let err = text(&woven.stderr);
+    assert_eq!(text(&woven.stdout), text(&plain.stdout), "stderr:\n{err}");
+    assert!(text(&plain.stdout).contains("threads: ["));
+    let executions = count(&err, "ExecutionCounter: ");
+    let (seen, wove, failed) = summary(&err);
+    eprintln!(
+        "{}: {seen} classes seen, {wove} woven, {executions} executions counted",
+        jdk.display()
+    );
+    assert_eq!(failed, 0, "{err}");
+    assert!(wove > 300 && seen >= wove, "{err}");
+    assert!(executions > 10_000, "{err}");
+    // Another aspect: counts in the JDK (ArrayList.add) and in the program.
+    let woven = run(agent_command(
+        jdk,
+        &[here().join("aspects/counting/AddCounter.aj")],
+        &cache,
+        &args,
+    ));
+    let err = text(&woven.stderr);
+    assert_eq!(text(&woven.stdout), text(&plain.stdout), "stderr:\n{err}");
+    let adds = count(&err, "AddCounter: ");
+    assert!(
+        adds >= 10_000,
+        "4 threads and 6 tasks add 1,000 each: {err}"
+    );
+}
+
+#[test]
+fn program_runs_woven_on_jdk17() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    program_runs_woven(&jdk);
+}
+
+#[test]
+fn program_runs_woven_on_jdk25() {
+    let Some(jdk) = jdk25() else {
+        return skip("JDK 25 is not installed");
+    };
+    program_runs_woven(&jdk);
+}
+
+/// The bytes of class `name` as the JVM gets it from the class path `cp`
+/// or the image.
+fn class_bytes(image: &RuntimeImage, cp: &Path, name: &str) -> Option<Vec<u8>> {
+    if let Ok(b) = std::fs::read(cp.join(format!("{name}.class"))) {
+        return Some(b);
+    }
+    image
+        .read_class(name)
+        .ok()
+        .flatten()
+        .map(|b| b.into_owned())
+}
+
+fn agrees_with_two_phase(jdk: &Path, bypass: BypassForm) {
+    let work = tempfile::tempdir().unwrap();
+    let classes = compile_program(jdk, work.path());
+    let cache = work.path().join("cache");
+    // ExecutionCounter weaves nearly every class; AddCounter's counts are
+    // compared; Signatures gives ArrayList an extra class of static parts.
+    let aspects = [
+        repo().join("aspects/ExecutionCounter.aj"),
+        here().join("aspects/counting/AddCounter.aj"),
+        here().join("aspects/counting/Signatures.aj"),
+    ];
+    // Two-phase: the whole JDK and the program woven into an image.
+    let woven_dir = work.path().join("woven");
+    let (_, woven) = major_weaver::woven_jdk::weave(&major_weaver::woven_jdk::JdkWeaveOptions {
+        form: major_weaver::woven_jdk::JdkForm::Image,
+        aspects: aspects.to_vec(),
+        jdk: Jdk::at(jdk).unwrap(),
+        modules: Vec::new(),
+        inputs: vec![classes.clone()],
+        classpath: Vec::new(),
+        output: woven_dir.clone(),
+        cache: Some(cache.clone()),
+        strict: false,
+        signed_jars: Default::default(),
+        bypass,
+    })
+    .unwrap_or_else(|e| panic!("major weave --jdk: {e}"));
+    let woven_classes = woven_dir.join(&woven.inputs[0]);
+    let two_phase = run(woven.command(&os(&["-cp", woven_classes.to_str().unwrap(), "app.Main"])));
+    // Single-phase, every class the agent changes dumped.
+    let dump = work.path().join("dump");
+    let mut c = agent_command_with(
+        jdk,
+        &aspects,
+        bypass,
+        &cache,
+        &os(&["-cp", classes.to_str().unwrap(), "app.Main"]),
+    );
+    let agent_arg = c.get_args().next().unwrap().to_string_lossy().into_owned();
+    let mut args: Vec<OsString> = c.get_args().skip(1).map(OsString::from).collect();
+    args.insert(0, format!("{agent_arg},dump={}", dump.display()).into());
+    c = Command::new(c.get_program());
+    c.args(&args);
+    let single = run(c);
+    assert_eq!(text(&single.stdout), text(&two_phase.stdout));
+    for prefix in ["AddCounter: ", "Signatures: "] {
+        let line = |o: &Output| {
+            text(&o.stderr)
+                .lines()
+                .find(|l| l.starts_with(prefix))
+                .map(str::to_string)
+                .unwrap_or_else(|| panic!("no count in:\n{}", text(&o.stderr)))
+        };
+        assert_eq!(
+            line(&single),
+            line(&two_phase),
+            "the counts of the two modes differ"
+        );
+        assert!(count(&line(&single), prefix) > 0);
+    }
+
+    // Every class the agent saw: woven (or not) as the two-phase mode wove it.
+    let plain_image = RuntimeImage::open(&jdk.join("lib/modules")).unwrap();
+    let woven_image = RuntimeImage::open(&woven_dir.join("lib/modules")).unwrap();
+    let seen = std::fs::read_to_string(dump.join("seen.txt")).unwrap();
+    let (mut same_woven, mut same_plain, mut differ) = (0, 0, Vec::new());
+    for name in seen.lines().filter(|l| !l.is_empty()) {
+        let Some(two) = class_bytes(&woven_image, &woven_classes, name) else {
+            continue; // defined at run time, or an added class
+        };
+        match std::fs::read(dump.join(format!("{name}.class"))) {
+            Ok(single) if single == two => same_woven += 1,
+            Ok(_) => differ.push(format!("{name}: woven differently")),
+            Err(_) => match class_bytes(&plain_image, &classes, name) {
+                Some(plain) if plain == two => same_plain += 1,
+                Some(_) => differ.push(format!("{name}: woven by two-phase only")),
+                // Added by the weave: compared below.
+                None if dump.join("added").join(format!("{name}.class")).is_file() => {}
+                None => differ.push(format!("{name}: in the woven image only")),
+            },
+        }
+    }
+    // The classes both add to java.base.
+    let mut added = 0;
+    for entry in walk(&dump.join("added")) {
+        let rel = entry.strip_prefix(dump.join("added")).unwrap();
+        let name = rel.to_string_lossy().trim_end_matches(".class").to_string();
+        let two = woven_image
+            .read_class(&name)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{name}: added by the agent, not in the woven image"));
+        if *two != *std::fs::read(&entry).unwrap() {
+            differ.push(format!("{name}: added differently"));
+        }
+        added += 1;
+    }
+    eprintln!(
+        "{} ({bypass:?}): {same_woven} classes woven identically, {same_plain} left alone \
+         by both, {added} added classes identical",
+        jdk.display()
+    );
+    assert!(
+        differ.is_empty(),
+        "{} differences: {differ:#?}",
+        differ.len()
+    );
+    assert!(same_woven > 300 && same_plain > 0 && added > 10);
+    for class in [
+        "java/util/ArrayList",
+        "java/lang/Thread",
+        "jdk/internal/misc/VM",
+        "app/Main",
+    ] {
+        assert!(
+            dump.join(format!("{class}.class")).is_file(),
+            "{class} not woven by the agent"
+        );
+    }
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn agrees_with_two_phase_on_jdk17() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    agrees_with_two_phase(&jdk, BypassForm::Guards);
+}
+
+#[test]
+fn agrees_with_two_phase_on_jdk25() {
+    let Some(jdk) = jdk25() else {
+        return skip("JDK 25 is not installed");
+    };
+    agrees_with_two_phase(&jdk, BypassForm::Guards);
+}
+
+#[test]
+fn agrees_with_two_phase_duplicating_on_jdk17() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    agrees_with_two_phase(&jdk, BypassForm::Duplicate);
+}
+
+fn javac_unchanged(jdk: &Path) {
+    let work = tempfile::tempdir().unwrap();
+    let sources: Vec<PathBuf> = walk(&here().join("java/javac_input"));
+    let plain = work.path().join("plain");
+    let woven = work.path().join("woven");
+    let javac_args = |out: &Path| {
+        let mut a = os(&["-m", "jdk.compiler/com.sun.tools.javac.Main", "-g", "-d"]);
+        a.push(out.into());
+        a.extend(sources.iter().map(OsString::from));
+        a
+    };
+    run({
+        let mut c = Command::new(jdk.join("bin/java"));
+        c.args(javac_args(&plain));
+        c
+    });
+    let o = run(agent_command(
+        jdk,
+        &[repo().join("aspects/ExecutionCounter.aj")],
+        &work.path().join("cache"),
+        &javac_args(&woven),
+    ));
+    let err = text(&o.stderr);
+    let (_, wove, failed) = summary(&err);
+    assert_eq!(failed, 0, "{err}");
+    assert!(wove > 1000, "javac's classes woven too: {err}");
+    let files = |d: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        walk(d)
+            .into_iter()
+            .map(|p| {
+                (
+                    p.strip_prefix(d).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect()
+    };
+    let (a, b) = (files(&plain), files(&woven));
+    assert!(a.len() >= 6, "javac wrote {} files", a.len());
+    assert_eq!(
+        a.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        b.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for ((p, x), (_, y)) in a.iter().zip(&b) {
+        assert!(
+            x == y,
+            "{}: javac under the agent wrote other bytes",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn javac_unchanged_on_jdk17() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    javac_unchanged(&jdk);
+}
+
+#[test]
+fn javac_unchanged_on_jdk25() {
+    let Some(jdk) = jdk25() else {
+        return skip("JDK 25 is not installed");
+    };
+    javac_unchanged(&jdk);
+}
+
+#[test]
+fn bad_options_stop_the_jvm_with_a_message() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let lib = agent_library();
+    for (options, expected) in [
+        ("", "no aspect given"),
+        ("aspect=/nonexistent/A.aj", "/nonexistent/A.aj"),
+        ("aspect=A.aj,colour=red", "unknown option `colour=red`"),
+    ] {
+        let o = Command::new(jdk.join("bin/java"))
+            .arg(format!("-agentpath:{}={options}", lib.display()))
+            .arg("-version")
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{options}: the JVM started");
+        assert!(
+            err.contains("major agent: cannot start") && err.contains(expected),
+            "{options}: {err}"
+        );
+    }
+}
+
+/// `major run --aspect`, when the `major` binary was built beside the
+/// agent (`cargo test --workspace`, `cargo build`).
+#[test]
+fn major_run_passes_the_exit_status_through() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let major = agent_library().with_file_name("major");
+    let major = if major.is_file() {
+        major
+    } else {
+        let up = agent_library()
+            .parent()
+            .and_then(Path::parent)
+            .map(|d| d.join("major"));
+        match up.filter(|p| p.is_file()) {
+            Some(p) => p,
+            None => {
+                return skip(
+                    "the major binary is not built beside the agent \
+                     (cargo build --release -p major-weaver)",
+                )
+            }
+        }
+    };
+    let work = tempfile::tempdir().unwrap();
+    let classes = compile_program(&jdk, work.path());
+    let o = Command::new(&major)
+        .args(["run", "--aspect"])
+        .arg(repo().join("aspects/ExecutionCounter.aj"))
+        .arg("--java-home")
+        .arg(&jdk)
+        .arg("--cache-dir")
+        .arg(work.path().join("cache"))
+        .args(["--", "-cp"])
+        .arg(&classes)
+        .args(["app.Main", "exit", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "hello, world\n");
+    assert!(text(&o.stderr).contains("ExecutionCounter: "));
+    // An aspect that does not compile: exit 2 before java starts.
+    let bad = work.path().join("Bad.aj");
+    std::fs::write(
+        &bad,
+        "aspect Bad { before(): execution(* *(..)) { nosuch(); } }",
+    )
+    .unwrap();
+    let o = Command::new(&major)
+        .args(["run", "--aspect"])
+        .arg(&bad)
+        .arg("--java-home")
+        .arg(&jdk)
+        .args(["--", "-cp"])
+        .arg(&classes)
+        .arg("app.Main")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).is_empty(), "the program ran");
+}
+
+/// A `java.lang.reflect.Proxy` and a class a custom loader defines from
+/// bytes (neither on the class path) are woven as they are defined.
+fn run_time_classes_woven(jdk: &Path) {
+    let work = tempfile::tempdir().unwrap();
+    let classes = work.path().join("classes");
+    let plugin = work.path().join("plugin");
+    let src = here().join("java/dynamic");
+    major_tests::javac(jdk, "17", &classes, &[src.join("app/Dynamic.java")]);
+    let status = Command::new(jdk.join("bin/javac"))
+        .args(["--release", "17", "-cp"])
+        .arg(&classes)
+        .arg("-d")
+        .arg(&plugin)
+        .arg(src.join("gen/Plugin.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let plugin_class = plugin.join("gen/Plugin.class");
+    let args = os(&[
+        "-Xverify:all",
+        "-cp",
+        classes.to_str().unwrap(),
+        "app.Dynamic",
+        plugin_class.to_str().unwrap(),
+    ]);
+    let plain = run({
+        let mut c = Command::new(jdk.join("bin/java"));
+        c.args(&args);
+        c
+    });
+    let dump = work.path().join("dump");
+    let mut c = agent_command(
+        jdk,
+        &[here().join("aspects/counting/Greetings.aj")],
+        &work.path().join("cache"),
+        &args,
+    );
+    let mut a: Vec<OsString> = c.get_args().map(OsString::from).collect();
+    a[0].push(format!(",dump={}", dump.display()));
+    c = Command::new(c.get_program());
+    c.args(&a);
+    let woven = run(c);
+    let err = text(&woven.stderr);
+    assert_eq!(text(&woven.stdout), text(&plain.stdout), "{err}");
+    assert_eq!(count(&err, "Greetings: "), 2, "{err}");
+    assert_eq!(summary(&err).2, 0, "{err}");
+    assert!(dump.join("gen/Plugin.class").is_file());
+    let proxies: Vec<PathBuf> = walk(&dump)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("$Proxy"))
+        .collect();
+    assert!(!proxies.is_empty(), "no proxy class woven: {err}");
+}
+
+#[test]
+fn run_time_classes_woven_on_jdk17() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    run_time_classes_woven(&jdk);
+}
+
+#[test]
+fn run_time_classes_woven_on_jdk25() {
+    let Some(jdk) = jdk25() else {
+        return skip("JDK 25 is not installed");
+    };
+    run_time_classes_woven(&jdk);
+}
+
+/// A class the weaver cannot read is loaded as it was (here the JVM then
+/// rejects it too), named and counted; with `fatal`, it ends the JVM.
+#[test]
+fn a_class_that_fails_is_loaded_as_it_was() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let work = tempfile::tempdir().unwrap();
+    let classes = work.path().join("classes");
+    let src = here().join("java/dynamic");
+    major_tests::javac(&jdk, "17", &classes, &[src.join("app/Dynamic.java")]);
+    let status = Command::new(jdk.join("bin/javac"))
+        .args(["--release", "17", "-cp"])
+        .arg(&classes)
+        .arg("-d")
+        .arg(work.path().join("p"))
+        .arg(src.join("gen/Plugin.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let plugin_class = work.path().join("p/gen/Plugin.class");
+    let args = os(&[
+        "-cp",
+        classes.to_str().unwrap(),
+        "app.Dynamic",
+        plugin_class.to_str().unwrap(),
+        "40",
+    ]);
+    let cache = work.path().join("cache");
+    let aspects = [here().join("aspects/counting/Greetings.aj")];
+    let o = run(agent_command(&jdk, &aspects, &cache, &args));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(out.contains("damaged class rejected"), "{out}{err}");
+    assert!(
+        err.contains("major agent: gen/Broken: not woven, loaded as it was"),
+        "{err}"
+    );
+    assert_eq!(summary(&err).2, 1, "{err}");
+    // fatal: the run ends at the damaged class.
+    let mut c = agent_command(&jdk, &aspects, &cache, &args);
+    let mut a: Vec<OsString> = c.get_args().map(OsString::from).collect();
+    a[0].push(",fatal");
+    c = Command::new(c.get_program());
+    c.args(&a);
+    let o = c.output().unwrap();
+    assert_eq!(o.status.code(), Some(70), "{}", text(&o.stderr));
+    assert!(!text(&o.stdout).contains("damaged class rejected"));
+}

@@ -1,0 +1,415 @@
+//! Load-time weaving with full coverage: the per-class transformation that
+//! `major weave --jdk` applies to every class of the JDK and the program,
+//! offered one class at a time, for the single-phase JVMTI agent (`agent/`),
+//! which weaves each class as the JVM loads it, from `java.lang.Object` on.
+//!
+//! ```text
+//! aspects ─► weave_run::compile_aspects (javac's output cached) ─┐
+//! running JDK's lib/modules + class path + aspect/runtime classes ─► ClassIndex
+//!                                                                 ▼
+//! LoadTimeWeaver::new: Weaver (full coverage, java.base's added packages)
+//!   ├─ added_classes(): MajorBypass, aspects, cflow holders, runtime,
+//!   │   each wrapped in the DIB (full_coverage_classes, as `major weave`)
+//!   └─ transform(name, bytes): Weaver::weave_class, as `major weave` weaves
+//!       each input class: the same bytes for the same class and index
+//! ```
+//!
+//! There is one implementation: [`Weaver::weave_class`] with
+//! [`Weaver::full_coverage`] set is what both modes apply to a class (the
+//! bootstrap hook into `jdk.internal.misc.VM`, the DIB field of
+//! `java.lang.Thread`, the `Builder` hook declaring the added packages in
+//! `java.base`, the classes never woven), and [`full_coverage_classes`] is
+//! how both make the classes the weave adds.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use major_archive::{Archive, RuntimeImage};
+use major_classfile::ClassFile;
+use major_pointcut_lang::Program;
+
+use crate::aspects::CompiledAspects;
+use crate::index::ClassIndex;
+use crate::report::MajorError;
+use crate::runtime::RUNTIME_CLASSES;
+use crate::weave::{bypass, Weaver};
+
+/// The module that receives the classes the weave adds.
+const BASE: &str = "java.base";
+
+/// The classes a full-coverage weave adds, as `major weave --jdk` writes
+/// them into `java.base`: every class in `classes` (the woven aspect
+/// classes, their extra classes, the cflow state holders, the runtime) with
+/// its methods run with the DIB set ([`bypass::wrap_class_in_dib`]), then the
+/// bypass class `java.lang.MajorBypass`. Entry names (`p/A.class`), in that
+/// order.
+pub fn full_coverage_classes(
+    classes: impl IntoIterator<Item = (String, Vec<u8>)>,
+    index: &ClassIndex,
+) -> Result<Vec<(String, Vec<u8>)>, MajorError> {
+    let mut out = Vec::new();
+    for (n, b) in classes {
+        let wrapped = bypass::wrap_class_in_dib(&b, index)
+            .map_err(|e| MajorError::Usage(format!("{n} with the DIB set: {e}")))?;
+        out.push((n, wrapped));
+    }
+    let b = bypass::bypass_class(52, index)
+        .map_err(|e| MajorError::Usage(format!("bypass class: {e}")))?;
+    out.push((format!("{}.class", bypass::BYPASS), b));
+    Ok(out)
+}
+
+/// The class index of a load-time weave: the classes of `classpath` (jars
+/// and directories; missing elements are skipped, as `java` skips them), the
+/// compiled aspects, the runtime, and the run-time image `image` (the
+/// running JDK's `lib/modules`). Classes the JVM defines at run time are
+/// added as they are seen ([`ClassIndex::add_defined`]).
+pub fn load_time_index(
+    image: Arc<RuntimeImage>,
+    classpath: &[PathBuf],
+    aspects: &CompiledAspects,
+) -> Result<ClassIndex, MajorError> {
+    let mut index = ClassIndex::new();
+    for p in classpath {
+        if std::fs::metadata(p).is_err() {
+            continue;
+        }
+        index.add_shared(Arc::new(Archive::open(p)?));
+    }
+    for (_, bytes) in &aspects.classes {
+        index
+            .add_class(bytes)
+            .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
+    }
+    for (_, bytes) in RUNTIME_CLASSES {
+        index
+            .add_class(bytes)
+            .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
+    }
+    index.add_image(image);
+    Ok(index)
+}
+
+/// One class as the load-time weaver changed it.
+#[derive(Debug)]
+pub struct Transformed {
+    /// The woven class.
+    pub bytes: Vec<u8>,
+    /// Its extra class of static parts (internal name, bytes), to be defined
+    /// by the same loader.
+    pub extra: Option<(String, Vec<u8>)>,
+}
+
+/// The full-coverage weaver of one program of aspects, one class at a time.
+pub struct LoadTimeWeaver<'p> {
+    weaver: Weaver<'p>,
+    index: &'p ClassIndex,
+    added: Vec<(String, Vec<u8>)>,
+    /// Internal names of `added`: never transformed.
+    added_names: HashSet<String>,
+    /// The packages (internal form) that `java.base` declares for the added
+    /// classes.
+    base_packages: Vec<String>,
+}
+
+impl<'p> LoadTimeWeaver<'p> {
+    /// Prepares the weave of `program` (compiled into `aspects`) against
+    /// `index` ([`load_time_index`]), whose run-time image is `image`:
+    /// matches the advice, weaves the aspect classes, and makes the classes
+    /// the weave adds. The packages of the added classes that `image` does
+    /// not have in `java.base` join its module descriptor, as in
+    /// `major weave --jdk`. `bypass`: the form of the bypass checks (as
+    /// `major weave --bypass`).
+    pub fn new(
+        program: &'p Program,
+        aspects: &'p CompiledAspects,
+        index: &'p ClassIndex,
+        image: &RuntimeImage,
+        bypass: bypass::BypassForm,
+    ) -> Result<LoadTimeWeaver<'p>, MajorError> {
+        let mut weaver = Weaver::new(program, aspects, index);
+        weaver.full_coverage = true;
+        weaver.bypass_form = bypass;
+        let extra_classes = weaver
+            .extra_classes()
+            .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
+        let packages: BTreeSet<String> = aspects
+            .classes
+            .iter()
+            .chain(&extra_classes)
+            .map(|(n, _)| n.as_str())
+            .chain(RUNTIME_CLASSES.iter().map(|(n, _)| *n))
+            .filter_map(|n| crate::modules::package_of(n.trim_end_matches(".class")))
+            .map(str::to_string)
+            .collect();
+        let mut base_packages = Vec::new();
+        for p in packages {
+            let module = image.module_of(&p).map_err(MajorError::from)?;
+            if module.as_deref() != Some(BASE) {
+                base_packages.push(p);
+            }
+        }
+        if let Some((n, _)) = aspects.classes.iter().find(|(n, _)| !n.contains('/')) {
+            return Err(MajorError::Usage(format!(
+                "{}: an aspect in the unnamed package cannot join java.base; give the \
+                 aspect a package (`package tools;`) to weave it into the JDK",
+                n.trim_end_matches(".class")
+            )));
+        }
+        weaver.added_packages = base_packages.iter().map(|p| p.replace('/', ".")).collect();
+        // The aspects' own classes, woven as `major weave` weaves them.
+        let mut classes = Vec::new();
+        for (name, bytes) in &aspects.classes {
+            let mut outcome = weaver.weave_aspect_class(bytes).map_err(|e| {
+                MajorError::Usage(format!("weaving the compiled aspect class {name}: {e}"))
+            })?;
+            classes.push((name.clone(), outcome.bytes.take().unwrap_or(bytes.clone())));
+            if let Some((n, x)) = outcome.extra.take() {
+                classes.push((format!("{n}.class"), x));
+            }
+        }
+        classes.sort_by(|a, b| a.0.cmp(&b.0));
+        let runtime = RUNTIME_CLASSES
+            .iter()
+            .map(|(n, b)| (n.to_string(), b.to_vec()));
+        let added = full_coverage_classes(
+            classes.into_iter().chain(extra_classes).chain(runtime),
+            index,
+        )?;
+        let added_names = added
+            .iter()
+            .map(|(n, _)| n.trim_end_matches(".class").to_string())
+            .collect();
+        Ok(LoadTimeWeaver {
+            weaver,
+            index,
+            added,
+            added_names,
+            base_packages,
+        })
+    }
+
+    /// The classes the weave adds (entry names `p/A.class`, bytes): the
+    /// aspects, their extra classes, the cflow state holders and the runtime,
+    /// each with the DIB set, and `java.lang.MajorBypass` last. The boot
+    /// loader must define them (in `java.base`) before woven code reads the
+    /// bypass.
+    pub fn added_classes(&self) -> &[(String, Vec<u8>)] {
+        &self.added
+    }
+
+    /// The packages (internal form) of the added classes that `java.base`
+    /// lacks, which the woven `jdk.internal.module.Builder` declares in its
+    /// descriptor.
+    pub fn base_packages(&self) -> &[String] {
+        &self.base_packages
+    }
+
+    /// The class index.
+    pub fn index(&self) -> &ClassIndex {
+        self.index
+    }
+
+    /// Weaves the class `internal_name` (as the JVM names it; `None` when
+    /// it does not say) whose class file is `bytes`: `Ok(None)` when the
+    /// class stays as it is (no advice applies, or it is one of the added
+    /// classes or a class never woven). The bytes are those `major weave
+    /// --jdk` writes for the same class. A class the index did not know
+    /// (defined at run time) is added to it first, so that frames of the
+    /// classes after it can name it.
+    pub fn transform(
+        &self,
+        internal_name: Option<&str>,
+        bytes: &[u8],
+    ) -> Result<Option<Transformed>, major_classfile::Error> {
+        let owned;
+        let name = match internal_name {
+            Some(n) => n,
+            None => {
+                owned = ClassFile::parse(bytes)?.name()?.into_owned();
+                &owned
+            }
+        };
+        if self.added_names.contains(name) {
+            return Ok(None);
+        }
+        if !self.index.contains(name) {
+            self.index.add_defined(bytes)?;
+        }
+        let mut outcome = self.weaver.weave_class(bytes)?;
+        Ok(outcome.bytes.take().map(|b| Transformed {
+            bytes: b,
+            extra: outcome.extra.take(),
+        }))
+    }
+}
+
+/// The file name of the agent library (`cargo build` puts it beside the
+/// `major` binary).
+pub const AGENT_LIBRARY: &str = "libmajor_agent.so";
+
+/// What `major run --aspect` runs: `java` with the single-phase agent.
+#[derive(Debug, Clone)]
+pub struct AgentRun {
+    /// Aspect sources.
+    pub aspects: Vec<PathBuf>,
+    /// The JDK that runs the program (and whose javac compiles the aspects).
+    pub jdk: crate::jdk::Jdk,
+    /// The aspect cache directory.
+    pub cache: Option<PathBuf>,
+    /// The agent library.
+    pub agent: PathBuf,
+    /// The agent reports a summary at exit.
+    pub verbose: bool,
+    /// The form of the bypass checks.
+    pub bypass: bypass::BypassForm,
+}
+
+/// The name of a bypass form, as `--bypass` and the agent's `bypass=` take it.
+pub fn bypass_name(form: bypass::BypassForm) -> &'static str {
+    match form {
+        bypass::BypassForm::Guards => "guards",
+        bypass::BypassForm::Duplicate => "duplicate",
+    }
+}
+
+/// The bypass form of that name ([`bypass_name`]).
+pub fn bypass_form(name: &str) -> Option<bypass::BypassForm> {
+    [bypass::BypassForm::Guards, bypass::BypassForm::Duplicate]
+        .into_iter()
+        .find(|f| bypass_name(*f) == name)
+}
+
+/// The agent library beside the running `major` binary.
+pub fn agent_beside_major() -> Result<PathBuf, MajorError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| MajorError::Usage(format!("cannot find the major binary: {e}")))?;
+    let lib = exe.with_file_name(AGENT_LIBRARY);
+    if lib.is_file() {
+        Ok(lib)
+    } else {
+        Err(MajorError::Usage(format!(
+            "{}: no agent library beside major (build it with `cargo build --release -p \
+             major-agent`, which puts it beside target/release/major)",
+            lib.display()
+        )))
+    }
+}
+
+/// The class path `java` would give a program run with `args` (`-cp`,
+/// `-classpath`, `--class-path`, `-jar`, else `CLASSPATH`, else `.`), as
+/// the agent reads it from `java.class.path`.
+pub fn java_class_path(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
+    let mut cp: Option<std::ffi::OsString> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let s = a.to_string_lossy();
+        match s.as_ref() {
+            "-cp" | "-classpath" | "--class-path" => cp = it.next().cloned(),
+            "-jar" => {
+                cp = it.next().cloned();
+                break;
+            }
+            _ if s.starts_with("--class-path=") => {
+                cp = Some(s["--class-path=".len()..].into());
+            }
+            // The first argument that is no option is the main class: what
+            // follows is the program's.
+            _ if !s.starts_with('-') => break,
+            _ => {}
+        }
+    }
+    let cp = cp
+        .or_else(|| std::env::var_os("CLASSPATH").filter(|c| !c.is_empty()))
+        .unwrap_or_else(|| ".".into());
+    std::env::split_paths(&cp).collect()
+}
+
+impl AgentRun {
+    /// Compiles the aspects as the agent will (so that it finds javac's
+    /// output in the cache, and so that an aspect that does not compile is
+    /// reported before the JVM starts), and returns the `java` command that
+    /// runs `args` (java options, class path, main class and its arguments)
+    /// with the agent.
+    pub fn command(
+        &self,
+        args: &[std::ffi::OsString],
+    ) -> Result<std::process::Command, MajorError> {
+        let compiled = crate::weave_run::compile_aspects(&crate::weave_run::AspectSources {
+            aspects: &self.aspects,
+            classpath: java_class_path(args),
+            jdk: &self.jdk,
+            cache: self.cache.as_deref(),
+        })?;
+        for w in &compiled.warnings {
+            eprintln!("warning: {w}");
+        }
+        let mut options = Vec::new();
+        let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
+        for a in &self.aspects {
+            options.push(format!("aspect={}", absolute(a).display()));
+        }
+        if let Some(c) = &compiled.cache_dir {
+            options.push(format!("cache={}", absolute(c).display()));
+        }
+        options.push(format!("jdk={}", absolute(&self.jdk.home).display()));
+        if self.bypass != bypass::BypassForm::default() {
+            options.push(format!("bypass={}", bypass_name(self.bypass)));
+        }
+        if self.verbose {
+            options.push("verbose".into());
+        }
+        if let Some(bad) = options.iter().find(|o| o.contains(',')) {
+            return Err(MajorError::Usage(format!(
+                "{bad}: the agent's options are separated by commas, so its paths cannot \
+                 hold one"
+            )));
+        }
+        let mut c = std::process::Command::new(self.jdk.java());
+        c.arg(format!(
+            "-agentpath:{}={}",
+            absolute(&self.agent).display(),
+            options.join(",")
+        ))
+        .args(args);
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn cp(args: &[&str]) -> Vec<PathBuf> {
+        java_class_path(&args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn bypass_names_round_trip() {
+        for f in [bypass::BypassForm::Guards, bypass::BypassForm::Duplicate] {
+            assert_eq!(bypass_form(bypass_name(f)), Some(f));
+        }
+        assert_eq!(bypass_form("none"), None);
+    }
+
+    #[test]
+    fn class_path_as_java_reads_it() {
+        assert_eq!(
+            cp(&["-Xmx1g", "-cp", "a.jar:b", "Main", "-cp", "x"]),
+            vec![PathBuf::from("a.jar"), PathBuf::from("b")]
+        );
+        assert_eq!(
+            cp(&["--class-path=c.jar", "M"]),
+            vec![PathBuf::from("c.jar")]
+        );
+        assert_eq!(
+            cp(&["-jar", "app.jar", "-cp", "y"]),
+            vec![PathBuf::from("app.jar")]
+        );
+        if std::env::var_os("CLASSPATH").is_none() {
+            assert_eq!(cp(&["Main", "-cp", "z"]), vec![PathBuf::from(".")]);
+        }
+    }
+}
