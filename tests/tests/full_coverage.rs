@@ -897,3 +897,52 @@ fn initialization_advice_on_delegating_constructors_keeps_the_bypasses() {
         );
     }
 }
+
+/// A tracer that keeps its depth in a thread-local, on all of `java.base`:
+/// the VM constructs the `Thread` object of a thread it attaches (the main
+/// thread, `DestroyJavaVM`) on that thread itself, where the constructor
+/// would reset the thread-locals the advice had just made. Every bypass is
+/// on while a thread's own `Thread` object is being constructed: the
+/// program runs, and its exit runs the shutdown sequence, traced (before,
+/// the advice threw `IllegalArgumentException` in the constructor of the
+/// `DestroyJavaVM` thread, which then could not attach: no shutdown hook
+/// ran, and the trace ended in `Thread.nextThreadID()`).
+#[test]
+fn a_thread_under_construction_runs_no_advice() {
+    let Some(home) = jdk17() else {
+        return skip("no JDK 17");
+    };
+    if !home.join("jmods/java.base.jmod").is_file() {
+        return skip("JDK 17 has no jmods (Debian package openjdk-17-jmods)");
+    }
+    let java = home.join("bin/java");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let classes = coverage_program(&home, d);
+    let (plain, _) = run_program(&java, &["-Xverify:all"], &classes);
+    let woven = d.join("tracer.jar");
+    weave_java_base(&home, &aspect("ExecutionTracer"), &woven);
+    let patch = format!("java.base={}", woven.display());
+    // `timeout`: a JVM that hangs at exit fails the test instead of CI.
+    let o = Command::new("timeout")
+        .arg("120")
+        .arg(&java)
+        .args(["-Xverify:all", "--patch-module", &patch, "-cp"])
+        .arg(&classes)
+        .arg("app.Main")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let tail: Vec<&str> = err.lines().rev().take(5).collect();
+    assert!(o.status.success(), "{:?}: {tail:?}", o.status);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), plain);
+    let traced = err
+        .lines()
+        .filter(|l| l.trim_start().starts_with("> "))
+        .count();
+    assert!(traced > 1000, "only {traced} executions traced");
+    assert!(
+        err.contains("java.lang.Shutdown.shutdown()"),
+        "the shutdown sequence did not run: {tail:?}"
+    );
+}

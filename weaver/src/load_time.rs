@@ -281,13 +281,27 @@ pub fn bypass_form(name: &str) -> Option<bypass::BypassForm> {
         .find(|f| bypass_name(*f) == name)
 }
 
-/// The agent library beside the running `major` binary.
+/// The agent library beside the running `major` binary (or in the cargo
+/// `deps/` directory there).
 pub fn agent_beside_major() -> Result<PathBuf, MajorError> {
     let exe = std::env::current_exe()
         .map_err(|e| MajorError::Usage(format!("cannot find the major binary: {e}")))?;
     let lib = exe.with_file_name(AGENT_LIBRARY);
-    if lib.is_file() {
-        Ok(lib)
+    // Beside the binary (an installation, `cargo build`), or in cargo's
+    // `deps/` there (after `cargo test`, which does not copy it up): the
+    // newer of the two.
+    let deps = exe
+        .parent()
+        .map(|d| d.join("deps").join(AGENT_LIBRARY))
+        .unwrap_or_else(|| lib.clone());
+    let newest = [&lib, &deps]
+        .into_iter()
+        .filter_map(|p| Some((std::fs::metadata(p).ok()?.modified().ok()?, p)))
+        .filter(|(_, p)| p.is_file())
+        .max_by_key(|(t, _)| *t)
+        .map(|(_, p)| p.clone());
+    if let Some(found) = newest {
+        Ok(found)
     } else {
         Err(MajorError::Usage(format!(
             "{}: no agent library beside major (build it with `cargo build --release -p \

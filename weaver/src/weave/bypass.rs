@@ -212,9 +212,10 @@ pub fn bypass_class_with(
         ]);
         b.add_method(0x1009, name, "()Z", Some(&mut code), hierarchy)?;
     }
-    // inherited()Z: the DIB a thread created now starts with: the creating
-    // thread's, once the VM has booted (threads the JDK starts during
-    // bootstrap start with it clear).
+    // inheritedBy(Thread)Z: the DIB the thread `t`, just constructed, starts
+    // with: the creating thread's, once the VM has booted (threads the JDK
+    // starts during bootstrap start with it clear); clear for a thread that
+    // constructed itself (one the VM attaches).
     let mut code = Code::empty();
     {
         let no = code.new_label();
@@ -238,6 +239,16 @@ pub fn bypass_class_with(
                 op: op::IFNULL,
                 target: no_thread,
             },
+            Insn::Simple(op::DUP),
+            Insn::Local {
+                op: op::ALOAD,
+                index: 0,
+                wide: false,
+            },
+            Insn::Jump {
+                op: 165, // if_acmpeq
+                target: no_thread,
+            },
             Insn::Cp {
                 op: op::GETFIELD,
                 index: field,
@@ -250,7 +261,13 @@ pub fn bypass_class_with(
             Insn::Simple(op::IRETURN),
         ]);
     }
-    b.add_method(0x1009, "inherited", "()Z", Some(&mut code), hierarchy)?;
+    b.add_method(
+        0x1009,
+        "inheritedBy",
+        "(Ljava/lang/Thread;)Z",
+        Some(&mut code),
+        hierarchy,
+    )?;
     // restore(Z)V
     let mut code = Code::empty();
     {
@@ -275,13 +292,10 @@ pub fn bypass_class_with(
     Ok(b.finish())
 }
 
-/// In a constructor of `java.lang.Thread` that calls `Object.<init>`:
-/// `this.major$dib = MajorBypass.inherited()` right after that call, so a
-/// thread created while the DIB is set (by advice, an aspect's initializer)
-/// runs with it set. Returns whether the constructor had such a call.
-pub fn inherit_dib(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<bool> {
-    let mut at = None;
-    for (i, insn) in code.insns.iter().enumerate() {
+/// Whether a constructor calls `Object.<init>` (in `java.lang.Thread`: the
+/// constructors that do not delegate with `this(..)`).
+pub fn calls_object_init(code: &Code, pool: &mut PoolBuilder<'_>) -> Result<bool> {
+    for insn in &code.insns {
         if let Insn::Cp {
             op: op::INVOKESPECIAL,
             index,
@@ -289,35 +303,54 @@ pub fn inherit_dib(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<bool> 
         {
             let r = pool.member_ref(*index)?;
             if r.owner == "java/lang/Object" && r.name == "<init>" {
-                at = Some(i + 1);
-                break;
+                return Ok(true);
             }
         }
     }
-    let Some(at) = at else {
-        return Ok(false);
-    };
-    let inherited = pool.method_ref(BYPASS, "inherited", "()Z", false)?;
+    Ok(false)
+}
+
+/// In a constructor of `java.lang.Thread` that calls `Object.<init>` (its
+/// final code, woven): `this.major$dib = true` first, and
+/// `this.major$dib = MajorBypass.inheritedBy(this)` before every return.
+/// While a thread's own `Thread` object is being constructed on it (a
+/// thread the VM attaches: the main thread, `DestroyJavaVM`, threads that
+/// native code attaches), every bypass is on, as when there is no current
+/// thread yet: advice would find the thread's state (its thread-locals)
+/// reset by the rest of the constructor. Once constructed, a thread starts
+/// with the DIB of the thread that created it, so a thread created while
+/// the DIB is set (by advice, an aspect's initializer) runs with it set.
+pub fn mark_construction(code: &mut Code, pool: &mut PoolBuilder<'_>) -> Result<()> {
+    let inherited = pool.method_ref(BYPASS, "inheritedBy", "(Ljava/lang/Thread;)Z", false)?;
     let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
-    code.insns.splice(
-        at..at,
-        [
-            Insn::Local {
-                op: op::ALOAD,
-                index: 0,
-                wide: false,
-            },
-            Insn::Cp {
-                op: op::INVOKESTATIC,
-                index: inherited,
-            },
-            Insn::Cp {
-                op: op::PUTFIELD,
-                index: field,
-            },
-        ],
-    );
-    Ok(true)
+    let this = Insn::Local {
+        op: op::ALOAD,
+        index: 0,
+        wide: false,
+    };
+    let put = Insn::Cp {
+        op: op::PUTFIELD,
+        index: field,
+    };
+    let mut insns = Vec::with_capacity(code.insns.len() + 8);
+    // A field of its own class may be set before the super constructor runs.
+    insns.extend([this.clone(), Insn::Simple(ICONST_1), put.clone()]);
+    for insn in code.insns.drain(..) {
+        if insn == Insn::Simple(op::RETURN) {
+            insns.extend([
+                this.clone(),
+                this.clone(),
+                Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: inherited,
+                },
+                put.clone(),
+            ]);
+        }
+        insns.push(insn);
+    }
+    code.insns = insns;
+    Ok(())
 }
 
 /// Emits `MajorBypass.enter()` storing the previous DIB in local `prev`.

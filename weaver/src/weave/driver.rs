@@ -465,7 +465,9 @@ impl<'p> Weaver<'p> {
             let (code, written) = loop {
                 let mut code = Code::decode(&parsed, &class.pool).map_err(in_member)?;
                 let before = Snapshot::of(&code);
-                let inherited = inherits && bypass::inherit_dib(&mut code, &mut edit.pool)?;
+                // Thread's constructors that call Object.<init> mark the
+                // thread under construction (after weaving, see below).
+                let inherited = inherits && bypass::calls_object_init(&code, &mut edit.pool)?;
                 let original = self.full_coverage.then(|| code.clone());
                 let mctx = MethodContext {
                     class_name: &name,
@@ -522,7 +524,14 @@ impl<'p> Weaver<'p> {
                     }
                     emit::compact_locals(&mut code.insns);
                     match &original {
-                        Some(_) if changed && guards => {
+                        Some(_) if (changed && guards) || inherited => {
+                            if changed && !guards {
+                                let original = original.as_ref().expect("full coverage");
+                                bypass::duplicate(&mut code, original, &mut edit.pool)?;
+                            }
+                            if inherited {
+                                bypass::mark_construction(&mut code, &mut edit.pool)?;
+                            }
                             code.set_stack_map(0, None);
                             frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
                         }
@@ -640,6 +649,13 @@ impl<'p> Weaver<'p> {
                 let original = Code::decode(&parsed, &class.pool)?;
                 emit::compact_locals(&mut code.insns);
                 bypass::duplicate(&mut code, &original, &mut edit.pool)?;
+            }
+            if self.full_coverage
+                && name == bypass::THREAD
+                && bypass::calls_object_init(&code, &mut edit.pool)?
+            {
+                // The delegated constructor, inlined, took its `Object.<init>` along.
+                bypass::mark_construction(&mut code, &mut edit.pool)?;
             }
             code.set_stack_map(0, None);
             frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
