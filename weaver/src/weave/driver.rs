@@ -462,6 +462,18 @@ impl<'p> Weaver<'p> {
             // the advice calls out of line (see `outline`).
             let mut compact = false;
             let mut guards = self.full_coverage && self.bypass_form == bypass::BypassForm::Guards;
+            // Takes back what a method's weave added (see `undo` below).
+            macro_rules! take_back {
+                ($undo:expr) => {{
+                    let undo = $undo;
+                    outcome.advised = undo.0;
+                    outcome.advice_hits = undo.1;
+                    outcome.proceed_methods = undo.2;
+                    added.truncate(undo.3);
+                    statics.rollback(undo.4);
+                    helpers.rollback(undo.5);
+                }};
+            }
             let (code, written) = loop {
                 let mut code = Code::decode(&parsed, &class.pool).map_err(in_member)?;
                 let before = Snapshot::of(&code);
@@ -509,12 +521,7 @@ impl<'p> Weaver<'p> {
                 let changed = mw.changed;
                 if mw.wants_duplicate {
                     // Around advice on the execution: duplicated instead.
-                    outcome.advised = undo.0;
-                    outcome.advice_hits = undo.1;
-                    outcome.proceed_methods = undo.2;
-                    added.truncate(undo.3);
-                    statics.rollback(undo.4);
-                    helpers.rollback(undo.5);
+                    take_back!(undo);
                     guards = false;
                     continue;
                 }
@@ -524,19 +531,16 @@ impl<'p> Weaver<'p> {
                     }
                     emit::compact_locals(&mut code.insns);
                     match &original {
-                        Some(_) if (changed && guards) || inherited => {
+                        // Full coverage: guards are in place; duplicated, the
+                        // original follows; Thread's constructors mark the
+                        // thread under construction.
+                        Some(original) if changed || inherited => {
                             if changed && !guards {
-                                let original = original.as_ref().expect("full coverage");
                                 bypass::duplicate(&mut code, original, &mut edit.pool)?;
                             }
                             if inherited {
                                 bypass::mark_construction(&mut code, &mut edit.pool)?;
                             }
-                            code.set_stack_map(0, None);
-                            frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
-                        }
-                        Some(original) if changed => {
-                            bypass::duplicate(&mut code, original, &mut edit.pool)?;
                             code.set_stack_map(0, None);
                             frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
                         }
@@ -560,12 +564,7 @@ impl<'p> Weaver<'p> {
                         break (code, written);
                     }
                     Err(e) if self.can_skip(&e) => {
-                        outcome.advised = undo.0;
-                        outcome.advice_hits = undo.1;
-                        outcome.proceed_methods = undo.2;
-                        added.truncate(undo.3);
-                        statics.rollback(undo.4);
-                        helpers.rollback(undo.5);
+                        take_back!(undo);
                         let too_large = e.kind() == ErrorKind::CodeTooLarge;
                         if too_large
                             && !compact
