@@ -332,6 +332,9 @@ pub struct ReflectiveUse {
     pub this_join_point_static_part: bool,
     /// `thisEnclosingJoinPointStaticPart`
     pub this_enclosing_join_point_static_part: bool,
+    /// `thisCallingContext` (major's extension: the current node of the
+    /// per-thread calling-context tree, see ARCHITECTURE.md)
+    pub this_calling_context: bool,
 }
 
 /// A `proceed(..)` call found in an around body.

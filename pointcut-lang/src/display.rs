@@ -331,6 +331,9 @@ pub fn dump_unit(unit: &CompilationUnit, source: &str) -> String {
                     if r.this_enclosing_join_point_static_part {
                         notes.push("thisEnclosingJoinPointStaticPart".into());
                     }
+                    if r.this_calling_context {
+                        notes.push("thisCallingContext".into());
+                    }
                     if !ad.throws.is_empty() {
                         let t: Vec<String> = ad.throws.iter().map(|t| t.to_string()).collect();
                         notes.push(format!("throws {}", t.join(", ")));

@@ -276,6 +276,7 @@ pub fn scan_body(body: &str, offset: usize) -> (Vec<ProceedCall>, ReflectiveUse)
                 "thisEnclosingJoinPointStaticPart" => {
                     uses.this_enclosing_join_point_static_part = true
                 }
+                "thisCallingContext" => uses.this_calling_context = true,
                 "proceed" if prev_sig != b'.' => {
                     let mut k = i;
                     while k < text.len() && text[k].is_ascii_whitespace() {

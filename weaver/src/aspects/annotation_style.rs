@@ -54,6 +54,7 @@ pub fn extra_of(descriptor: &str) -> Option<Extra> {
         }
         "Lorg/aspectj/lang/JoinPoint$StaticPart;" => Some(Extra::StaticPart),
         "Lorg/aspectj/lang/JoinPoint$EnclosingStaticPart;" => Some(Extra::EnclosingStaticPart),
+        "Lmajor/runtime/CallingContext;" => Some(Extra::CallingContext),
         _ => None,
     }
 }

@@ -570,6 +570,7 @@ fn plan_ifs(
                         "thisEnclosingJoinPointStaticPart",
                         Extra::EnclosingStaticPart,
                     ),
+                    ("thisCallingContext", Extra::CallingContext),
                 ] {
                     if used.contains(word) && !names.iter().any(|(n, _)| n == word) {
                         extras.push(e);
@@ -647,6 +648,9 @@ fn advice_extras(kind: &AdviceKind, r: ReflectiveUse) -> Vec<Extra> {
     if r.this_enclosing_join_point_static_part {
         v.push(Extra::EnclosingStaticPart);
     }
+    if r.this_calling_context {
+        v.push(Extra::CallingContext);
+    }
     v
 }
 
@@ -659,6 +663,7 @@ fn extra_param(e: Extra, around: bool) -> &'static str {
         Extra::EnclosingStaticPart => {
             "org.aspectj.lang.JoinPoint.StaticPart thisEnclosingJoinPointStaticPart"
         }
+        Extra::CallingContext => "major.runtime.CallingContext thisCallingContext",
     }
 }
 

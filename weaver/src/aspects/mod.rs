@@ -83,6 +83,9 @@ pub enum Extra {
     /// `org.aspectj.lang.JoinPoint$StaticPart` (`thisEnclosingJoinPointStaticPart`),
     /// or a `JoinPoint$EnclosingStaticPart` parameter of annotation-style advice.
     EnclosingStaticPart,
+    /// `major.runtime.CallingContext` (`thisCallingContext`): the current
+    /// node of the thread's calling-context tree (see `weave::context`).
+    CallingContext,
 }
 
 /// One parameter of an advice method, in parameter order.

@@ -186,6 +186,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 out,
             ),
             Extra::JoinPoint => self.join_point(ctx, out),
+            Extra::CallingContext => {
+                super::context::push_current(self.weaver.full_coverage, self.pool, out)
+            }
             Extra::AroundClosure => {
                 out.push(Insn::Simple(op::ACONST_NULL));
                 Ok(())

@@ -47,6 +47,8 @@ use major_classfile::{ClassFile, PoolBuilder, Result};
 
 use crate::aspects::annotation_style::INSTANCE_FIELD;
 
+use super::context;
+
 /// `iconst_0`.
 const ICONST_0: u8 = 3;
 /// `iconst_1`.
@@ -289,6 +291,7 @@ pub fn bypass_class_with(
         ]);
     }
     b.add_method(0x1009, "restore", "(Z)V", Some(&mut code), hierarchy)?;
+    context::bypass_methods(&mut b, hierarchy)?;
     Ok(b.finish())
 }
 
@@ -813,7 +816,10 @@ pub fn wrap_class_in_dib(bytes: &[u8], hierarchy: &dyn ClassHierarchy) -> Result
         hierarchy,
         |name, _| name != "<init>",
         |name, code, pool| {
-            if name != "<clinit>" && runs_no_other_code(code, &internal, pool)? {
+            if name != "<clinit>"
+                && (context::runs_without_dib(&internal, name)
+                    || runs_no_other_code(code, &internal, pool)?)
+            {
                 // Nothing it does can reach woven code: no DIB needed
                 // (an empty advice, a counter in a static field).
                 return Ok(());

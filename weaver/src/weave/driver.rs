@@ -28,8 +28,10 @@ use super::outline::{self, Helpers};
 use super::plan::{self, PlannedAdvice};
 use super::statics::{self, Statics};
 use super::world::IndexWorld;
-use super::{aspect_classes, bypass, cflow, describe, emit, inline, is_around, module_descriptors};
-use crate::aspects::CompiledAspects;
+use super::{
+    aspect_classes, bypass, cflow, context, describe, emit, inline, is_around, module_descriptors,
+};
+use crate::aspects::{CompiledAspects, Extra};
 use crate::index::ClassIndex;
 
 /// A `declare warning` / `declare error` hit.
@@ -100,6 +102,9 @@ pub struct Weaver<'p> {
     /// information (`thisJoinPoint`, static parts) or is around advice: only
     /// then do static parts need parameter names.
     pub(super) reflective: bool,
+    /// Whether some advice or `if(..)` test uses `thisCallingContext`: then
+    /// every woven body keeps the calling-context tree ([`context`]).
+    pub(super) calling_context: bool,
     /// Advice that cannot be woven, with the reason.
     pub unsupported: Vec<(String, &'static str)>,
     /// Whether a method that needs a class missing from the class path fails
@@ -233,6 +238,13 @@ impl<'p> Weaver<'p> {
             })
             .collect();
         let precedence_conflicts = plan::precedence_conflicts(program, &world);
+        let calling_context = advice.iter().any(|a| {
+            a.method.extras().any(|e| e == Extra::CallingContext)
+                || a.method
+                    .if_tests
+                    .iter()
+                    .any(|t| t.extras.contains(&Extra::CallingContext))
+        });
         Weaver {
             world,
             advice,
@@ -246,6 +258,7 @@ impl<'p> Weaver<'p> {
             kinds,
             detail_kinds,
             reflective,
+            calling_context,
             unsupported,
             strict: false,
             full_coverage: false,
@@ -407,6 +420,12 @@ impl<'p> Weaver<'p> {
             f.extend_from_slice(&edit.pool.utf8("Z")?.to_be_bytes());
             f.extend_from_slice(&0u16.to_be_bytes());
             edit.added_fields.push(f);
+            let mut f = Vec::with_capacity(8);
+            f.extend_from_slice(&bypass::DIB_ACCESS.to_be_bytes());
+            f.extend_from_slice(&edit.pool.utf8(context::THREAD_FIELD)?.to_be_bytes());
+            f.extend_from_slice(&edit.pool.utf8(context::THREAD_FIELD_DESC)?.to_be_bytes());
+            f.extend_from_slice(&0u16.to_be_bytes());
+            edit.added_fields.push(f);
         }
         let mut added: Vec<Vec<u8>> = Vec::new();
         let mut helpers = Helpers::default();
@@ -441,7 +460,10 @@ impl<'p> Weaver<'p> {
             };
             // A bridge method is the compiler's, not the program's: no join
             // point is in it (as in ajc), neither its execution nor its calls.
-            if member.access & ACC_BRIDGE != 0 && !member.name.starts_with('<') {
+            if member.access & ACC_BRIDGE != 0
+                && !member.name.starts_with('<')
+                && !self.calling_context
+            {
                 continue;
             }
             if aspect_class
@@ -455,7 +477,17 @@ impl<'p> Weaver<'p> {
             let parsed = CodeAttribute::parse(attr, &class.pool).map_err(in_member)?;
             // Thread's constructors pass the DIB on to the new thread.
             let inherits = self.full_coverage && name == bypass::THREAD && member.name == "<init>";
-            if !inherits && !self.may_have_shadows(&parsed).map_err(in_member)? {
+            // With the calling context kept, every frame enters its node;
+            // not intrinsic candidates (entered at their calls, see
+            // `context::callee`) and empty finalizers (never run).
+            let empty_finalize = member.name == "finalize"
+                && member.descriptor == "()V"
+                && parsed.code.iter().all(|&b| b == op::RETURN);
+            let keeps_context = self.calling_context
+                && !aspect_class
+                && !super::layering::is_intrinsic(&member.annotations)
+                && !empty_finalize;
+            if !inherits && !keeps_context && !self.may_have_shadows(&parsed).map_err(in_member)? {
                 continue;
             }
             // Woven as is; when the code would exceed 64 KiB, woven again with
@@ -518,13 +550,39 @@ impl<'p> Weaver<'p> {
                     .weave(&mctx)
                     .and_then(|()| mw.undecided.take().map_or(Ok(()), Err));
                 let snapshot = mw.snapshot.take();
-                let changed = mw.changed;
+                let mut changed = mw.changed;
                 if mw.wants_duplicate {
                     // Around advice on the execution: duplicated instead.
                     take_back!(undo);
                     guards = false;
                     continue;
                 }
+                let frame;
+                let wrap = if keeps_context {
+                    frame = context::frame_name(&name, &member.name, &member.descriptor);
+                    let handler_from = match (member.name.as_str(), mw.body_marker) {
+                        ("<init>", Some(l)) => Some(Some(l)),
+                        ("<init>", None) => None,
+                        _ => Some(None),
+                    };
+                    Some(context::Wrap {
+                        frame: &frame,
+                        owner: context::owner(self.full_coverage),
+                        decision: mw.guard.zip(mw.decision_end),
+                        handler_from,
+                        node: mw.next_local,
+                        exc: mw.next_local + 1,
+                    })
+                } else {
+                    None
+                };
+                let woven = woven.and_then(|()| {
+                    if let Some(w) = &wrap {
+                        context::wrap(&mut code, w, index, &mut edit.pool)?;
+                        changed = true;
+                    }
+                    Ok(())
+                });
                 let framed = woven.and_then(|()| {
                     if !changed && !inherited {
                         return Ok(false);

@@ -30,7 +30,7 @@ fn is_caller_sensitive(annotations: &[String]) -> bool {
 /// Whether a method is a HotSpot intrinsic candidate
 /// (`@IntrinsicCandidate`, JDK 16+; `@HotSpotIntrinsicCandidate` before): the
 /// JIT may replace its body, at the calls it compiles, by code of its own.
-fn is_intrinsic(annotations: &[String]) -> bool {
+pub(super) fn is_intrinsic(annotations: &[String]) -> bool {
     annotations.iter().any(|a| {
         a == "jdk/internal/vm/annotation/IntrinsicCandidate"
             || a == "jdk/internal/HotSpotIntrinsicCandidate"

@@ -126,6 +126,11 @@ pub(super) struct MethodWeave<'w, 'p, 'c> {
     /// With guards: the execution has around advice, so the method must be
     /// woven again without guards and duplicated.
     pub(super) wants_duplicate: bool,
+    /// In a constructor, the label right after its `super(..)`/`this(..)`
+    /// call, once found.
+    pub(super) body_marker: Option<Label>,
+    /// With guards: the label right after the bypass decision.
+    pub(super) decision_end: Option<Label>,
 }
 
 /// See [`MethodWeave::snapshot`].
@@ -180,6 +185,8 @@ impl<'w, 'p, 'c> MethodWeave<'w, 'p, 'c> {
             guard: None,
             decision_len: 0,
             wants_duplicate: false,
+            body_marker: None,
+            decision_end: None,
         }
     }
 }
@@ -219,12 +226,6 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     pub(super) fn weave(&mut self, mctx: &MethodContext<'_>) -> Result<()> {
         self.statics.begin_method();
         let is_ctor = self.member.name == "<init>";
-        // A bridge method only delegates (javac's); as in ajc, it has no join
-        // points, not even the call it makes (which has the signature of the
-        // method it bridges to).
-        if self.member.access & ACC_BRIDGE != 0 && !is_ctor && self.member.name != "<clinit>" {
-            return Ok(());
-        }
         // With guards, the bypass decision comes first: constructors make it
         // before their super call, and a delegated constructor inlined into
         // another takes its decision along.
@@ -234,10 +235,21 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             let done = self.code.new_label();
             let mut entry = Vec::with_capacity(7);
             bypass::decide(local, self.pool, &mut entry, done)?;
+            let end = self.code.new_label();
+            entry.push(Insn::Label(end));
+            self.decision_end = Some(end);
             self.decision_len = entry.len();
             self.code.insns.splice(0..0, entry);
             self.guard = Some(local);
         }
+        // (It keeps the decision: the calling context is kept in bridges.)
+        // A bridge method only delegates (javac's); as in ajc, it has no join
+        // points, not even the call it makes (which has the signature of the
+        // method it bridges to).
+        if self.member.access & ACC_BRIDGE != 0 && !is_ctor && self.member.name != "<clinit>" {
+            return Ok(());
+        }
+
         // Constructors: find the super/this call, and which `invokespecial <init>` are `new`s.
         let mut super_call: Option<usize> = None;
         // `invokespecial <init>` of a `new`, with the index of its `new` when the
@@ -269,6 +281,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             None => self.decision_len,
         };
         self.code.insns.insert(body_start, Insn::Label(body_marker));
+        if is_ctor {
+            self.body_marker = Some(body_marker);
+        }
         let shift = |i: usize| if i >= body_start { i + 1 } else { i };
         let ctor_calls: HashMap<usize, Option<usize>> = ctor_calls
             .into_iter()

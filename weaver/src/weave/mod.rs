@@ -40,6 +40,8 @@
 //! - [`bypass`] — full coverage: the bypass check and the duplicated body;
 //!   [`module_descriptors`] — the packages added to `java.base` declared to
 //!   the module system;
+//!   [`context`] — the calling-context tree behind `thisCallingContext`,
+//!   kept in every woven body when an advice uses it;
 //!   [`inline`] — delegated constructors inlined for initialization join
 //!   points; [`aspect_classes`] — the aspects' own classes; [`emit`] — the
 //!   bytecode snippets everything above uses.
@@ -49,6 +51,7 @@ pub mod around;
 pub mod aspect_classes;
 pub mod bypass;
 pub mod cflow;
+pub mod context;
 pub mod driver;
 pub mod emit;
 pub mod inline;

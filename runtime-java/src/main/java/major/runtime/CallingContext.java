@@ -1,0 +1,473 @@
+package major.runtime;
+
+import java.io.BufferedWriter;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A node of a thread's calling-context tree ({@code thisCallingContext}, major's
+ * extension of the aspect language): one per distinct stack of frames a thread
+ * has run, from the thread's first woven frame down. The weaver maintains the
+ * tree in every woven method and at calls to methods that have no woven body of
+ * their own (native methods, {@code java.lang.Object}'s), as soon as one advice
+ * of the weave uses {@code thisCallingContext}: it enters the child for the
+ * method's frame on entry, counting {@link #calls}, and makes the parent current
+ * again however the method ends.
+ *
+ * <p>The current node is kept per thread: in a field of {@code java.lang.Thread}
+ * when the JDK is woven (read and written by {@code java.lang.MajorBypass}, which
+ * calls {@link #find} and {@link #create}), in a {@code ThreadLocal} otherwise
+ * (the static methods of this class). A node is only ever changed by its own
+ * thread; {@link #writeProfile} reads the other threads' trees as they are.
+ *
+ * <p>The fields {@link #wall}, {@link #cpu}, {@link #mark} and {@link #data}
+ * belong to the aspects (a timing profiler keeps its start time in {@code mark}).
+ */
+public final class CallingContext {
+    /** The caller's node; {@code null} for a thread's root. */
+    public final CallingContext parent;
+    /**
+     * The frame: {@code java.util.HashMap.hash(java.lang.Object)} (binary class
+     * name, method name, parameter types; an interned string constant of the
+     * woven class); {@code null} for a thread's root.
+     */
+    public final String frame;
+    /** How many times the context was entered. */
+    public long calls;
+    /** Inclusive wall time in nanoseconds, for aspects that measure it. */
+    public long wall;
+    /** Inclusive CPU time in nanoseconds, for aspects that measure it. */
+    public long cpu;
+    /** A slot for aspects (a start time). */
+    public long mark;
+    /** A slot for aspects. */
+    public Object data;
+
+    private CallingContext[] children;
+    private int count;
+    /** The child found last: most lookups hit it. */
+    private CallingContext last;
+    /**
+     * For the child of a call to an overridable method without a woven body:
+     * receiver classes whose dispatch runs that method (positive) or an
+     * override (negative), a few of each.
+     */
+    private Class<?>[] dispatch;
+    private int dispatched;
+
+    private CallingContext(CallingContext parent, String frame) {
+        this.parent = parent;
+        this.frame = frame;
+    }
+
+    /** Every thread's root, in creation order. */
+    private static final List<CallingContext> ROOTS = new ArrayList<CallingContext>();
+
+    // ------------------------------------------------------------------
+    // The tree (both modes)
+    // ------------------------------------------------------------------
+
+    /**
+     * The child of {@code cur} for {@code frame}, its {@link #calls} counted, or
+     * {@code null} when {@code cur} has none yet (or is {@code null}). Runs no
+     * code but its own and never throws: it runs without the bypass set.
+     *
+     * @param cur the current node, or null
+     * @param frame the frame (an interned string)
+     * @return the child, or null
+     */
+    public static CallingContext find(CallingContext cur, String frame) {
+        if (cur == null) {
+            return null;
+        }
+        CallingContext c = cur.last;
+        if (c != null && c.frame == frame) {
+            c.calls++;
+            return c;
+        }
+        CallingContext[] k = cur.children;
+        if (k != null) {
+            int n = cur.count;
+            if (n > k.length) {
+                n = k.length;
+            }
+            for (int i = 0; i < n; i++) {
+                c = k[i];
+                if (c != null && c.frame == frame) {
+                    cur.last = c;
+                    c.calls++;
+                    return c;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The child of {@code cur} for {@code frame}, made and counted once; with
+     * {@code cur} null, first a new root for the current thread. (With the JDK
+     * woven, it runs with the thread's bypass set: it allocates.)
+     *
+     * @param cur the current node, or null on a thread's first frame
+     * @param frame the frame
+     * @return the child
+     */
+    public static CallingContext create(CallingContext cur, String frame) {
+        if (cur == null) {
+            cur = new CallingContext(null, null);
+            synchronized (ROOTS) {
+                ROOTS.add(cur);
+            }
+        }
+        CallingContext c = find(cur, frame);
+        if (c != null) {
+            return c;
+        }
+        c = new CallingContext(cur, frame);
+        CallingContext[] k = cur.children;
+        if (k == null) {
+            k = new CallingContext[4];
+        } else if (cur.count == k.length) {
+            CallingContext[] bigger = new CallingContext[k.length * 2];
+            System.arraycopy(k, 0, bigger, 0, k.length);
+            k = bigger;
+        }
+        k[cur.count] = c;
+        cur.children = k;
+        cur.count++;
+        cur.last = c;
+        c.calls = 1;
+        return c;
+    }
+
+    /**
+     * The child of {@code cur} for the call of {@code frame} (an overridable
+     * method without a woven body) on {@code receiver}, counted, when the call
+     * runs that method; {@code null} when it runs an override (whose own frame
+     * is entered by its woven body), or when {@code cur} is null.
+     *
+     * @param cur the caller's node
+     * @param receiver the receiver of the call
+     * @param frame the frame of the method the call names
+     * @return the child, or null
+     */
+    public static CallingContext dispatchChild(CallingContext cur, Object receiver, String frame) {
+        if (cur == null || receiver == null) {
+            return null;
+        }
+        CallingContext c = cur.last;
+        if (c == null || c.frame != frame) {
+            c = null;
+            CallingContext[] k = cur.children;
+            int n = k == null ? 0 : Math.min(cur.count, k.length);
+            for (int i = 0; i < n; i++) {
+                if (k[i] != null && k[i].frame == frame) {
+                    c = k[i];
+                    break;
+                }
+            }
+            if (c == null) {
+                c = createDispatch(cur, frame);
+            }
+            cur.last = c;
+        }
+        Class<?> type = receiver.getClass();
+        Class<?>[] d = c.dispatch;
+        if (d != null) {
+            for (int i = 0; i < d.length; i += 2) {
+                if (d[i] == type) {
+                    if (d[i + 1] == null) {
+                        return null;
+                    }
+                    c.calls++;
+                    return c;
+                }
+            }
+        }
+        if (!learnDispatch(c, type)) {
+            return null;
+        }
+        c.calls++;
+        return c;
+    }
+
+    /** A child for a dispatched call, not counted yet. */
+    private static CallingContext createDispatch(CallingContext cur, String frame) {
+        CallingContext c = create(cur, frame);
+        c.calls--;
+        return c;
+    }
+
+    /**
+     * Whether calling {@code c}'s method on an instance of {@code type} runs
+     * that method (no override below its class), remembered in {@code c}.
+     */
+    private static boolean learnDispatch(CallingContext c, Class<?> type) {
+        String f = c.frame;
+        int paren = f.indexOf('(');
+        int dot = f.lastIndexOf('.', paren);
+        String declaring = f.substring(0, dot);
+        String name = f.substring(dot + 1, paren);
+        boolean runs = true;
+        for (Class<?> k = type; k != null && !k.getName().equals(declaring); k = k.getSuperclass()) {
+            if (declaresInstanceMethod(k, name)) {
+                runs = false;
+                break;
+            }
+        }
+        Class<?>[] d = c.dispatch;
+        if (d == null) {
+            d = new Class<?>[16];
+            c.dispatch = d;
+        }
+        int slot = (c.dispatched++ % (d.length / 2)) * 2;
+        d[slot] = type;
+        d[slot + 1] = runs ? type : null;
+        return runs;
+    }
+
+    /** Whether {@code k} declares a non-static method {@code name} without parameters. */
+    private static boolean declaresInstanceMethod(Class<?> k, String name) {
+        for (Method m : k.getDeclaredMethods()) {
+            if (m.getName().equals(name)
+                    && m.getParameterTypes().length == 0
+                    && !Modifier.isStatic(m.getModifiers())
+                    && !Modifier.isAbstract(m.getModifiers())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------
+    // The current node in a ThreadLocal (application weaving)
+    // ------------------------------------------------------------------
+
+    /** One thread's current node. */
+    private static final class Current {
+        CallingContext node;
+    }
+
+    private static final ThreadLocal<Current> CURRENT = new ThreadLocal<Current>() {
+        @Override
+        protected Current initialValue() {
+            return new Current();
+        }
+    };
+
+    /**
+     * The current thread's current node ({@code thisCallingContext}).
+     *
+     * @return the node, or null before the thread's first woven frame
+     */
+    public static CallingContext currentContext() {
+        return CURRENT.get().node;
+    }
+
+    /**
+     * Enters the frame of a woven method.
+     *
+     * @param frame the method's frame
+     * @return the node entered
+     */
+    public static CallingContext enterContext(String frame) {
+        Current t = CURRENT.get();
+        CallingContext cur = t.node;
+        CallingContext n = find(cur, frame);
+        if (n == null) {
+            n = create(cur, frame);
+        }
+        t.node = n;
+        return n;
+    }
+
+    /**
+     * Leaves the frame of {@code node}: its parent is current again.
+     *
+     * @param node the node {@link #enterContext} returned
+     */
+    public static void exitContext(CallingContext node) {
+        CURRENT.get().node = node.parent;
+    }
+
+    /**
+     * Makes {@code node} current again (an exception handler of its frame).
+     *
+     * @param node the frame's node
+     */
+    public static void restoreContext(CallingContext node) {
+        CURRENT.get().node = node;
+    }
+
+    /**
+     * Enters the frame of a method without a woven body, called from the frame
+     * of {@code node}.
+     *
+     * @param node the caller's node
+     * @param frame the callee's frame
+     */
+    public static void enterNative(CallingContext node, String frame) {
+        CallingContext n = find(node, frame);
+        if (n == null) {
+            n = create(node, frame);
+        }
+        CURRENT.get().node = n;
+    }
+
+    /**
+     * Enters the frame of an overridable method without a woven body when the
+     * call on {@code receiver} runs it (see {@link #dispatchChild}).
+     *
+     * @param receiver the receiver
+     * @param node the caller's node
+     * @param frame the frame of the method the call names
+     */
+    public static void enterDispatched(Object receiver, CallingContext node, String frame) {
+        CallingContext n = dispatchChild(node, receiver, frame);
+        if (n != null) {
+            CURRENT.get().node = n;
+        }
+    }
+
+    // ------------------------------------------------------------------
+    // The profile
+    // ------------------------------------------------------------------
+
+    /** Every thread's root so far. */
+    private static CallingContext[] roots() {
+        synchronized (ROOTS) {
+            return ROOTS.toArray(new CallingContext[0]);
+        }
+    }
+
+    private static boolean hooked;
+
+    /**
+     * Writes the profile ({@link #writeProfile}) when the VM shuts down, once:
+     * to the file the system property {@code major.cct.out} names (default
+     * {@code profile.cct}), with times when {@code major.cct.times} is
+     * {@code true}. A profile that cannot be written is reported on
+     * {@code System.err}.
+     *
+     * @param main the context of the program's {@code main} (where the profiler
+     *     aspect calls this)
+     */
+    public static synchronized void writeAtExit(CallingContext main) {
+        if (hooked) {
+            return;
+        }
+        hooked = true;
+        final String out = System.getProperty("major.cct.out", "profile.cct");
+        final boolean times = Boolean.getBoolean("major.cct.times");
+        Runtime.getRuntime().addShutdownHook(new Thread("major-cct-writer") {
+            @Override
+            public void run() {
+                try {
+                    writeProfile(out, times);
+                } catch (Throwable e) {
+                    System.err.println("major: the calling-context profile could not be written to "
+                            + out + ": " + e);
+                }
+            }
+        });
+    }
+
+    /** A node of the merged tree. */
+    private static final class Merged {
+        final TreeMap<String, Merged> children = new TreeMap<String, Merged>();
+        long calls;
+        long wall;
+        long cpu;
+    }
+
+    /**
+     * Writes every thread's tree, merged (roots by frame), as a raw profile:
+     * {@code major-cct 1}, the metrics line, then one line per context with
+     * calls: its frames joined by {@code ;}, then its values, tab-separated.
+     * Written to a temporary file renamed into place, so that a reader never
+     * sees half a profile.
+     *
+     * @param path the file to write
+     * @param times whether to write the wall and CPU times too
+     * @throws IOException if it cannot be written
+     */
+    public static void writeProfile(String path, boolean times) throws IOException {
+        Merged top = new Merged();
+        for (CallingContext r : roots()) {
+            merge(r, top);
+        }
+        java.io.File target = new java.io.File(path).getAbsoluteFile();
+        java.io.File tmp = new java.io.File(target.getPath() + ".tmp");
+        Writer w = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(tmp), "UTF-8"));
+        try {
+            w.write("major-cct 1\n");
+            w.write(times ? "metrics calls wall_ns cpu_ns\n" : "metrics calls\n");
+            StringBuilder path0 = new StringBuilder();
+            for (Map.Entry<String, Merged> e : top.children.entrySet()) {
+                write(w, path0, e.getKey(), e.getValue(), times);
+            }
+        } finally {
+            w.close();
+        }
+        if (!tmp.renameTo(target)) {
+            target.delete();
+            if (!tmp.renameTo(target)) {
+                throw new IOException("cannot rename " + tmp + " to " + target);
+            }
+        }
+    }
+
+    private static void merge(CallingContext n, Merged into) {
+        CallingContext[] k = n.children;
+        int count = k == null ? 0 : Math.min(n.count, k.length);
+        for (int i = 0; i < count; i++) {
+            CallingContext c = k[i];
+            if (c == null || c.calls == 0) {
+                continue;
+            }
+            Merged m = into.children.get(c.frame);
+            if (m == null) {
+                m = new Merged();
+                into.children.put(c.frame, m);
+            }
+            m.calls += c.calls;
+            m.wall += c.wall;
+            m.cpu += c.cpu;
+            merge(c, m);
+        }
+    }
+
+    private static void write(Writer w, StringBuilder path, String frame, Merged m, boolean times)
+            throws IOException {
+        int mark = path.length();
+        if (mark > 0) {
+            path.append(';');
+        }
+        path.append(frame);
+        w.write(path.toString());
+        w.write('\t');
+        w.write(Long.toString(m.calls));
+        if (times) {
+            w.write('\t');
+            w.write(Long.toString(m.wall));
+            w.write('\t');
+            w.write(Long.toString(m.cpu));
+        }
+        w.write('\n');
+        Iterator<Map.Entry<String, Merged>> it = m.children.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, Merged> e = it.next();
+            write(w, path, e.getKey(), e.getValue(), times);
+        }
+        path.setLength(mark);
+    }
+}

@@ -1,0 +1,613 @@
+//! Calling context: the per-thread calling-context tree behind
+//! `thisCallingContext` (major's extension of the aspect language).
+//!
+//! As soon as one advice of a weave uses `thisCallingContext`, every method
+//! body the weave changes keeps the tree (see `major.runtime.CallingContext`):
+//!
+//! ```text
+//!   node = enterContext("p.C.m(int)")      on entry (after the bypass decision;
+//!                                          null while a bypass is on)
+//!   exitContext(node)                      before each return, and in a handler
+//!                                          of the whole body that rethrows
+//!   restoreContext(node)                   at the entry of each exception handler
+//!   enterNative(node, "p.D.n()") / restoreContext(node)
+//!                                          around each call of a method without a
+//!                                          woven body: native methods and
+//!                                          java.lang.Object's (never woven)
+//! ```
+//!
+//! The frame is an interned string constant, so a child is found by identity.
+//! Exits set the parent current rather than undoing the entry, and handlers
+//! restore their own frame's node, so a frame that ends without its exit (an
+//! exception thrown before a constructor's `super(..)` returns, a native method
+//! that throws) never leaves a wrong node current beyond the next woven frame.
+//!
+//! A call of an overridable method without a woven body (`Object.hashCode()`,
+//! `Object.toString()`) enters its frame only when the receiver's class does
+//! not override it (`enterDispatched`, cached per context and class): an
+//! override has a woven body that enters its own frame.
+//!
+//! With the JDK woven, the current node is a field of `java.lang.Thread` and
+//! the five methods are `java.lang.MajorBypass`'s ([`bypass_methods`]); in an
+//! application weave they are `major.runtime.CallingContext`'s, over a
+//! `ThreadLocal`. Advice reads the current node with `currentContext()`.
+
+use major_classfile::opcodes::op;
+use major_classfile::{
+    ClassBuilder, ClassHierarchy, Code, Handler, Insn, Label, PoolBuilder, Result,
+};
+
+use crate::index::ClassIndex;
+
+use super::bypass;
+use super::layering::is_intrinsic;
+
+/// The runtime class of the tree's nodes.
+pub const CONTEXT: &str = "major/runtime/CallingContext";
+/// Its descriptor.
+const CONTEXT_DESC: &str = "Lmajor/runtime/CallingContext;";
+/// The field of `java.lang.Thread` holding the thread's current node (full coverage).
+pub const THREAD_FIELD: &str = "major$cc";
+/// Its descriptor.
+pub const THREAD_FIELD_DESC: &str = CONTEXT_DESC;
+
+/// The class whose static methods keep the current node: `java.lang.MajorBypass`
+/// with the JDK woven, else `major.runtime.CallingContext`.
+pub fn owner(full_coverage: bool) -> &'static str {
+    if full_coverage {
+        bypass::BYPASS
+    } else {
+        CONTEXT
+    }
+}
+
+/// The frame of a method: `java.util.HashMap.hash(java.lang.Object)` —
+/// binary class name, method name, parameter types as in Java source.
+pub fn frame_name(class: &str, method: &str, descriptor: &str) -> String {
+    let mut s = String::with_capacity(class.len() + method.len() + descriptor.len() + 8);
+    s.push_str(&class.replace('/', "."));
+    s.push('.');
+    s.push_str(method);
+    s.push('(');
+    let params = descriptor
+        .strip_prefix('(')
+        .and_then(|d| d.split(')').next())
+        .unwrap_or("");
+    let b = params.as_bytes();
+    let mut i = 0;
+    let mut first = true;
+    while i < b.len() {
+        let mut dims = 0;
+        while i < b.len() && b[i] == b'[' {
+            dims += 1;
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+        let ty: String = match b[i] {
+            b'L' => {
+                let end = params[i..].find(';').map_or(b.len(), |e| i + e);
+                let t = params[i + 1..end].replace('/', ".");
+                i = end + 1;
+                t
+            }
+            c => {
+                i += 1;
+                match c {
+                    b'Z' => "boolean",
+                    b'B' => "byte",
+                    b'C' => "char",
+                    b'S' => "short",
+                    b'I' => "int",
+                    b'J' => "long",
+                    b'F' => "float",
+                    b'D' => "double",
+                    _ => "?",
+                }
+                .to_string()
+            }
+        };
+        if !first {
+            s.push(',');
+        }
+        first = false;
+        s.push_str(&ty);
+        for _ in 0..dims {
+            s.push_str("[]");
+        }
+    }
+    s.push(')');
+    s
+}
+
+/// Pushes the current node (`thisCallingContext`).
+pub fn push_current(
+    full_coverage: bool,
+    pool: &mut PoolBuilder<'_>,
+    out: &mut Vec<Insn>,
+) -> Result<()> {
+    let m = pool.method_ref(
+        owner(full_coverage),
+        "currentContext",
+        &format!("(){CONTEXT_DESC}"),
+        false,
+    )?;
+    out.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: m,
+    });
+    Ok(())
+}
+
+/// A call to a method without a woven body, as the tree sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Callee {
+    /// The call runs exactly this frame.
+    Exact(String),
+    /// The call runs this frame unless the receiver's class overrides it (a
+    /// method without parameters: the receiver is on top of the stack).
+    Dispatched(String),
+}
+
+/// What a call instruction runs, when it is a method without a woven body:
+/// a native method, one of `java.lang.Object`'s, or an intrinsic candidate
+/// (whose body HotSpot replaces when it compiles the call: its frame is
+/// entered at the call, and its body keeps none). `None` for a method with
+/// a woven body (its execution enters its own frame), for what cannot be
+/// resolved, for signature-polymorphic methods (which have no frame of their
+/// own) and for overridable methods with parameters (not tracked).
+pub fn callee(
+    index: &ClassIndex,
+    opcode: u8,
+    owner: &str,
+    name: &str,
+    desc: &str,
+) -> Option<Callee> {
+    if owner.starts_with('[') {
+        // An array's clone() is Object's.
+        return (name == "clone" && desc.starts_with("()"))
+            .then(|| Callee::Exact(frame_name("java/lang/Object", "clone", "()")));
+    }
+    let mut class = owner.to_string();
+    let (declaring, access, class_access, intrinsic) = loop {
+        let d = index.details(&class)?;
+        if let Some(m) = d.method(name, desc) {
+            break (class, m.access, d.access, is_intrinsic(&m.annotations));
+        }
+        class = d.super_name.clone()?;
+    };
+    const NATIVE: u16 = 0x0100;
+    const VARARGS: u16 = 0x0080;
+    let unwoven = access & NATIVE != 0 || intrinsic || bypass::never_woven(&declaring);
+    if !unwoven || access & 0x0400 != 0 {
+        return None;
+    }
+    if access & NATIVE != 0
+        && access & VARARGS != 0
+        && matches!(
+            declaring.as_str(),
+            "java/lang/invoke/MethodHandle" | "java/lang/invoke/VarHandle"
+        )
+    {
+        return None;
+    }
+    let frame = frame_name(&declaring, name, desc);
+    let exact = matches!(opcode, op::INVOKESTATIC | op::INVOKESPECIAL)
+        || access & (0x0008 | 0x0002 | 0x0010) != 0 // static, private, final
+        || class_access & 0x0010 != 0; // final class
+    if exact {
+        Some(Callee::Exact(frame))
+    } else if desc.starts_with("()") {
+        Some(Callee::Dispatched(frame))
+    } else {
+        None
+    }
+}
+
+/// Where [`wrap`] puts things in a woven body.
+pub struct Wrap<'a> {
+    /// The method's frame.
+    pub frame: &'a str,
+    /// The owner of the maintenance methods ([`owner`]).
+    pub owner: &'a str,
+    /// With guards: the local of the bypass decision and the label after
+    /// it (the entry goes there, skipped while a bypass is on).
+    pub decision: Option<(u16, Label)>,
+    /// Where the handler that leaves the frame on an exception begins: a
+    /// constructor's body after its `super(..)`/`this(..)` call (`this` is
+    /// uninitialized before it), else right after the entry (`None`).
+    /// `Some(None)`: no such handler (a constructor without that call).
+    pub handler_from: Option<Option<Label>>,
+    /// A free local for the node.
+    pub node: u16,
+    /// A free local for the exception.
+    pub exc: u16,
+}
+
+/// Keeps the calling-context tree in `code` (see the module doc). Returns
+/// the number of calls to methods without a woven body that are tracked.
+pub fn wrap(
+    code: &mut Code,
+    w: &Wrap<'_>,
+    index: &ClassIndex,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<usize> {
+    let ctx = CONTEXT_DESC;
+    let enter = pool.method_ref(
+        w.owner,
+        "enterContext",
+        &format!("(Ljava/lang/String;){ctx}"),
+        false,
+    )?;
+    let exit = pool.method_ref(w.owner, "exitContext", &format!("({ctx})V"), false)?;
+    let restore = pool.method_ref(w.owner, "restoreContext", &format!("({ctx})V"), false)?;
+    let frame = pool.string(w.frame)?;
+    let load = Insn::Local {
+        op: op::ALOAD,
+        index: w.node,
+        wide: w.node > 255,
+    };
+    let store = Insn::Local {
+        op: op::ASTORE,
+        index: w.node,
+        wide: w.node > 255,
+    };
+    let guarded = w.decision.is_some();
+    // `node` may be null (a bypass is on) only with guards: then each use is
+    // skipped for null.
+    let call_with_node = |code: &mut Code, m: u16, out: &mut Vec<Insn>| {
+        if guarded {
+            let skip = code.new_label();
+            out.extend([
+                load.clone(),
+                Insn::Jump {
+                    op: op::IFNULL,
+                    target: skip,
+                },
+                load.clone(),
+                Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                },
+                Insn::Label(skip),
+            ]);
+        } else {
+            out.extend([
+                load.clone(),
+                Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                },
+            ]);
+        }
+    };
+    let handler_labels: Vec<Label> = code.handlers.iter().map(|h| h.handler).collect();
+    let at = match w.decision {
+        Some((_, l)) => {
+            code.insns
+                .iter()
+                .position(|i| *i == Insn::Label(l))
+                .expect("the decision's end is placed")
+                + 1
+        }
+        None => 0,
+    };
+    let old = std::mem::take(&mut code.insns);
+    let mut out = Vec::with_capacity(old.len() + old.len() / 4 + 16);
+    let mut tracked = 0;
+    let start = code.new_label();
+    for (i, insn) in old.into_iter().enumerate() {
+        if i == at {
+            let mut entry = Vec::with_capacity(10);
+            let done = code.new_label();
+            if let Some((local, _)) = w.decision {
+                entry.extend([
+                    Insn::Simple(op::ACONST_NULL),
+                    store.clone(),
+                    Insn::Local {
+                        op: op::ILOAD,
+                        index: local,
+                        wide: local > 255,
+                    },
+                    Insn::Jump {
+                        op: 154, // ifne
+                        target: done,
+                    },
+                ]);
+            }
+            entry.extend([
+                Insn::Ldc {
+                    index: frame,
+                    wide: frame > 255,
+                },
+                Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: enter,
+                },
+                store.clone(),
+                Insn::Label(done),
+                Insn::Label(start),
+            ]);
+            out.extend(entry);
+        }
+        match &insn {
+            Insn::Label(l) if handler_labels.contains(l) => {
+                out.push(insn);
+                call_with_node(code, restore, &mut out);
+            }
+            Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
+                call_with_node(code, exit, &mut out);
+                out.push(insn);
+            }
+            Insn::Cp { op: o, index: r }
+                if matches!(
+                    *o,
+                    op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC | op::INVOKEINTERFACE
+                ) =>
+            {
+                let m = pool.member_ref(*r)?;
+                match callee(index, *o, &m.owner, &m.name, &m.descriptor) {
+                    None => out.push(insn),
+                    Some(c) => {
+                        tracked += 1;
+                        let skip = code.new_label();
+                        if guarded {
+                            out.extend([
+                                load.clone(),
+                                Insn::Jump {
+                                    op: op::IFNULL,
+                                    target: skip,
+                                },
+                            ]);
+                        }
+                        let (f, name, desc) = match &c {
+                            Callee::Exact(f) => {
+                                (f, "enterNative", format!("({ctx}Ljava/lang/String;)V"))
+                            }
+                            Callee::Dispatched(f) => {
+                                out.push(Insn::Simple(op::DUP));
+                                (
+                                    f,
+                                    "enterDispatched",
+                                    format!("(Ljava/lang/Object;{ctx}Ljava/lang/String;)V"),
+                                )
+                            }
+                        };
+                        let f = pool.string(f)?;
+                        let m = pool.method_ref(w.owner, name, &desc, false)?;
+                        out.extend([
+                            load.clone(),
+                            Insn::Ldc {
+                                index: f,
+                                wide: f > 255,
+                            },
+                            Insn::Cp {
+                                op: op::INVOKESTATIC,
+                                index: m,
+                            },
+                        ]);
+                        out.push(Insn::Label(skip));
+                        out.push(insn);
+                        call_with_node(code, restore, &mut out);
+                    }
+                }
+            }
+            _ => out.push(insn),
+        }
+    }
+    // Leave the frame on an exception, however deep it comes from.
+    if let Some(from) = w.handler_from {
+        let from = from.unwrap_or(start);
+        let end = code.new_label();
+        let h = code.new_label();
+        out.push(Insn::Label(end));
+        out.push(Insn::Label(h));
+        out.push(Insn::Local {
+            op: op::ASTORE,
+            index: w.exc,
+            wide: w.exc > 255,
+        });
+        call_with_node(code, exit, &mut out);
+        out.push(Insn::Local {
+            op: op::ALOAD,
+            index: w.exc,
+            wide: w.exc > 255,
+        });
+        out.push(Insn::Simple(op::ATHROW));
+        code.handlers.push(Handler {
+            start: from,
+            end,
+            handler: h,
+            catch_type: 0,
+        });
+    }
+    code.insns = out;
+    Ok(tracked)
+}
+
+/// Adds to `java.lang.MajorBypass` the methods that keep the current node in
+/// `Thread.major$cc` (see the module doc).
+pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> Result<()> {
+    let s = "Ljava/lang/String;";
+    let c = CONTEXT_DESC;
+    let aload = |i: u16| Insn::Local {
+        op: op::ALOAD,
+        index: i,
+        wide: false,
+    };
+    let astore = |i: u16| Insn::Local {
+        op: op::ASTORE,
+        index: i,
+        wide: false,
+    };
+    let methods: [(&str, String); 6] = [
+        ("currentContext", format!("(){c}")),
+        ("enterContext", format!("({s}){c}")),
+        ("exitContext", format!("({c})V")),
+        ("restoreContext", format!("({c})V")),
+        ("enterNative", format!("({c}{s})V")),
+        ("enterDispatched", format!("(Ljava/lang/Object;{c}{s})V")),
+    ];
+    for (name, desc) in methods {
+        let mut code = Code::empty();
+        let pool = b.pool();
+        let thread = Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: pool.method_ref(
+                bypass::THREAD,
+                "currentThread",
+                "()Ljava/lang/Thread;",
+                false,
+            )?,
+        };
+        let field = pool.field_ref(bypass::THREAD, THREAD_FIELD, THREAD_FIELD_DESC)?;
+        let get = Insn::Cp {
+            op: op::GETFIELD,
+            index: field,
+        };
+        let put = Insn::Cp {
+            op: op::PUTFIELD,
+            index: field,
+        };
+        let find = Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: pool.method_ref(CONTEXT, "find", &format!("({c}{s}){c}"), false)?,
+        };
+        let create = Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: pool.method_ref(CONTEXT, "create", &format!("({c}{s}){c}"), false)?,
+        };
+        let found = code.new_label();
+        let insns = &mut code.insns;
+        match name {
+            "currentContext" => insns.extend([thread, get, Insn::Simple(176)]),
+            "enterContext" => insns.extend([
+                thread.clone(),
+                astore(1),
+                aload(1),
+                get,
+                astore(2),
+                aload(2),
+                aload(0),
+                find,
+                astore(3),
+                aload(3),
+                Insn::Jump {
+                    op: op::IFNONNULL,
+                    target: found,
+                },
+                aload(2),
+                aload(0),
+                create,
+                astore(3),
+                Insn::Label(found),
+                aload(1),
+                aload(3),
+                put,
+                aload(3),
+                Insn::Simple(176), // areturn
+            ]),
+            "exitContext" => {
+                let parent = pool.field_ref(CONTEXT, "parent", c)?;
+                insns.extend([
+                    thread,
+                    aload(0),
+                    Insn::Cp {
+                        op: op::GETFIELD,
+                        index: parent,
+                    },
+                    put,
+                    Insn::Simple(op::RETURN),
+                ])
+            }
+            "restoreContext" => insns.extend([thread, aload(0), put, Insn::Simple(op::RETURN)]),
+            "enterNative" => insns.extend([
+                aload(0),
+                aload(1),
+                find,
+                astore(2),
+                aload(2),
+                Insn::Jump {
+                    op: op::IFNONNULL,
+                    target: found,
+                },
+                aload(0),
+                aload(1),
+                create,
+                astore(2),
+                Insn::Label(found),
+                thread,
+                aload(2),
+                put,
+                Insn::Simple(op::RETURN),
+            ]),
+            _ => {
+                let dispatch = pool.method_ref(
+                    CONTEXT,
+                    "dispatchChild",
+                    &format!("({c}Ljava/lang/Object;{s}){c}"),
+                    false,
+                )?;
+                insns.extend([
+                    aload(1),
+                    aload(0),
+                    aload(2),
+                    Insn::Cp {
+                        op: op::INVOKESTATIC,
+                        index: dispatch,
+                    },
+                    astore(3),
+                    aload(3),
+                    Insn::Jump {
+                        op: op::IFNULL,
+                        target: found,
+                    },
+                    thread,
+                    aload(3),
+                    put,
+                    Insn::Label(found),
+                    Insn::Simple(op::RETURN),
+                ])
+            }
+        }
+        b.add_method(0x1009, name, &desc, Some(&mut code), hierarchy)?;
+    }
+    Ok(())
+}
+
+/// Methods of `major.runtime.CallingContext` that run without the DIB although
+/// they could construct an exception (they never do): the tree's lookups, run
+/// on every woven method's entry.
+pub fn runs_without_dib(class: &str, method: &str) -> bool {
+    class == CONTEXT && matches!(method, "find" | "dispatchChild")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_names() {
+        assert_eq!(
+            frame_name("java/util/HashMap", "hash", "(Ljava/lang/Object;)I"),
+            "java.util.HashMap.hash(java.lang.Object)"
+        );
+        assert_eq!(
+            frame_name("java/lang/String", "<init>", "([BB)V"),
+            "java.lang.String.<init>(byte[],byte)"
+        );
+        assert_eq!(
+            frame_name("Foo$Bar", "<clinit>", "()V"),
+            "Foo$Bar.<clinit>()"
+        );
+        assert_eq!(
+            frame_name("p/Main", "main", "([Ljava/lang/String;)V"),
+            "p.Main.main(java.lang.String[])"
+        );
+        assert_eq!(
+            frame_name("p/A", "m", "([[I[[Lp/B$C;JZ)[I"),
+            "p.A.m(int[][],p.B$C[][],long,boolean)"
+        );
+    }
+}

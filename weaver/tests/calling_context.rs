@@ -1,0 +1,253 @@
+//! `thisCallingContext`: the calling-context tree the weaver keeps, checked
+//! on a program whose tree is known (recursion, exceptions caught several
+//! frames up, a thread, calls of `Object`'s methods with and without
+//! overrides), woven as an application and with the JDK's `java.base`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn major() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_major"))
+}
+
+fn java_home() -> Option<PathBuf> {
+    let h = PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64");
+    if h.join("bin/javac").exists() {
+        Some(h)
+    } else {
+        eprintln!("skipped: no JDK 17 at {}", h.display());
+        None
+    }
+}
+
+const PROGRAM: &str = r#"
+public class Tree {
+    static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+    static int thrower(int d) {
+        if (d == 0) throw new IllegalStateException("x");
+        return thrower(d - 1);
+    }
+    static void leaf() {}
+    static final class Own { @Override public int hashCode() { return 7; } }
+    public static void main(String[] args) throws Exception {
+        System.out.println(fib(6));
+        for (int i = 0; i < 4; i++) {
+            try { thrower(2); } catch (IllegalStateException e) { leaf(); }
+        }
+        Object plain = new Object();
+        Object own = new Own();
+        int h = plain.hashCode() + own.hashCode() + own.hashCode();
+        Thread t = new Thread(Tree::leaf);
+        t.start();
+        t.join();
+        System.out.println(h != 0);
+    }
+}
+"#;
+
+/// The profile as a map from context path to calls.
+fn read_profile(path: &Path) -> BTreeMap<String, u64> {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("major-cct 1"));
+    assert_eq!(lines.next(), Some("metrics calls"));
+    lines
+        .map(|l| {
+            let (p, c) = l.rsplit_once('\t').expect("path<TAB>calls");
+            (p.to_string(), c.parse().expect("calls"))
+        })
+        .collect()
+}
+
+/// The facts both weaves must show.
+fn check_tree(p: &BTreeMap<String, u64>) {
+    let main = "Tree.main(java.lang.String[])";
+    assert_eq!(p.get(main), Some(&1), "main entered once");
+    // fib(6): the number of calls at each recursion depth, counted here.
+    fn calls_at(n: u32, depth: usize, counts: &mut Vec<u64>) {
+        if counts.len() <= depth {
+            counts.push(0);
+        }
+        counts[depth] += 1;
+        if n >= 2 {
+            calls_at(n - 1, depth + 1, counts);
+            calls_at(n - 2, depth + 1, counts);
+        }
+    }
+    let mut expected = Vec::new();
+    calls_at(6, 0, &mut expected);
+    for (depth, want) in expected.iter().enumerate() {
+        let path = std::iter::once(main.to_string())
+            .chain(std::iter::repeat_n("Tree.fib(int)".to_string(), depth + 1))
+            .collect::<Vec<_>>()
+            .join(";");
+        assert_eq!(p.get(&path), Some(want), "{path}");
+    }
+    // Exceptions caught three frames up: the handler's calls are main's children.
+    assert_eq!(p.get(&format!("{main};Tree.leaf()")), Some(&4));
+    let t3 = format!("{main};Tree.thrower(int);Tree.thrower(int);Tree.thrower(int)");
+    assert_eq!(p.get(&t3), Some(&4));
+    assert!(!p
+        .keys()
+        .any(|k| k.starts_with(&format!("{t3};Tree.leaf()"))));
+    // Object's methods are entered at their calls; an override is its own frame.
+    assert_eq!(
+        p.get(&format!("{main};java.lang.Object.hashCode()")),
+        Some(&1)
+    );
+    assert_eq!(p.get(&format!("{main};Tree$Own.hashCode()")), Some(&2));
+    assert_eq!(
+        p.get(&format!("{main};java.lang.Object.<init>()")),
+        Some(&1)
+    );
+    assert_eq!(
+        p.get(&format!(
+            "{main};Tree$Own.<init>();java.lang.Object.<init>()"
+        )),
+        Some(&1)
+    );
+    // The thread's own tree, merged at the root.
+    let lambda_leaf = p
+        .iter()
+        .filter(|(k, _)| {
+            (*k == "Tree.leaf()" || k.ends_with(";Tree.leaf()")) && !k.starts_with(main)
+        })
+        .map(|(_, c)| c)
+        .sum::<u64>();
+    assert_eq!(lambda_leaf, 1, "the thread's leaf() outside main's tree");
+}
+
+fn compile(home: &Path, dir: &Path) -> PathBuf {
+    let src = dir.join("src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("Tree.java"), PROGRAM).unwrap();
+    let classes = dir.join("classes");
+    let ok = Command::new(home.join("bin/javac"))
+        .args(["-d"])
+        .arg(&classes)
+        .arg(src.join("Tree.java"))
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "javac");
+    classes
+}
+
+#[test]
+fn application_weave_keeps_the_calling_context_tree() {
+    let Some(home) = java_home() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let classes = compile(&home, dir.path());
+    let woven = dir.path().join("woven");
+    let out = major()
+        .args(["weave", "--aspect"])
+        .arg(repo().join("aspects/CctProfiler.aj"))
+        .arg(&classes)
+        .arg("-o")
+        .arg(&woven)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let profile = dir.path().join("app.cct");
+    let run = Command::new(home.join("bin/java"))
+        .arg("-Xverify:all")
+        .arg(format!("-Dmajor.cct.out={}", profile.display()))
+        .arg("-cp")
+        .arg(&woven)
+        .arg("Tree")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "8\ntrue\n");
+    let p = read_profile(&profile);
+    check_tree(&p);
+    // Only woven code and calls without woven bodies: no JDK frames here.
+    assert!(!p.keys().any(|k| k.contains("java.io.PrintStream")));
+}
+
+#[test]
+fn woven_java_base_keeps_the_complete_calling_context_tree() {
+    let Some(home) = java_home() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let classes = compile(&home, dir.path());
+    let woven = dir.path().join("jdk");
+    let out = major()
+        .args(["weave", "--jdk"])
+        .arg(&home)
+        .args(["--jdk-form", "patch", "--module", "java.base", "--aspect"])
+        .arg(repo().join("aspects/CctProfiler.aj"))
+        .arg(&classes)
+        .arg("-o")
+        .arg(&woven)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let profile = dir.path().join("full.cct");
+    let run = major()
+        .arg("run")
+        .arg(&woven)
+        .arg("--")
+        .arg("-Xverify:all")
+        .arg(format!("-Dmajor.cct.out={}", profile.display()))
+        .arg("-cp")
+        .arg(woven.join("classes"))
+        .arg("Tree")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "8\ntrue\n");
+    let p = read_profile(&profile);
+    check_tree(&p);
+    let main = "Tree.main(java.lang.String[])";
+    // The JDK's frames, complete: the exception's constructors down to
+    // Object's and the native fillInStackTrace(int).
+    let t3 = format!("{main};Tree.thrower(int);Tree.thrower(int);Tree.thrower(int)");
+    let ctor = format!(
+        "{t3};java.lang.IllegalStateException.<init>(java.lang.String);\
+         java.lang.RuntimeException.<init>(java.lang.String);\
+         java.lang.Exception.<init>(java.lang.String);\
+         java.lang.Throwable.<init>(java.lang.String)"
+    );
+    assert_eq!(p.get(&ctor), Some(&4), "{ctor}");
+    assert_eq!(
+        p.get(&format!("{ctor};java.lang.Object.<init>()")),
+        Some(&4)
+    );
+    assert_eq!(
+        p.get(&format!(
+            "{ctor};java.lang.Throwable.fillInStackTrace();java.lang.Throwable.fillInStackTrace(int)"
+        )),
+        Some(&4)
+    );
+    assert_eq!(
+        p.get(&format!("{main};java.io.PrintStream.println(int)")),
+        Some(&1)
+    );
+    assert_eq!(p.get(&format!("{main};java.lang.Thread.start()")), Some(&1));
+    // The thread runs Thread.run() first.
+    assert!(p
+        .keys()
+        .any(|k| k.starts_with("java.lang.Thread.run()") && k.ends_with("Tree.leaf()")));
+}
