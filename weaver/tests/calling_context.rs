@@ -1,7 +1,8 @@
 //! `thisCallingContext`: the calling-context tree the weaver keeps, checked
 //! on a program whose tree is known (recursion, exceptions caught several
 //! frames up, a thread, calls of `Object`'s methods with and without
-//! overrides), woven as an application and with the JDK's `java.base`.
+//! overrides), woven as an application and with the JDK's `java.base`; and
+//! FailureContext's report of where an exception escaping `main` was thrown.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -50,6 +51,62 @@ public class Tree {
     }
 }
 "#;
+
+const FAILING: &str = r#"
+public class Fail {
+    static int depth(int n, String tag) {
+        if (n == 0) return Integer.parseInt(tag);
+        return depth(n - 1, tag + n);
+    }
+    public static void main(String[] args) {
+        try { depth(1, "ok"); } catch (NumberFormatException e) { System.out.println("caught"); }
+        System.out.println(depth(2, "x"));
+    }
+}
+"#;
+
+/// Runs `Fail` (with `java` options `opts` before the class) and checks
+/// FailureContext's report of where its exception was thrown: the frames
+/// with their arguments; with the JDK woven, `Integer.parseInt`'s too.
+fn check_failure(mut java: Command, jdk_frames: bool) {
+    let run = java.arg("Fail").output().unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "caught\n");
+    let report: Vec<&str> = err
+        .lines()
+        .skip_while(|l| !l.starts_with("calling context of java.lang.NumberFormatException"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    let app: Vec<&str> = report
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("  Fail."))
+        .collect();
+    assert_eq!(
+        app,
+        [
+            "  Fail.depth(int,java.lang.String) args [0, x21]",
+            "  Fail.depth(int,java.lang.String) args [1, x2]",
+            "  Fail.depth(int,java.lang.String) args [2, x]",
+            "  Fail.main(java.lang.String[]) args [[]]",
+        ],
+        "{err}"
+    );
+    let parse = report
+        .iter()
+        .any(|l| l.starts_with("  java.lang.Integer.parseInt(java.lang.String,int)"));
+    assert_eq!(parse, jdk_frames, "{err}");
+    if jdk_frames {
+        // The exception is made by NumberFormatException.forInputString,
+        // which returns it, and thrown by parseInt(String, int).
+        assert_eq!(
+            report[0], "  java.lang.Integer.parseInt(java.lang.String,int)",
+            "{err}"
+        );
+    }
+}
 
 /// The profile as a map from context path to calls.
 fn read_profile(path: &Path) -> BTreeMap<String, u64> {
@@ -127,11 +184,13 @@ fn compile(home: &Path, dir: &Path) -> PathBuf {
     let src = dir.join("src");
     fs::create_dir_all(&src).unwrap();
     fs::write(src.join("Tree.java"), PROGRAM).unwrap();
+    fs::write(src.join("Fail.java"), FAILING).unwrap();
     let classes = dir.join("classes");
     let ok = Command::new(home.join("bin/javac"))
         .args(["-d"])
         .arg(&classes)
         .arg(src.join("Tree.java"))
+        .arg(src.join("Fail.java"))
         .status()
         .unwrap()
         .success();
@@ -148,6 +207,8 @@ fn application_weave_keeps_the_calling_context_tree() {
     let out = major()
         .args(["weave", "--aspect"])
         .arg(repo().join("aspects/CctProfiler.aj"))
+        .arg("--aspect")
+        .arg(repo().join("aspects/FailureContext.aj"))
         .arg(&classes)
         .arg("-o")
         .arg(&woven)
@@ -177,6 +238,9 @@ fn application_weave_keeps_the_calling_context_tree() {
     check_tree(&p);
     // Only woven code and calls without woven bodies: no JDK frames here.
     assert!(!p.keys().any(|k| k.contains("java.io.PrintStream")));
+    let mut java = Command::new(home.join("bin/java"));
+    java.arg("-Xverify:all").arg("-cp").arg(&woven);
+    check_failure(java, false);
 }
 
 #[test]
@@ -190,6 +254,8 @@ fn woven_java_base_keeps_the_complete_calling_context_tree() {
         .arg(&home)
         .args(["--jdk-form", "patch", "--module", "java.base", "--aspect"])
         .arg(repo().join("aspects/CctProfiler.aj"))
+        .arg("--aspect")
+        .arg(repo().join("aspects/FailureContext.aj"))
         .arg(&classes)
         .arg("-o")
         .arg(&woven)
@@ -250,4 +316,12 @@ fn woven_java_base_keeps_the_complete_calling_context_tree() {
     assert!(p
         .keys()
         .any(|k| k.starts_with("java.lang.Thread.run()") && k.ends_with("Tree.leaf()")));
+    let mut java = major();
+    java.arg("run")
+        .arg(&woven)
+        .arg("--")
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(woven.join("classes"));
+    check_failure(java, true);
 }

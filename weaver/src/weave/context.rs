@@ -7,8 +7,9 @@
 //! ```text
 //!   node = enterContext("p.C.m(int)")      on entry (after the bypass decision;
 //!                                          null while a bypass is on)
-//!   exitContext(node)                      before each return, and in a handler
-//!                                          of the whole body that rethrows
+//!   exitContext(node)                      before each return
+//!   exitThrown(node, e)                    in a handler of the whole body that
+//!                                          rethrows (noting where `e` was thrown)
 //!   restoreContext(node)                   at the entry of each exception handler
 //!   enterNative(node, "p.D.n()") / restoreContext(node)
 //!                                          around each call of a method without a
@@ -242,6 +243,12 @@ pub fn wrap(
     )?;
     let exit = pool.method_ref(w.owner, "exitContext", &format!("({ctx})V"), false)?;
     let restore = pool.method_ref(w.owner, "restoreContext", &format!("({ctx})V"), false)?;
+    let thrown = pool.method_ref(
+        w.owner,
+        "exitThrown",
+        &format!("({ctx}Ljava/lang/Throwable;)V"),
+        false,
+    )?;
     let frame = pool.string(w.frame)?;
     let load = Insn::Local {
         op: op::ALOAD,
@@ -403,18 +410,37 @@ pub fn wrap(
         let h = code.new_label();
         out.push(Insn::Label(end));
         out.push(Insn::Label(h));
+        let exc = Insn::Local {
+            op: op::ALOAD,
+            index: w.exc,
+            wide: w.exc > 255,
+        };
         out.push(Insn::Local {
             op: op::ASTORE,
             index: w.exc,
             wide: w.exc > 255,
         });
-        call_with_node(code, exit, &mut out);
-        out.push(Insn::Local {
-            op: op::ALOAD,
-            index: w.exc,
-            wide: w.exc > 255,
-        });
-        out.push(Insn::Simple(op::ATHROW));
+        let skip = code.new_label();
+        if guarded {
+            out.extend([
+                load.clone(),
+                Insn::Jump {
+                    op: op::IFNULL,
+                    target: skip,
+                },
+            ]);
+        }
+        out.extend([
+            load.clone(),
+            exc.clone(),
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: thrown,
+            },
+            Insn::Label(skip),
+            exc,
+            Insn::Simple(op::ATHROW),
+        ]);
         code.handlers.push(Handler {
             start: from,
             end,
@@ -441,10 +467,11 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
         index: i,
         wide: false,
     };
-    let methods: [(&str, String); 6] = [
+    let methods: [(&str, String); 7] = [
         ("currentContext", format!("(){c}")),
         ("enterContext", format!("({s}){c}")),
         ("exitContext", format!("({c})V")),
+        ("exitThrown", format!("({c}Ljava/lang/Throwable;)V")),
         ("restoreContext", format!("({c})V")),
         ("enterNative", format!("({c}{s})V")),
         ("enterDispatched", format!("(Ljava/lang/Object;{c}{s})V")),
@@ -521,6 +548,31 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                     Insn::Simple(op::RETURN),
                 ])
             }
+            "exitThrown" => {
+                let unwound = pool.method_ref(
+                    CONTEXT,
+                    "unwound",
+                    &format!("({c}Ljava/lang/Throwable;)V"),
+                    false,
+                )?;
+                let parent = pool.field_ref(CONTEXT, "parent", c)?;
+                insns.extend([
+                    aload(0),
+                    aload(1),
+                    Insn::Cp {
+                        op: op::INVOKESTATIC,
+                        index: unwound,
+                    },
+                    thread,
+                    aload(0),
+                    Insn::Cp {
+                        op: op::GETFIELD,
+                        index: parent,
+                    },
+                    put,
+                    Insn::Simple(op::RETURN),
+                ])
+            }
             "restoreContext" => insns.extend([thread, aload(0), put, Insn::Simple(op::RETURN)]),
             "enterNative" => insns.extend([
                 aload(0),
@@ -580,7 +632,7 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
 /// they could construct an exception (they never do): the tree's lookups, run
 /// on every woven method's entry.
 pub fn runs_without_dib(class: &str, method: &str) -> bool {
-    class == CONTEXT && matches!(method, "find" | "dispatchChild")
+    class == CONTEXT && matches!(method, "find" | "dispatchChild" | "unwound")
 }
 
 #[cfg(test)]

@@ -52,6 +52,11 @@ public final class CallingContext {
     /** A slot for aspects. */
     public Object data;
 
+    /** In a thread's root: the exception last unwound through a woven frame. */
+    private Throwable thrown;
+    /** In a thread's root: the deepest frame {@link #thrown} unwound. */
+    private CallingContext thrownAt;
+
     private CallingContext[] children;
     private int count;
     /** The child found last: most lookups hit it. */
@@ -248,6 +253,74 @@ public final class CallingContext {
         return false;
     }
 
+    /**
+     * Notes that {@code t} unwinds the frame of {@code node}: the first such
+     * frame (the deepest) is where it was thrown, as far as the tree knows.
+     * Runs no code but its own.
+     *
+     * @param node the frame's node
+     * @param t the exception
+     */
+    public static void unwound(CallingContext node, Throwable t) {
+        CallingContext root = node;
+        while (root.parent != null) {
+            root = root.parent;
+        }
+        if (root.thrown != t) {
+            root.thrown = t;
+            root.thrownAt = node;
+        }
+    }
+
+    /**
+     * The context {@code t} was thrown in, on this thread, if it unwound a woven
+     * frame of the tree {@code within} belongs to.
+     *
+     * @param t the exception
+     * @param within a node of the current thread's tree
+     * @return the deepest frame it unwound, or null
+     */
+    public static CallingContext thrownIn(Throwable t, CallingContext within) {
+        if (within == null) {
+            return null;
+        }
+        CallingContext root = within;
+        while (root.parent != null) {
+            root = root.parent;
+        }
+        return root.thrown == t ? root.thrownAt : null;
+    }
+
+    /**
+     * The calling context {@code t} was thrown in, innermost frame first, one
+     * line per frame with the {@link #data} the aspects recorded there (an
+     * {@code Object[]} is shown as its elements): ReCrash-style, the values of
+     * the last entry of each context.
+     *
+     * @param t the exception (that escaped {@code main}, typically)
+     * @param within a node of the current thread's tree
+     * @return the text, or a line saying the context is unknown
+     */
+    public static String describeThrow(Throwable t, CallingContext within) {
+        CallingContext at = thrownIn(t, within);
+        StringBuilder b = new StringBuilder();
+        b.append("calling context of ").append(t).append(", innermost first:\n");
+        if (at == null) {
+            return b.append("  (unknown: no woven frame saw it)\n").toString();
+        }
+        for (CallingContext c = at; c != null && c.frame != null; c = c.parent) {
+            b.append("  ").append(c.frame);
+            Object d = c.data;
+            if (d instanceof Object[]) {
+                b.append(" args ").append(java.util.Arrays.deepToString((Object[]) d));
+            } else if (d != null) {
+                b.append(" [").append(d).append(']');
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
     // ------------------------------------------------------------------
     // The current node in a ThreadLocal (application weaving)
     // ------------------------------------------------------------------
@@ -296,6 +369,17 @@ public final class CallingContext {
      * @param node the node {@link #enterContext} returned
      */
     public static void exitContext(CallingContext node) {
+        CURRENT.get().node = node.parent;
+    }
+
+    /**
+     * Leaves the frame of {@code node} as {@code t} unwinds it.
+     *
+     * @param node the node {@link #enterContext} returned
+     * @param t the exception
+     */
+    public static void exitThrown(CallingContext node, Throwable t) {
+        unwound(node, t);
         CURRENT.get().node = node.parent;
     }
 
