@@ -5,8 +5,8 @@
 //! body the weave changes keeps the tree (see `major.runtime.CallingContext`):
 //!
 //! ```text
-//!   node = enterContext("p.C.m(int)")      on entry (after the bypass decision;
-//!                                          null while a bypass is on)
+//!   node = enterContext("p.C.m(int)")      on entry (null while a bypass is on;
+//!                                          every method below does nothing then)
 //!   exitContext(node)                      before each return
 //!   exitThrown(node, e)                    in a handler of the whole body that
 //!                                          rethrows (noting where `e` was thrown)
@@ -212,9 +212,6 @@ pub struct Wrap<'a> {
     pub frame: &'a str,
     /// The owner of the maintenance methods ([`owner`]).
     pub owner: &'a str,
-    /// With guards: the local of the bypass decision and the label after
-    /// it (the entry goes there, skipped while a bypass is on).
-    pub decision: Option<(u16, Label)>,
     /// Where the handler that leaves the frame on an exception begins: a
     /// constructor's body after its `super(..)`/`this(..)` call (`this` is
     /// uninitialized before it), else right after the entry (`None`).
@@ -260,91 +257,43 @@ pub fn wrap(
         index: w.node,
         wide: w.node > 255,
     };
-    let guarded = w.decision.is_some();
-    // `node` may be null (a bypass is on) only with guards: then each use is
-    // skipped for null.
-    let call_with_node = |code: &mut Code, m: u16, out: &mut Vec<Insn>| {
-        if guarded {
-            let skip = code.new_label();
-            out.extend([
-                load.clone(),
-                Insn::Jump {
-                    op: op::IFNULL,
-                    target: skip,
-                },
-                load.clone(),
-                Insn::Cp {
-                    op: op::INVOKESTATIC,
-                    index: m,
-                },
-                Insn::Label(skip),
-            ]);
-        } else {
-            out.extend([
-                load.clone(),
-                Insn::Cp {
-                    op: op::INVOKESTATIC,
-                    index: m,
-                },
-            ]);
-        }
+    // Every method takes a null node (a bypass is on) as "do nothing": the
+    // woven code stays small (HotSpot inlines small methods: a getter must
+    // stay under its 35-byte limit), and needs no bypass decision of its own.
+    let call_with_node = |m: u16, out: &mut Vec<Insn>| {
+        out.extend([
+            load.clone(),
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: m,
+            },
+        ]);
     };
     let handler_labels: Vec<Label> = code.handlers.iter().map(|h| h.handler).collect();
-    let at = match w.decision {
-        Some((_, l)) => {
-            code.insns
-                .iter()
-                .position(|i| *i == Insn::Label(l))
-                .expect("the decision's end is placed")
-                + 1
-        }
-        None => 0,
-    };
     let old = std::mem::take(&mut code.insns);
     let mut out = Vec::with_capacity(old.len() + old.len() / 4 + 16);
     let mut tracked = 0;
     let start = code.new_label();
-    for (i, insn) in old.into_iter().enumerate() {
-        if i == at {
-            let mut entry = Vec::with_capacity(10);
-            let done = code.new_label();
-            if let Some((local, _)) = w.decision {
-                entry.extend([
-                    Insn::Simple(op::ACONST_NULL),
-                    store.clone(),
-                    Insn::Local {
-                        op: op::ILOAD,
-                        index: local,
-                        wide: local > 255,
-                    },
-                    Insn::Jump {
-                        op: 154, // ifne
-                        target: done,
-                    },
-                ]);
-            }
-            entry.extend([
-                Insn::Ldc {
-                    index: frame,
-                    wide: frame > 255,
-                },
-                Insn::Cp {
-                    op: op::INVOKESTATIC,
-                    index: enter,
-                },
-                store.clone(),
-                Insn::Label(done),
-                Insn::Label(start),
-            ]);
-            out.extend(entry);
-        }
+    out.extend([
+        Insn::Ldc {
+            index: frame,
+            wide: frame > 255,
+        },
+        Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: enter,
+        },
+        store,
+        Insn::Label(start),
+    ]);
+    for insn in old {
         match &insn {
             Insn::Label(l) if handler_labels.contains(l) => {
                 out.push(insn);
-                call_with_node(code, restore, &mut out);
+                call_with_node(restore, &mut out);
             }
             Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
-                call_with_node(code, exit, &mut out);
+                call_with_node(exit, &mut out);
                 out.push(insn);
             }
             Insn::Cp { op: o, index: r }
@@ -354,51 +303,37 @@ pub fn wrap(
                 ) =>
             {
                 let m = pool.member_ref(*r)?;
-                match callee(index, *o, &m.owner, &m.name, &m.descriptor) {
-                    None => out.push(insn),
-                    Some(c) => {
-                        tracked += 1;
-                        let skip = code.new_label();
-                        if guarded {
-                            out.extend([
-                                load.clone(),
-                                Insn::Jump {
-                                    op: op::IFNULL,
-                                    target: skip,
-                                },
-                            ]);
-                        }
-                        let (f, name, desc) = match &c {
-                            Callee::Exact(f) => {
-                                (f, "enterNative", format!("({ctx}Ljava/lang/String;)V"))
-                            }
-                            Callee::Dispatched(f) => {
-                                out.push(Insn::Simple(op::DUP));
-                                (
-                                    f,
-                                    "enterDispatched",
-                                    format!("(Ljava/lang/Object;{ctx}Ljava/lang/String;)V"),
-                                )
-                            }
-                        };
-                        let f = pool.string(f)?;
-                        let m = pool.method_ref(w.owner, name, &desc, false)?;
-                        out.extend([
-                            load.clone(),
-                            Insn::Ldc {
-                                index: f,
-                                wide: f > 255,
-                            },
-                            Insn::Cp {
-                                op: op::INVOKESTATIC,
-                                index: m,
-                            },
-                        ]);
-                        out.push(Insn::Label(skip));
-                        out.push(insn);
-                        call_with_node(code, restore, &mut out);
+                let Some(c) = callee(index, *o, &m.owner, &m.name, &m.descriptor) else {
+                    out.push(insn);
+                    continue;
+                };
+                tracked += 1;
+                let (f, name, desc) = match &c {
+                    Callee::Exact(f) => (f, "enterNative", format!("({ctx}Ljava/lang/String;)V")),
+                    Callee::Dispatched(f) => {
+                        out.push(Insn::Simple(op::DUP));
+                        (
+                            f,
+                            "enterDispatched",
+                            format!("(Ljava/lang/Object;{ctx}Ljava/lang/String;)V"),
+                        )
                     }
-                }
+                };
+                let f = pool.string(f)?;
+                let m = pool.method_ref(w.owner, name, &desc, false)?;
+                out.extend([
+                    load.clone(),
+                    Insn::Ldc {
+                        index: f,
+                        wide: f > 255,
+                    },
+                    Insn::Cp {
+                        op: op::INVOKESTATIC,
+                        index: m,
+                    },
+                    insn,
+                ]);
+                call_with_node(restore, &mut out);
             }
             _ => out.push(insn),
         }
@@ -408,36 +343,25 @@ pub fn wrap(
         let from = from.unwrap_or(start);
         let end = code.new_label();
         let h = code.new_label();
-        out.push(Insn::Label(end));
-        out.push(Insn::Label(h));
         let exc = Insn::Local {
             op: op::ALOAD,
             index: w.exc,
             wide: w.exc > 255,
         };
-        out.push(Insn::Local {
-            op: op::ASTORE,
-            index: w.exc,
-            wide: w.exc > 255,
-        });
-        let skip = code.new_label();
-        if guarded {
-            out.extend([
-                load.clone(),
-                Insn::Jump {
-                    op: op::IFNULL,
-                    target: skip,
-                },
-            ]);
-        }
         out.extend([
+            Insn::Label(end),
+            Insn::Label(h),
+            Insn::Local {
+                op: op::ASTORE,
+                index: w.exc,
+                wide: w.exc > 255,
+            },
             load.clone(),
             exc.clone(),
             Insn::Cp {
                 op: op::INVOKESTATIC,
                 index: thrown,
             },
-            Insn::Label(skip),
             exc,
             Insn::Simple(op::ATHROW),
         ]);
@@ -506,12 +430,47 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
             index: pool.method_ref(CONTEXT, "create", &format!("({c}{s}){c}"), false)?,
         };
         let found = code.new_label();
+        let none = code.new_label();
+        let booted = pool.field_ref(bypass::BYPASS, bypass::BOOTED, "Z")?;
+        let dib = pool.field_ref(bypass::THREAD, bypass::DIB_FIELD, "Z")?;
+        // The methods that take a node do nothing for null.
+        let null_node_returns = [
+            aload(0),
+            Insn::Jump {
+                op: op::IFNULL,
+                target: none,
+            },
+        ];
         let insns = &mut code.insns;
         match name {
             "currentContext" => insns.extend([thread, get, Insn::Simple(176)]),
             "enterContext" => insns.extend([
+                // null while a bypass is on: before boot, without a thread,
+                // with the DIB set.
+                Insn::Cp {
+                    op: op::GETSTATIC,
+                    index: booted,
+                },
+                Insn::Jump {
+                    op: op::IFEQ,
+                    target: none,
+                },
                 thread.clone(),
                 astore(1),
+                aload(1),
+                Insn::Jump {
+                    op: op::IFNULL,
+                    target: none,
+                },
+                aload(1),
+                Insn::Cp {
+                    op: op::GETFIELD,
+                    index: dib,
+                },
+                Insn::Jump {
+                    op: 154, // ifne
+                    target: none,
+                },
                 aload(1),
                 get,
                 astore(2),
@@ -534,9 +493,13 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                 put,
                 aload(3),
                 Insn::Simple(176), // areturn
+                Insn::Label(none),
+                Insn::Simple(op::ACONST_NULL),
+                Insn::Simple(176),
             ]),
             "exitContext" => {
                 let parent = pool.field_ref(CONTEXT, "parent", c)?;
+                insns.extend(null_node_returns);
                 insns.extend([
                     thread,
                     aload(0),
@@ -545,6 +508,7 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                         index: parent,
                     },
                     put,
+                    Insn::Label(none),
                     Insn::Simple(op::RETURN),
                 ])
             }
@@ -556,6 +520,7 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                     false,
                 )?;
                 let parent = pool.field_ref(CONTEXT, "parent", c)?;
+                insns.extend(null_node_returns);
                 insns.extend([
                     aload(0),
                     aload(1),
@@ -570,11 +535,26 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                         index: parent,
                     },
                     put,
+                    Insn::Label(none),
                     Insn::Simple(op::RETURN),
                 ])
             }
-            "restoreContext" => insns.extend([thread, aload(0), put, Insn::Simple(op::RETURN)]),
+            "restoreContext" => {
+                insns.extend(null_node_returns);
+                insns.extend([
+                    thread,
+                    aload(0),
+                    put,
+                    Insn::Label(none),
+                    Insn::Simple(op::RETURN),
+                ])
+            }
             "enterNative" => insns.extend([
+                aload(0),
+                Insn::Jump {
+                    op: op::IFNULL,
+                    target: none,
+                },
                 aload(0),
                 aload(1),
                 find,
@@ -592,6 +572,7 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                 thread,
                 aload(2),
                 put,
+                Insn::Label(none),
                 Insn::Simple(op::RETURN),
             ]),
             _ => {

@@ -568,7 +568,6 @@ impl<'p> Weaver<'p> {
                     Some(context::Wrap {
                         frame: &frame,
                         owner: context::owner(self.full_coverage),
-                        decision: mw.guard.zip(mw.decision_end),
                         handler_from,
                         node: mw.next_local,
                         exc: mw.next_local + 1,
@@ -576,8 +575,20 @@ impl<'p> Weaver<'p> {
                 } else {
                     None
                 };
+                let decision_end = mw.decision_end.filter(|_| !changed);
                 let woven = woven.and_then(|()| {
                     if let Some(w) = &wrap {
+                        // A method that keeps the context and nothing else
+                        // needs no bypass decision: the context's own entry
+                        // checks the bypasses.
+                        if let Some(end) = decision_end {
+                            let at = code
+                                .insns
+                                .iter()
+                                .position(|i| *i == Insn::Label(end))
+                                .expect("the decision's end is placed");
+                            code.insns.drain(..=at);
+                        }
                         context::wrap(&mut code, w, index, &mut edit.pool)?;
                         changed = true;
                     }

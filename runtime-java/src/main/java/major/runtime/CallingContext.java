@@ -369,6 +369,9 @@ public final class CallingContext {
      * @param node the node {@link #enterContext} returned
      */
     public static void exitContext(CallingContext node) {
+        if (node == null) {
+            return;
+        }
         CURRENT.get().node = node.parent;
     }
 
@@ -379,6 +382,9 @@ public final class CallingContext {
      * @param t the exception
      */
     public static void exitThrown(CallingContext node, Throwable t) {
+        if (node == null) {
+            return;
+        }
         unwound(node, t);
         CURRENT.get().node = node.parent;
     }
@@ -389,6 +395,9 @@ public final class CallingContext {
      * @param node the frame's node
      */
     public static void restoreContext(CallingContext node) {
+        if (node == null) {
+            return;
+        }
         CURRENT.get().node = node;
     }
 
@@ -400,6 +409,9 @@ public final class CallingContext {
      * @param frame the callee's frame
      */
     public static void enterNative(CallingContext node, String frame) {
+        if (node == null) {
+            return;
+        }
         CallingContext n = find(node, frame);
         if (n == null) {
             n = create(node, frame);
