@@ -108,18 +108,40 @@ fn check_failure(mut java: Command, jdk_frames: bool) {
     }
 }
 
-/// The profile as a map from context path to calls.
+/// The profile (format 2: frames, then nodes with their parent's line) as
+/// a map from context path (frames joined by `;`) to calls.
 fn read_profile(path: &Path) -> BTreeMap<String, u64> {
     let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("major-cct 1"));
+    assert_eq!(lines.next(), Some("major-cct 2"));
     assert_eq!(lines.next(), Some("metrics calls"));
-    lines
-        .map(|l| {
-            let (p, c) = l.rsplit_once('\t').expect("path<TAB>calls");
-            (p.to_string(), c.parse().expect("calls"))
-        })
-        .collect()
+    let count = |l: Option<&str>, what: &str| -> usize {
+        l.and_then(|l| l.strip_prefix(what))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("`{what}N` expected"))
+    };
+    let n = count(lines.next(), "frames ");
+    let frames: Vec<&str> = lines.by_ref().take(n).collect();
+    let m = count(lines.next(), "nodes ");
+    let mut paths: Vec<String> = Vec::with_capacity(m);
+    let mut out = BTreeMap::new();
+    for l in lines.by_ref().take(m) {
+        let f: Vec<&str> = l.split('\t').collect();
+        let parent: i64 = f[0].parse().unwrap();
+        let frame = frames[f[1].parse::<usize>().unwrap()];
+        let calls: u64 = f[2].parse().unwrap();
+        let path = if parent < 0 {
+            frame.to_string()
+        } else {
+            assert!((parent as usize) < paths.len(), "parents come first");
+            format!("{};{frame}", paths[parent as usize])
+        };
+        assert!(out.insert(path.clone(), calls).is_none(), "{path} twice");
+        paths.push(path);
+    }
+    assert_eq!(paths.len(), m, "as many nodes as announced");
+    assert_eq!(lines.next(), None);
+    out
 }
 
 /// The facts both weaves must show.

@@ -8,7 +8,6 @@ import java.io.Writer;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -479,37 +478,91 @@ public final class CallingContext {
 
     /** A node of the merged tree. */
     private static final class Merged {
-        final TreeMap<String, Merged> children = new TreeMap<String, Merged>();
+        final String frame;
+        final java.util.HashMap<String, Merged> children = new java.util.HashMap<String, Merged>();
         long calls;
         long wall;
         long cpu;
+
+        Merged(String frame) {
+            this.frame = frame;
+        }
     }
 
     /**
-     * Writes every thread's tree, merged (roots by frame), as a raw profile:
-     * {@code major-cct 1}, the metrics line, then one line per context with
-     * calls: its frames joined by {@code ;}, then its values, tab-separated.
+     * Writes every thread's tree, merged (roots by frame), as a raw profile
+     * (format 2, linear in the number of contexts):
+     * <pre>
+     * major-cct 2
+     * metrics calls[ wall_ns cpu_ns]
+     * frames N
+     * FRAME                         (N lines: frame 0, 1, ...)
+     * nodes M
+     * PARENT\tFRAME\tCALLS[\tWALL\tCPU]   (M lines, in depth-first order:
+     *                               PARENT is an earlier line's number, or -1)
+     * </pre>
+     * Frames and children are sorted by name, so equal trees give equal files.
      * Written to a temporary file renamed into place, so that a reader never
-     * sees half a profile.
+     * sees half a profile; iterative, whatever the depth of the tree.
      *
      * @param path the file to write
      * @param times whether to write the wall and CPU times too
      * @throws IOException if it cannot be written
      */
     public static void writeProfile(String path, boolean times) throws IOException {
-        Merged top = new Merged();
+        Merged top = new Merged(null);
         for (CallingContext r : roots()) {
             merge(r, top);
         }
+        // Frames, numbered in name order.
+        TreeMap<String, Integer> frames = new TreeMap<String, Integer>();
+        ArrayList<Merged> stack = new ArrayList<Merged>();
+        stack.add(top);
+        while (!stack.isEmpty()) {
+            Merged m = stack.remove(stack.size() - 1);
+            for (Merged c : m.children.values()) {
+                frames.put(c.frame, 0);
+                stack.add(c);
+            }
+        }
+        int n = 0;
+        for (Map.Entry<String, Integer> e : frames.entrySet()) {
+            e.setValue(n++);
+        }
         java.io.File target = new java.io.File(path).getAbsoluteFile();
         java.io.File tmp = new java.io.File(target.getPath() + ".tmp");
-        Writer w = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(tmp), "UTF-8"));
+        Writer w = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(tmp), "UTF-8"), 1 << 16);
         try {
-            w.write("major-cct 1\n");
+            w.write("major-cct 2\n");
             w.write(times ? "metrics calls wall_ns cpu_ns\n" : "metrics calls\n");
-            StringBuilder path0 = new StringBuilder();
-            for (Map.Entry<String, Merged> e : top.children.entrySet()) {
-                write(w, path0, e.getKey(), e.getValue(), times);
+            w.write("frames " + frames.size() + "\n");
+            for (String f : frames.keySet()) {
+                w.write(f);
+                w.write('\n');
+            }
+            int nodes = count(top);
+            w.write("nodes " + nodes + "\n");
+            // Depth first, children in frame order: (node, parent line) pairs.
+            ArrayList<Object[]> todo = new ArrayList<Object[]>();
+            pushChildren(todo, top, -1);
+            int line = 0;
+            while (!todo.isEmpty()) {
+                Object[] t = todo.remove(todo.size() - 1);
+                Merged m = (Merged) t[0];
+                w.write(Integer.toString((Integer) t[1]));
+                w.write('\t');
+                w.write(Integer.toString(frames.get(m.frame)));
+                w.write('\t');
+                w.write(Long.toString(m.calls));
+                if (times) {
+                    w.write('\t');
+                    w.write(Long.toString(m.wall));
+                    w.write('\t');
+                    w.write(Long.toString(m.cpu));
+                }
+                w.write('\n');
+                pushChildren(todo, m, line);
+                line++;
             }
         } finally {
             w.close();
@@ -522,48 +575,56 @@ public final class CallingContext {
         }
     }
 
-    private static void merge(CallingContext n, Merged into) {
-        CallingContext[] k = n.children;
-        int count = k == null ? 0 : Math.min(n.count, k.length);
-        for (int i = 0; i < count; i++) {
-            CallingContext c = k[i];
-            if (c == null || c.calls == 0) {
-                continue;
-            }
-            Merged m = into.children.get(c.frame);
-            if (m == null) {
-                m = new Merged();
-                into.children.put(c.frame, m);
-            }
-            m.calls += c.calls;
-            m.wall += c.wall;
-            m.cpu += c.cpu;
-            merge(c, m);
+    /** Pushes {@code m}'s children, last in frame order first (so the first pops first). */
+    private static void pushChildren(ArrayList<Object[]> todo, Merged m, int line) {
+        if (m.children.isEmpty()) {
+            return;
+        }
+        ArrayList<String> names = new ArrayList<String>(m.children.keySet());
+        java.util.Collections.sort(names);
+        for (int i = names.size() - 1; i >= 0; i--) {
+            todo.add(new Object[] {m.children.get(names.get(i)), line});
         }
     }
 
-    private static void write(Writer w, StringBuilder path, String frame, Merged m, boolean times)
-            throws IOException {
-        int mark = path.length();
-        if (mark > 0) {
-            path.append(';');
+    /** The number of nodes below {@code top}. */
+    private static int count(Merged top) {
+        int n = 0;
+        ArrayList<Merged> stack = new ArrayList<Merged>();
+        stack.add(top);
+        while (!stack.isEmpty()) {
+            Merged m = stack.remove(stack.size() - 1);
+            n += m.children.size();
+            stack.addAll(m.children.values());
         }
-        path.append(frame);
-        w.write(path.toString());
-        w.write('\t');
-        w.write(Long.toString(m.calls));
-        if (times) {
-            w.write('\t');
-            w.write(Long.toString(m.wall));
-            w.write('\t');
-            w.write(Long.toString(m.cpu));
+        return n;
+    }
+
+    /** Adds the tree below {@code root} into {@code into}, iteratively. */
+    private static void merge(CallingContext root, Merged into) {
+        ArrayList<Object[]> todo = new ArrayList<Object[]>();
+        todo.add(new Object[] {root, into});
+        while (!todo.isEmpty()) {
+            Object[] t = todo.remove(todo.size() - 1);
+            CallingContext n = (CallingContext) t[0];
+            Merged target = (Merged) t[1];
+            CallingContext[] k = n.children;
+            int count = k == null ? 0 : Math.min(n.count, k.length);
+            for (int i = 0; i < count; i++) {
+                CallingContext c = k[i];
+                if (c == null || c.calls == 0) {
+                    continue;
+                }
+                Merged m = target.children.get(c.frame);
+                if (m == null) {
+                    m = new Merged(c.frame);
+                    target.children.put(c.frame, m);
+                }
+                m.calls += c.calls;
+                m.wall += c.wall;
+                m.cpu += c.cpu;
+                todo.add(new Object[] {c, m});
+            }
         }
-        w.write('\n');
-        Iterator<Map.Entry<String, Merged>> it = m.children.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<String, Merged> e = it.next();
-            write(w, path, e.getKey(), e.getValue(), times);
-        }
-        path.setLength(mark);
     }
 }
