@@ -47,8 +47,8 @@ use super::layering::is_intrinsic;
 pub const CONTEXT: &str = "major/runtime/CallingContext";
 /// Its descriptor.
 const CONTEXT_DESC: &str = "Lmajor/runtime/CallingContext;";
-/// The field of `java.lang.Thread` holding the thread's current node (full coverage).
-pub const THREAD_FIELD: &str = "major$cc";
+/// The field of `java.lang.Thread` holding the thread's tree, its root (full coverage).
+pub const THREAD_FIELD: &str = "major$cct";
 /// Its descriptor.
 pub const THREAD_FIELD_DESC: &str = CONTEXT_DESC;
 
@@ -238,10 +238,10 @@ pub fn wrap(
         &format!("(Ljava/lang/String;){ctx}"),
         false,
     )?;
-    let exit = pool.method_ref(w.owner, "exitContext", &format!("({ctx})V"), false)?;
-    let restore = pool.method_ref(w.owner, "restoreContext", &format!("({ctx})V"), false)?;
+    let exit = pool.method_ref(CONTEXT, "exitContext", &format!("({ctx})V"), false)?;
+    let restore = pool.method_ref(CONTEXT, "restoreContext", &format!("({ctx})V"), false)?;
     let thrown = pool.method_ref(
-        w.owner,
+        CONTEXT,
         "exitThrown",
         &format!("({ctx}Ljava/lang/Throwable;)V"),
         false,
@@ -320,7 +320,7 @@ pub fn wrap(
                     }
                 };
                 let f = pool.string(f)?;
-                let m = pool.method_ref(w.owner, name, &desc, false)?;
+                let m = pool.method_ref(CONTEXT, name, &desc, false)?;
                 out.extend([
                     load.clone(),
                     Insn::Ldc {
@@ -376,8 +376,9 @@ pub fn wrap(
     Ok(tracked)
 }
 
-/// Adds to `java.lang.MajorBypass` the methods that keep the current node in
-/// `Thread.major$cc` (see the module doc).
+/// Adds to `java.lang.MajorBypass` the two methods that find the thread's
+/// tree in `Thread.major$cct` (see the module doc); the others are
+/// `major.runtime.CallingContext`'s in both modes.
 pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> Result<()> {
     let s = "Ljava/lang/String;";
     let c = CONTEXT_DESC;
@@ -391,229 +392,150 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
         index: i,
         wide: false,
     };
-    let methods: [(&str, String); 7] = [
-        ("currentContext", format!("(){c}")),
-        ("enterContext", format!("({s}){c}")),
-        ("exitContext", format!("({c})V")),
-        ("exitThrown", format!("({c}Ljava/lang/Throwable;)V")),
-        ("restoreContext", format!("({c})V")),
-        ("enterNative", format!("({c}{s})V")),
-        ("enterDispatched", format!("(Ljava/lang/Object;{c}{s})V")),
-    ];
-    for (name, desc) in methods {
-        let mut code = Code::empty();
+    const ARETURN: u8 = 176;
+    // currentContext()
+    let mut code = Code::empty();
+    {
         let pool = b.pool();
-        let thread = Insn::Cp {
-            op: op::INVOKESTATIC,
-            index: pool.method_ref(
-                bypass::THREAD,
-                "currentThread",
-                "()Ljava/lang/Thread;",
-                false,
-            )?,
-        };
+        let thread = pool.method_ref(
+            bypass::THREAD,
+            "currentThread",
+            "()Ljava/lang/Thread;",
+            false,
+        )?;
         let field = pool.field_ref(bypass::THREAD, THREAD_FIELD, THREAD_FIELD_DESC)?;
-        let get = Insn::Cp {
-            op: op::GETFIELD,
-            index: field,
-        };
-        let put = Insn::Cp {
-            op: op::PUTFIELD,
-            index: field,
-        };
-        let find = Insn::Cp {
-            op: op::INVOKESTATIC,
-            index: pool.method_ref(CONTEXT, "find", &format!("({c}{s}){c}"), false)?,
-        };
-        let create = Insn::Cp {
-            op: op::INVOKESTATIC,
-            index: pool.method_ref(CONTEXT, "create", &format!("({c}{s}){c}"), false)?,
-        };
-        let found = code.new_label();
+        let current_in = pool.method_ref(CONTEXT, "currentIn", &format!("({c}){c}"), false)?;
+        code.insns.extend([
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: thread,
+            },
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: current_in,
+            },
+            Insn::Simple(ARETURN),
+        ]);
+    }
+    b.add_method(
+        0x1009,
+        "currentContext",
+        &format!("(){c}"),
+        Some(&mut code),
+        hierarchy,
+    )?;
+    // enterContext(String): null while a bypass is on (before boot, without
+    // a thread, with the DIB set); the thread's root made on its first frame.
+    let mut code = Code::empty();
+    {
         let none = code.new_label();
+        let have = code.new_label();
+        let pool = b.pool();
+        let thread = pool.method_ref(
+            bypass::THREAD,
+            "currentThread",
+            "()Ljava/lang/Thread;",
+            false,
+        )?;
+        let field = pool.field_ref(bypass::THREAD, THREAD_FIELD, THREAD_FIELD_DESC)?;
         let booted = pool.field_ref(bypass::BYPASS, bypass::BOOTED, "Z")?;
         let dib = pool.field_ref(bypass::THREAD, bypass::DIB_FIELD, "Z")?;
-        // The methods that take a node do nothing for null.
-        let null_node_returns = [
-            aload(0),
+        let new_root = pool.method_ref(CONTEXT, "newRoot", &format!("(){c}"), false)?;
+        let enter_in = pool.method_ref(CONTEXT, "enterIn", &format!("({c}{s}){c}"), false)?;
+        code.insns.extend([
+            Insn::Cp {
+                op: op::GETSTATIC,
+                index: booted,
+            },
+            Insn::Jump {
+                op: op::IFEQ,
+                target: none,
+            },
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: thread,
+            },
+            astore(1),
+            aload(1),
             Insn::Jump {
                 op: op::IFNULL,
                 target: none,
             },
-        ];
-        let insns = &mut code.insns;
-        match name {
-            "currentContext" => insns.extend([thread, get, Insn::Simple(176)]),
-            "enterContext" => insns.extend([
-                // null while a bypass is on: before boot, without a thread,
-                // with the DIB set.
-                Insn::Cp {
-                    op: op::GETSTATIC,
-                    index: booted,
-                },
-                Insn::Jump {
-                    op: op::IFEQ,
-                    target: none,
-                },
-                thread.clone(),
-                astore(1),
-                aload(1),
-                Insn::Jump {
-                    op: op::IFNULL,
-                    target: none,
-                },
-                aload(1),
-                Insn::Cp {
-                    op: op::GETFIELD,
-                    index: dib,
-                },
-                Insn::Jump {
-                    op: 154, // ifne
-                    target: none,
-                },
-                aload(1),
-                get,
-                astore(2),
-                aload(2),
-                aload(0),
-                find,
-                astore(3),
-                aload(3),
-                Insn::Jump {
-                    op: op::IFNONNULL,
-                    target: found,
-                },
-                aload(2),
-                aload(0),
-                create,
-                astore(3),
-                Insn::Label(found),
-                aload(1),
-                aload(3),
-                put,
-                aload(3),
-                Insn::Simple(176), // areturn
-                Insn::Label(none),
-                Insn::Simple(op::ACONST_NULL),
-                Insn::Simple(176),
-            ]),
-            "exitContext" => {
-                let parent = pool.field_ref(CONTEXT, "parent", c)?;
-                insns.extend(null_node_returns);
-                insns.extend([
-                    thread,
-                    aload(0),
-                    Insn::Cp {
-                        op: op::GETFIELD,
-                        index: parent,
-                    },
-                    put,
-                    Insn::Label(none),
-                    Insn::Simple(op::RETURN),
-                ])
-            }
-            "exitThrown" => {
-                let unwound = pool.method_ref(
-                    CONTEXT,
-                    "unwound",
-                    &format!("({c}Ljava/lang/Throwable;)V"),
-                    false,
-                )?;
-                let parent = pool.field_ref(CONTEXT, "parent", c)?;
-                insns.extend(null_node_returns);
-                insns.extend([
-                    aload(0),
-                    aload(1),
-                    Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: unwound,
-                    },
-                    thread,
-                    aload(0),
-                    Insn::Cp {
-                        op: op::GETFIELD,
-                        index: parent,
-                    },
-                    put,
-                    Insn::Label(none),
-                    Insn::Simple(op::RETURN),
-                ])
-            }
-            "restoreContext" => {
-                insns.extend(null_node_returns);
-                insns.extend([
-                    thread,
-                    aload(0),
-                    put,
-                    Insn::Label(none),
-                    Insn::Simple(op::RETURN),
-                ])
-            }
-            "enterNative" => insns.extend([
-                aload(0),
-                Insn::Jump {
-                    op: op::IFNULL,
-                    target: none,
-                },
-                aload(0),
-                aload(1),
-                find,
-                astore(2),
-                aload(2),
-                Insn::Jump {
-                    op: op::IFNONNULL,
-                    target: found,
-                },
-                aload(0),
-                aload(1),
-                create,
-                astore(2),
-                Insn::Label(found),
-                thread,
-                aload(2),
-                put,
-                Insn::Label(none),
-                Insn::Simple(op::RETURN),
-            ]),
-            _ => {
-                let dispatch = pool.method_ref(
-                    CONTEXT,
-                    "dispatchChild",
-                    &format!("({c}Ljava/lang/Object;{s}){c}"),
-                    false,
-                )?;
-                insns.extend([
-                    aload(1),
-                    aload(0),
-                    aload(2),
-                    Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: dispatch,
-                    },
-                    astore(3),
-                    aload(3),
-                    Insn::Jump {
-                        op: op::IFNULL,
-                        target: found,
-                    },
-                    thread,
-                    aload(3),
-                    put,
-                    Insn::Label(found),
-                    Insn::Simple(op::RETURN),
-                ])
-            }
-        }
-        b.add_method(0x1009, name, &desc, Some(&mut code), hierarchy)?;
+            aload(1),
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: dib,
+            },
+            Insn::Jump {
+                op: 154, // ifne
+                target: none,
+            },
+            aload(1),
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
+            astore(2),
+            aload(2),
+            Insn::Jump {
+                op: op::IFNONNULL,
+                target: have,
+            },
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: new_root,
+            },
+            astore(2),
+            aload(1),
+            aload(2),
+            Insn::Cp {
+                op: op::PUTFIELD,
+                index: field,
+            },
+            Insn::Label(have),
+            aload(2),
+            aload(0),
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: enter_in,
+            },
+            Insn::Simple(ARETURN),
+            Insn::Label(none),
+            Insn::Simple(op::ACONST_NULL),
+            Insn::Simple(ARETURN),
+        ]);
     }
-    Ok(())
+    b.add_method(
+        0x1009,
+        "enterContext",
+        &format!("({s}){c}"),
+        Some(&mut code),
+        hierarchy,
+    )
 }
 
 /// Methods of `major.runtime.CallingContext` that run without the DIB although
-/// they could construct an exception (they never do): the tree's lookups, run
-/// on every woven method's entry.
+/// they could construct an exception (they never do): the tree's lookups and
+/// the moves of the current node, run on every woven method's entry and exit.
+/// (What they call that allocates or reflects has the DIB set.)
 pub fn runs_without_dib(class: &str, method: &str) -> bool {
-    class == CONTEXT && matches!(method, "find" | "dispatchChild" | "unwound")
+    class == CONTEXT
+        && matches!(
+            method,
+            "find"
+                | "enterIn"
+                | "currentIn"
+                | "exitContext"
+                | "exitThrown"
+                | "restoreContext"
+                | "enterNative"
+                | "enterDispatched"
+                | "dispatchChild"
+        )
 }
 
 #[cfg(test)]

@@ -770,7 +770,21 @@ impl<'p> Weaver<'p> {
                 },
             );
             mw.weave(&mctx)?;
+            let next_local = mw.next_local;
             if mw.changed {
+                if self.calling_context {
+                    // The advice may ask for the context: the added method
+                    // is a frame like any other.
+                    let frame = context::frame_name(&name, "<clinit>", "()V");
+                    let w = context::Wrap {
+                        frame: &frame,
+                        owner: context::owner(self.full_coverage),
+                        handler_from: Some(None),
+                        node: next_local,
+                        exc: next_local + 1,
+                    };
+                    context::wrap(&mut code, &w, index, &mut edit.pool)?;
+                }
                 emit::compact_locals(&mut code.insns);
                 frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
                 added.push(method_info(

@@ -51,6 +51,23 @@ public final class CallingContext {
     /** A slot for aspects. */
     public Object data;
 
+    /** The node's number in its thread's tree (the root is 0). */
+    public final int id;
+    /** The thread's root. */
+    public final CallingContext root;
+
+    /**
+     * In a thread's root: the number of the thread's current node. A number,
+     * not a reference: the root outlives young collections, and a reference
+     * stored into an old object on every method entry and exit costs G1's
+     * post-write barrier its slow path each time (measured: 30% of a woven
+     * workload's samples).
+     */
+    private int current;
+    /** In a thread's root: its nodes by number. */
+    private CallingContext[] nodes;
+    /** In a thread's root: how many nodes it has. */
+    private int size;
     /** In a thread's root: the exception last unwound through a woven frame. */
     private Throwable thrown;
     /** In a thread's root: the deepest frame {@link #thrown} unwound. */
@@ -58,8 +75,8 @@ public final class CallingContext {
 
     private CallingContext[] children;
     private int count;
-    /** The child found last: most lookups hit it. */
-    private CallingContext last;
+    /** The index in {@link #children} of the child found last: most lookups hit it. */
+    private int last;
     /**
      * For the child of a call to an overridable method without a woven body:
      * receiver classes whose dispatch runs that method (positive) or an
@@ -68,75 +85,132 @@ public final class CallingContext {
     private Class<?>[] dispatch;
     private int dispatched;
 
-    private CallingContext(CallingContext parent, String frame) {
+    private CallingContext(CallingContext parent, String frame, int id, CallingContext root) {
         this.parent = parent;
         this.frame = frame;
+        this.id = id;
+        this.root = root == null ? this : root;
     }
 
-    /** Every thread's root, in creation order. */
-    private static final List<CallingContext> ROOTS = new ArrayList<CallingContext>();
+    /**
+     * Every thread's root, in creation order. (The class's static state lives
+     * in nested classes: with the JDK woven, woven code calls this class
+     * during the VM's bootstrap too — with null nodes — and the class must
+     * have no static initializer to run then.)
+     */
+    private static final class Roots {
+        static final List<CallingContext> ALL = new ArrayList<CallingContext>();
+    }
 
     // ------------------------------------------------------------------
-    // The tree (both modes)
+    // The tree (both modes). The methods that take a node do nothing for
+    // null (a bypass was on when the frame was entered).
     // ------------------------------------------------------------------
 
     /**
-     * The child of {@code cur} for {@code frame}, its {@link #calls} counted, or
-     * {@code null} when {@code cur} has none yet (or is {@code null}). Runs no
-     * code but its own and never throws: it runs without the bypass set.
+     * A new thread's root (with the JDK woven, kept in a field of its
+     * {@code Thread}).
      *
-     * @param cur the current node, or null
+     * @return the root
+     */
+    public static CallingContext newRoot() {
+        CallingContext r = new CallingContext(null, null, 0, null);
+        r.nodes = new CallingContext[64];
+        r.nodes[0] = r;
+        r.size = 1;
+        synchronized (Roots.ALL) {
+            Roots.ALL.add(r);
+        }
+        return r;
+    }
+
+    /**
+     * The current node of the thread whose root is {@code root}.
+     *
+     * @param root the root, or null
+     * @return the node, or null
+     */
+    public static CallingContext currentIn(CallingContext root) {
+        return root == null ? null : root.nodes[root.current];
+    }
+
+    /**
+     * Enters {@code frame} below the current node of {@code root}'s thread:
+     * the child, counted, becomes current.
+     *
+     * @param root the thread's root
+     * @param frame the frame (an interned string)
+     * @return the node entered
+     */
+    public static CallingContext enterIn(CallingContext root, String frame) {
+        CallingContext cur = root.nodes[root.current];
+        CallingContext c = find(cur, frame);
+        if (c == null) {
+            c = create(cur, frame);
+        }
+        root.current = c.id;
+        return c;
+    }
+
+    /**
+     * The child of {@code cur} for {@code frame}, its {@link #calls} counted, or
+     * {@code null} when {@code cur} has none yet. Runs no code but its own and
+     * never throws: it runs without the bypass set.
+     *
+     * @param cur the current node
      * @param frame the frame (an interned string)
      * @return the child, or null
      */
     public static CallingContext find(CallingContext cur, String frame) {
-        if (cur == null) {
+        CallingContext[] k = cur.children;
+        if (k == null) {
             return null;
         }
-        CallingContext c = cur.last;
-        if (c != null && c.frame == frame) {
-            c.calls++;
-            return c;
+        int n = cur.count;
+        if (n > k.length) {
+            n = k.length;
         }
-        CallingContext[] k = cur.children;
-        if (k != null) {
-            int n = cur.count;
-            if (n > k.length) {
-                n = k.length;
+        int l = cur.last;
+        if (l < n) {
+            CallingContext c = k[l];
+            if (c != null && c.frame == frame) {
+                c.calls++;
+                return c;
             }
-            for (int i = 0; i < n; i++) {
-                c = k[i];
-                if (c != null && c.frame == frame) {
-                    cur.last = c;
-                    c.calls++;
-                    return c;
-                }
+        }
+        for (int i = 0; i < n; i++) {
+            CallingContext c = k[i];
+            if (c != null && c.frame == frame) {
+                cur.last = i;
+                c.calls++;
+                return c;
             }
         }
         return null;
     }
 
     /**
-     * The child of {@code cur} for {@code frame}, made and counted once; with
-     * {@code cur} null, first a new root for the current thread. (With the JDK
-     * woven, it runs with the thread's bypass set: it allocates.)
+     * The child of {@code cur} for {@code frame}, made and counted once. (With
+     * the JDK woven, it runs with the thread's bypass set: it allocates.)
      *
-     * @param cur the current node, or null on a thread's first frame
+     * @param cur the current node
      * @param frame the frame
      * @return the child
      */
     public static CallingContext create(CallingContext cur, String frame) {
-        if (cur == null) {
-            cur = new CallingContext(null, null);
-            synchronized (ROOTS) {
-                ROOTS.add(cur);
-            }
-        }
         CallingContext c = find(cur, frame);
         if (c != null) {
             return c;
         }
-        c = new CallingContext(cur, frame);
+        CallingContext root = cur.root;
+        c = new CallingContext(cur, frame, root.size, root);
+        if (root.size == root.nodes.length) {
+            CallingContext[] bigger = new CallingContext[root.nodes.length * 2];
+            System.arraycopy(root.nodes, 0, bigger, 0, root.size);
+            root.nodes = bigger;
+        }
+        root.nodes[root.size] = c;
+        root.size++;
         CallingContext[] k = cur.children;
         if (k == null) {
             k = new CallingContext[4];
@@ -147,10 +221,82 @@ public final class CallingContext {
         }
         k[cur.count] = c;
         cur.children = k;
+        cur.last = cur.count;
         cur.count++;
-        cur.last = c;
         c.calls = 1;
         return c;
+    }
+
+    /**
+     * Leaves the frame of {@code node}: its parent is current again.
+     *
+     * @param node the node entered, or null
+     */
+    public static void exitContext(CallingContext node) {
+        if (node != null) {
+            node.root.current = node.parent.id;
+        }
+    }
+
+    /**
+     * Leaves the frame of {@code node} as {@code t} unwinds it.
+     *
+     * @param node the node entered, or null
+     * @param t the exception
+     */
+    public static void exitThrown(CallingContext node, Throwable t) {
+        if (node != null) {
+            CallingContext root = node.root;
+            if (root.thrown != t) {
+                root.thrown = t;
+                root.thrownAt = node;
+            }
+            root.current = node.parent.id;
+        }
+    }
+
+    /**
+     * Makes {@code node} current again (an exception handler of its frame,
+     * the return of a call entered with {@link #enterNative}).
+     *
+     * @param node the frame's node, or null
+     */
+    public static void restoreContext(CallingContext node) {
+        if (node != null) {
+            node.root.current = node.id;
+        }
+    }
+
+    /**
+     * Enters the frame of a method without a woven body, called from the frame
+     * of {@code node}.
+     *
+     * @param node the caller's node, or null
+     * @param frame the callee's frame
+     */
+    public static void enterNative(CallingContext node, String frame) {
+        if (node != null) {
+            CallingContext n = find(node, frame);
+            if (n == null) {
+                n = create(node, frame);
+            }
+            node.root.current = n.id;
+        }
+    }
+
+    /**
+     * Enters the frame of an overridable method without a woven body when the
+     * call on {@code receiver} runs it (see {@link #dispatchChild}).
+     *
+     * @param receiver the receiver
+     * @param node the caller's node, or null
+     * @param frame the frame of the method the call names
+     */
+    public static void enterDispatched(Object receiver, CallingContext node, String frame) {
+        CallingContext n = dispatchChild(node, receiver, frame);
+        if (n != null) {
+            n.root.current = n.id;
+        }
     }
 
     /**
@@ -168,21 +314,17 @@ public final class CallingContext {
         if (cur == null || receiver == null) {
             return null;
         }
-        CallingContext c = cur.last;
-        if (c == null || c.frame != frame) {
-            c = null;
-            CallingContext[] k = cur.children;
-            int n = k == null ? 0 : Math.min(cur.count, k.length);
-            for (int i = 0; i < n; i++) {
-                if (k[i] != null && k[i].frame == frame) {
-                    c = k[i];
-                    break;
-                }
+        CallingContext c = null;
+        CallingContext[] k = cur.children;
+        int n = k == null ? 0 : cur.count < k.length ? cur.count : k.length;
+        for (int i = 0; i < n; i++) {
+            if (k[i] != null && k[i].frame == frame) {
+                c = k[i];
+                break;
             }
-            if (c == null) {
-                c = createDispatch(cur, frame);
-            }
-            cur.last = c;
+        }
+        if (c == null) {
+            c = createDispatch(cur, frame);
         }
         Class<?> type = receiver.getClass();
         Class<?>[] d = c.dispatch;
@@ -253,25 +395,6 @@ public final class CallingContext {
     }
 
     /**
-     * Notes that {@code t} unwinds the frame of {@code node}: the first such
-     * frame (the deepest) is where it was thrown, as far as the tree knows.
-     * Runs no code but its own.
-     *
-     * @param node the frame's node
-     * @param t the exception
-     */
-    public static void unwound(CallingContext node, Throwable t) {
-        CallingContext root = node;
-        while (root.parent != null) {
-            root = root.parent;
-        }
-        if (root.thrown != t) {
-            root.thrown = t;
-            root.thrownAt = node;
-        }
-    }
-
-    /**
      * The context {@code t} was thrown in, on this thread, if it unwound a woven
      * frame of the tree {@code within} belongs to.
      *
@@ -283,10 +406,7 @@ public final class CallingContext {
         if (within == null) {
             return null;
         }
-        CallingContext root = within;
-        while (root.parent != null) {
-            root = root.parent;
-        }
+        CallingContext root = within.root;
         return root.thrown == t ? root.thrownAt : null;
     }
 
@@ -321,28 +441,26 @@ public final class CallingContext {
     }
 
     // ------------------------------------------------------------------
-    // The current node in a ThreadLocal (application weaving)
+    // The thread's root in a ThreadLocal (application weaving)
     // ------------------------------------------------------------------
 
-    /** One thread's current node. */
-    private static final class Current {
-        CallingContext node;
+    /** Each thread's root. */
+    private static final class Local {
+        static final ThreadLocal<CallingContext> ROOT = new ThreadLocal<CallingContext>() {
+            @Override
+            protected CallingContext initialValue() {
+                return newRoot();
+            }
+        };
     }
-
-    private static final ThreadLocal<Current> CURRENT = new ThreadLocal<Current>() {
-        @Override
-        protected Current initialValue() {
-            return new Current();
-        }
-    };
 
     /**
      * The current thread's current node ({@code thisCallingContext}).
      *
-     * @return the node, or null before the thread's first woven frame
+     * @return the node
      */
     public static CallingContext currentContext() {
-        return CURRENT.get().node;
+        return currentIn(Local.ROOT.get());
     }
 
     /**
@@ -352,85 +470,7 @@ public final class CallingContext {
      * @return the node entered
      */
     public static CallingContext enterContext(String frame) {
-        Current t = CURRENT.get();
-        CallingContext cur = t.node;
-        CallingContext n = find(cur, frame);
-        if (n == null) {
-            n = create(cur, frame);
-        }
-        t.node = n;
-        return n;
-    }
-
-    /**
-     * Leaves the frame of {@code node}: its parent is current again.
-     *
-     * @param node the node {@link #enterContext} returned
-     */
-    public static void exitContext(CallingContext node) {
-        if (node == null) {
-            return;
-        }
-        CURRENT.get().node = node.parent;
-    }
-
-    /**
-     * Leaves the frame of {@code node} as {@code t} unwinds it.
-     *
-     * @param node the node {@link #enterContext} returned
-     * @param t the exception
-     */
-    public static void exitThrown(CallingContext node, Throwable t) {
-        if (node == null) {
-            return;
-        }
-        unwound(node, t);
-        CURRENT.get().node = node.parent;
-    }
-
-    /**
-     * Makes {@code node} current again (an exception handler of its frame).
-     *
-     * @param node the frame's node
-     */
-    public static void restoreContext(CallingContext node) {
-        if (node == null) {
-            return;
-        }
-        CURRENT.get().node = node;
-    }
-
-    /**
-     * Enters the frame of a method without a woven body, called from the frame
-     * of {@code node}.
-     *
-     * @param node the caller's node
-     * @param frame the callee's frame
-     */
-    public static void enterNative(CallingContext node, String frame) {
-        if (node == null) {
-            return;
-        }
-        CallingContext n = find(node, frame);
-        if (n == null) {
-            n = create(node, frame);
-        }
-        CURRENT.get().node = n;
-    }
-
-    /**
-     * Enters the frame of an overridable method without a woven body when the
-     * call on {@code receiver} runs it (see {@link #dispatchChild}).
-     *
-     * @param receiver the receiver
-     * @param node the caller's node
-     * @param frame the frame of the method the call names
-     */
-    public static void enterDispatched(Object receiver, CallingContext node, String frame) {
-        CallingContext n = dispatchChild(node, receiver, frame);
-        if (n != null) {
-            CURRENT.get().node = n;
-        }
+        return enterIn(Local.ROOT.get(), frame);
     }
 
     // ------------------------------------------------------------------
@@ -439,8 +479,8 @@ public final class CallingContext {
 
     /** Every thread's root so far. */
     private static CallingContext[] roots() {
-        synchronized (ROOTS) {
-            return ROOTS.toArray(new CallingContext[0]);
+        synchronized (Roots.ALL) {
+            return Roots.ALL.toArray(new CallingContext[0]);
         }
     }
 
@@ -456,13 +496,22 @@ public final class CallingContext {
      * @param main the context of the program's {@code main} (where the profiler
      *     aspect calls this)
      */
-    public static synchronized void writeAtExit(CallingContext main) {
+    public static void writeAtExit(CallingContext main) {
+        writeAtExit(main, Boolean.getBoolean("major.cct.times"));
+    }
+
+    /**
+     * {@link #writeAtExit(CallingContext)}, with the times or without.
+     *
+     * @param main the context of the program's {@code main}
+     * @param times whether the profile has the {@link #wall} and {@link #cpu} columns
+     */
+    public static synchronized void writeAtExit(CallingContext main, final boolean times) {
         if (hooked) {
             return;
         }
         hooked = true;
         final String out = System.getProperty("major.cct.out", "profile.cct");
-        final boolean times = Boolean.getBoolean("major.cct.times");
         Runtime.getRuntime().addShutdownHook(new Thread("major-cct-writer") {
             @Override
             public void run() {
