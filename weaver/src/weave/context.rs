@@ -28,10 +28,14 @@
 //! not override it (`enterDispatched`, cached per context and class): an
 //! override has a woven body that enters its own frame.
 //!
-//! With the JDK woven, the current node is a field of `java.lang.Thread` and
-//! the five methods are `java.lang.MajorBypass`'s ([`bypass_methods`]); in an
-//! application weave they are `major.runtime.CallingContext`'s, over a
-//! `ThreadLocal`. Advice reads the current node with `currentContext()`.
+//! Each thread's tree has a root that numbers its nodes and holds the
+//! current node's number (a number: storing a reference into an old object
+//! on every entry and exit takes G1's post-write barrier slow path). The
+//! methods that take a node are `major.runtime.CallingContext`'s; the two
+//! that find the thread's root — `enterContext` and `currentContext` (what
+//! advice reads) — are `java.lang.MajorBypass`'s with the JDK woven (the root
+//! in a field of `java.lang.Thread`, [`bypass_methods`]) and
+//! `CallingContext`'s over a `ThreadLocal` in an application weave.
 
 use major_classfile::opcodes::op;
 use major_classfile::{
