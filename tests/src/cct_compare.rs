@@ -1,0 +1,438 @@
+//! Compares two calling-context trees in the `calls.folded` exchange format
+//! (`frame;frame;...;frame COUNT`, one line per node: what the JVMTI oracle
+//! `tests/jvmti/cct_oracle.c` and major's CCT profiler both write).
+//!
+//! A difference is a node only in one tree, or a node in both with other
+//! counts. A node only in one tree whose caller is also only there is part
+//! of its caller's difference: only the topmost node of a missing subtree is
+//! a difference, with the size of what hangs under it. A caller-supplied
+//! classifier assigns differences to named categories of known, explained
+//! differences ("bootstrap phase", "the runtime's own methods"); the rest
+//! are unexplained, and [`Comparison::report`] lists them first.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// A calling-context tree as `calls.folded` gives it: path -> count.
+pub type Folded = BTreeMap<String, u64>;
+
+/// Parses `calls.folded` text; `origin` names it in errors (with the line).
+pub fn parse_folded(text: &str, origin: &str) -> Result<Folded, String> {
+    let mut tree = Folded::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if line.is_empty() {
+            continue;
+        }
+        let (path, count) = line
+            .rsplit_once(' ')
+            .ok_or_else(|| format!("{origin}:{n}: expected `path COUNT`, found {line:?}"))?;
+        let count: u64 = count
+            .parse()
+            .map_err(|_| format!("{origin}:{n}: count {count:?} is not a number"))?;
+        if path.is_empty() || path.split(';').any(str::is_empty) {
+            return Err(format!("{origin}:{n}: empty frame in {path:?}"));
+        }
+        if tree.insert(path.to_string(), count).is_some() {
+            return Err(format!("{origin}:{n}: path listed twice: {path}"));
+        }
+    }
+    Ok(tree)
+}
+
+/// Reads a `calls.folded` file.
+pub fn read_folded(path: &Path) -> Result<Folded, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_folded(&text, &path.display().to_string())
+}
+
+/// The caller's context of a path (`None` for a root).
+pub fn parent(path: &str) -> Option<&str> {
+    path.rsplit_once(';').map(|(p, _)| p)
+}
+
+/// The innermost frame of a path.
+pub fn leaf(path: &str) -> &str {
+    path.rsplit(';').next().unwrap_or(path)
+}
+
+/// Which tree a node is only in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Only in the first (left) tree.
+    Left,
+    /// Only in the second (right) tree.
+    Right,
+}
+
+/// One difference between two trees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Difference {
+    /// A subtree only in one tree: its topmost node (whose caller, if any,
+    /// is in both trees), its count, and how many nodes and calls hang
+    /// under it.
+    Only {
+        /// The tree it is in.
+        side: Side,
+        /// The topmost node's path.
+        path: String,
+        /// Its count.
+        count: u64,
+        /// Nodes under it (not counting itself).
+        descendants: usize,
+        /// Calls of the whole subtree, itself included.
+        subtree_calls: u64,
+    },
+    /// A node in both trees with different counts.
+    Count {
+        /// The node's path.
+        path: String,
+        /// Its count in the left tree.
+        left: u64,
+        /// Its count in the right tree.
+        right: u64,
+    },
+}
+
+impl Difference {
+    /// The node's path.
+    pub fn path(&self) -> &str {
+        match self {
+            Difference::Only { path, .. } | Difference::Count { path, .. } => path,
+        }
+    }
+
+    /// One line for people, with the trees' names.
+    pub fn describe(&self, left: &str, right: &str) -> String {
+        match self {
+            Difference::Only {
+                side,
+                path,
+                count,
+                descendants,
+                subtree_calls,
+            } => {
+                let name = if *side == Side::Left { left } else { right };
+                format!(
+                    "only in {name}: {path} {count} (+{descendants} nodes under it, {subtree_calls} calls in all)"
+                )
+            }
+            Difference::Count {
+                path,
+                left: l,
+                right: r,
+            } => format!("count {left} {l} != {right} {r}: {path}"),
+        }
+    }
+}
+
+/// The result of [`compare`].
+#[derive(Debug, Clone, Default)]
+pub struct Comparison {
+    /// The left tree's name (for reports).
+    pub left_name: String,
+    /// The right tree's name.
+    pub right_name: String,
+    /// Nodes in both trees with equal counts.
+    pub equal: usize,
+    /// Differences no category explains, in path order.
+    pub unexplained: Vec<Difference>,
+    /// Explained differences by category, each in path order.
+    pub explained: BTreeMap<String, Vec<Difference>>,
+}
+
+impl Comparison {
+    /// Whether every difference is explained.
+    pub fn is_exact(&self) -> bool {
+        self.unexplained.is_empty()
+    }
+
+    /// The size of each category: differences, nodes involved (a missing
+    /// subtree counts all its nodes) and calls involved (a count mismatch
+    /// counts the absolute difference).
+    pub fn category_sizes(&self) -> BTreeMap<String, (usize, usize, u64)> {
+        self.explained
+            .iter()
+            .map(|(name, diffs)| (name.clone(), size(diffs)))
+            .collect()
+    }
+
+    /// A report: the unexplained differences first (at most `limit` of
+    /// them listed), then each category with its size and first examples.
+    pub fn report(&self, limit: usize) -> String {
+        let (l, r) = (&self.left_name, &self.right_name);
+        let mut s = String::new();
+        let (n, nodes, calls) = size(&self.unexplained);
+        let _ = writeln!(
+            s,
+            "{l} vs {r}: {} nodes equal; UNEXPLAINED: {n} differences ({nodes} nodes, {calls} calls)",
+            self.equal
+        );
+        for d in self.unexplained.iter().take(limit) {
+            let _ = writeln!(s, "  {}", d.describe(l, r));
+        }
+        if self.unexplained.len() > limit {
+            let _ = writeln!(s, "  ... and {} more", self.unexplained.len() - limit);
+        }
+        for (name, diffs) in &self.explained {
+            let (n, nodes, calls) = size(diffs);
+            let _ = writeln!(
+                s,
+                "explained, {name}: {n} differences ({nodes} nodes, {calls} calls)"
+            );
+            for d in diffs.iter().take(limit.min(3)) {
+                let _ = writeln!(s, "  {}", d.describe(l, r));
+            }
+        }
+        s
+    }
+}
+
+fn size(diffs: &[Difference]) -> (usize, usize, u64) {
+    let mut nodes = 0;
+    let mut calls = 0u64;
+    for d in diffs {
+        match d {
+            Difference::Only {
+                descendants,
+                subtree_calls,
+                ..
+            } => {
+                nodes += descendants + 1;
+                calls += subtree_calls;
+            }
+            Difference::Count { left, right, .. } => {
+                nodes += 1;
+                calls += left.abs_diff(*right);
+            }
+        }
+    }
+    (diffs.len(), nodes, calls)
+}
+
+/// Compares two trees. `classify` names the category of a known difference,
+/// or returns `None` for an unexplained one; it sees only topmost nodes of
+/// missing subtrees (what hangs under them goes with them).
+pub fn compare(
+    left_name: &str,
+    left: &Folded,
+    right_name: &str,
+    right: &Folded,
+    classify: &dyn Fn(&Difference) -> Option<String>,
+) -> Comparison {
+    let mut c = Comparison {
+        left_name: left_name.to_string(),
+        right_name: right_name.to_string(),
+        ..Comparison::default()
+    };
+    let mut diffs = Vec::new();
+    for (path, &l) in left {
+        match right.get(path) {
+            Some(&r) if r == l => c.equal += 1,
+            Some(&r) => diffs.push(Difference::Count {
+                path: path.clone(),
+                left: l,
+                right: r,
+            }),
+            None => {}
+        }
+    }
+    diffs.extend(only_in(Side::Left, left, right));
+    diffs.extend(only_in(Side::Right, right, left));
+    diffs.sort_by(|a, b| a.path().cmp(b.path()));
+    for d in diffs {
+        match classify(&d) {
+            Some(category) => c.explained.entry(category).or_default().push(d),
+            None => c.unexplained.push(d),
+        }
+    }
+    c
+}
+
+/// The topmost nodes of `tree` that `other` lacks, with their subtrees' sizes.
+fn only_in(side: Side, tree: &Folded, other: &Folded) -> Vec<Difference> {
+    let mut out = Vec::new();
+    // Paths are sorted, so a subtree's nodes follow its root ("p" < "p;..."),
+    // though other siblings may sort between them ("p(" < "p;"): check the
+    // prefix of each node against the open topmost node.
+    let mut tops: BTreeMap<&str, usize> = BTreeMap::new();
+    for (path, &count) in tree {
+        if other.contains_key(path) {
+            continue;
+        }
+        let topmost = match parent(path) {
+            Some(p) => other.contains_key(p) || !tree.contains_key(p),
+            None => true,
+        };
+        if topmost {
+            tops.insert(path, out.len());
+            out.push(Difference::Only {
+                side,
+                path: path.clone(),
+                count,
+                descendants: 0,
+                subtree_calls: count,
+            });
+        } else {
+            // Find the topmost missing ancestor.
+            let mut at = parent(path);
+            while let Some(p) = at {
+                if let Some(&i) = tops.get(p) {
+                    if let Difference::Only {
+                        descendants,
+                        subtree_calls,
+                        ..
+                    } = &mut out[i]
+                    {
+                        *descendants += 1;
+                        *subtree_calls += count;
+                    }
+                    break;
+                }
+                at = parent(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(text: &str) -> Folded {
+        parse_folded(text, "t").unwrap()
+    }
+
+    const ORACLE: &str = "\
+Main.main() 1
+Main.main();A.a() 2
+Main.main();A.a();B.b() 4
+Main.main();C.c() 1
+Main.main();C.c();D.d() 1
+Main.main();C.c();D.d();E.e() 3
+java.lang.Thread.run() 2
+";
+
+    const WOVEN: &str = "\
+Main.main() 1
+Main.main();A.a() 2
+Main.main();A.a();B.b() 5
+Main.main();Rt.enter() 9
+Main.main();Rt.enter();Rt.grow() 1
+Main.main();X.x() 1
+java.lang.Thread.run() 2
+";
+
+    #[test]
+    fn finds_missing_subtrees_and_count_mismatches() {
+        let c = compare("oracle", &tree(ORACLE), "woven", &tree(WOVEN), &|_| None);
+        assert!(!c.is_exact());
+        assert_eq!(c.equal, 3);
+        assert_eq!(
+            c.unexplained,
+            vec![
+                Difference::Count {
+                    path: "Main.main();A.a();B.b()".into(),
+                    left: 4,
+                    right: 5
+                },
+                Difference::Only {
+                    side: Side::Left,
+                    path: "Main.main();C.c()".into(),
+                    count: 1,
+                    descendants: 2,
+                    subtree_calls: 5
+                },
+                Difference::Only {
+                    side: Side::Right,
+                    path: "Main.main();Rt.enter()".into(),
+                    count: 9,
+                    descendants: 1,
+                    subtree_calls: 10
+                },
+                Difference::Only {
+                    side: Side::Right,
+                    path: "Main.main();X.x()".into(),
+                    count: 1,
+                    descendants: 0,
+                    subtree_calls: 1
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_classifier_explains_and_counts_categories_and_the_report_lists_the_rest_first() {
+        let classify = |d: &Difference| -> Option<String> {
+            if leaf(d.path()).starts_with("Rt.") {
+                Some("runtime's own methods".into())
+            } else if matches!(
+                d,
+                Difference::Only {
+                    side: Side::Left,
+                    ..
+                }
+            ) {
+                Some("bootstrap phase".into())
+            } else {
+                None
+            }
+        };
+        let c = compare("oracle", &tree(ORACLE), "woven", &tree(WOVEN), &classify);
+        assert_eq!(c.unexplained.len(), 2);
+        let sizes = c.category_sizes();
+        assert_eq!(sizes["runtime's own methods"], (1, 2, 10));
+        assert_eq!(sizes["bootstrap phase"], (1, 3, 5));
+        let report = c.report(10);
+        let first = report.lines().next().unwrap();
+        assert_eq!(
+            first,
+            "oracle vs woven: 3 nodes equal; UNEXPLAINED: 2 differences (2 nodes, 2 calls)"
+        );
+        let unexplained_at = report.find("count oracle 4 != woven 5").unwrap();
+        let category_at = report.find("explained, bootstrap phase").unwrap();
+        assert!(unexplained_at < category_at, "{report}");
+        assert!(report.contains(
+            "only in woven: Main.main();Rt.enter() 9 (+1 nodes under it, 10 calls in all)"
+        ));
+        // Everything explained: exact.
+        let all = |_: &Difference| Some("known".to_string());
+        assert!(compare("a", &tree(ORACLE), "b", &tree(WOVEN), &all).is_exact());
+    }
+
+    #[test]
+    fn equal_trees_are_exact_and_subtrees_interleaved_by_sorting_stay_together() {
+        let t = tree(ORACLE);
+        let c = compare("a", &t, "b", &t, &|_| None);
+        assert!(c.is_exact());
+        assert_eq!(c.equal, t.len());
+        // "p(" sorts between "p" and "p;...": the subtree of p still goes with p.
+        let left = tree("R.r() 1\nR.r();P.p() 1\nR.r();P.p();Q.q() 2\nR.r();P.p(int) 1\n");
+        let right = tree("R.r() 1\nR.r();P.p(int) 1\n");
+        let c = compare("a", &left, "b", &right, &|_| None);
+        assert_eq!(
+            c.unexplained,
+            vec![Difference::Only {
+                side: Side::Left,
+                path: "R.r();P.p()".into(),
+                count: 1,
+                descendants: 1,
+                subtree_calls: 3
+            }]
+        );
+    }
+
+    #[test]
+    fn parse_errors_name_origin_and_line() {
+        let e = parse_folded("A.a() 1\nA.a();B.b() x\n", "oracle.folded").unwrap_err();
+        assert_eq!(e, "oracle.folded:2: count \"x\" is not a number");
+        let e = parse_folded("A.a() 1\nA.a() 2\n", "f").unwrap_err();
+        assert_eq!(e, "f:2: path listed twice: A.a()");
+        let e = parse_folded("nocount\n", "f").unwrap_err();
+        assert!(e.starts_with("f:1: expected `path COUNT`"), "{e}");
+        let e = parse_folded("A.a();;B.b() 1\n", "f").unwrap_err();
+        assert!(e.starts_with("f:1: empty frame"), "{e}");
+    }
+}
