@@ -2,7 +2,7 @@
  * cct_oracle: a JVMTI agent that builds the calling-context tree (CCT) of a
  * program, independently of major, as the oracle for major's CCT profiler.
  *
- *   java -agentpath:/path/libcct_oracle.so=out=FILE[,start=PREFIX][,check=1] ...
+ *   java -agentpath:/path/libcct_oracle.so=out=FILE[,start=PREFIX][,check=1][,show=1] ...
  *
  * From VM init on, every MethodEntry and MethodExit event (native methods
  * included; MethodExit is posted for exits by exception too) moves a
@@ -17,6 +17,7 @@
  * not recorded). With check=1, every event compares the thread's recorded
  * stack depth with its real one (GetFrameCount), and the number of
  * mismatches is printed at exit: zero when the entries and exits balance.
+ * With show=1, the threads alive at VM init and their frames are printed.
  *
  * At VM death the trees of all threads are merged by frame name (thread
  * identity is dropped) and written to FILE as `calls.folded`: one line per
@@ -239,6 +240,7 @@ static char out_path[4096];
 static char start_prefix[1024];
 static size_t start_len;
 static int check;
+static int show;
 
 /* Interned frame names: id -> name, and name -> id by open addressing. */
 static char **names;
@@ -650,10 +652,47 @@ static void write_folded(const tree *t, FILE *f) {
     free(first);
 }
 
-static void JNICALL on_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
-    (void) env;
+/* show=1: prints every thread at VM init with the frames on its stack. */
+static void show_threads(jvmtiEnv *env, JNIEnv *jni) {
+    jint n = 0;
+    jthread *all = NULL;
+    if ((*env)->GetAllThreads(env, &n, &all) != JVMTI_ERROR_NONE) {
+        return;
+    }
+    for (jint i = 0; i < n; i++) {
+        jvmtiThreadInfo info;
+        memset(&info, 0, sizeof info);
+        (*env)->GetThreadInfo(env, all[i], &info);
+        jvmtiFrameInfo frames[64];
+        jint depth = 0;
+        (*env)->GetStackTrace(env, all[i], 0, 64, frames, &depth);
+        fprintf(stderr, "cct_oracle: at VM init, thread \"%s\"%s: %d frames\n", info.name ? info.name : "?",
+            info.is_daemon ? " (daemon)" : "", (int) depth);
+        for (jint k = 0; k < depth; k++) {
+            jclass cls = NULL;
+            char *csig = NULL, *name = NULL, *msig = NULL;
+            if ((*env)->GetMethodDeclaringClass(env, frames[k].method, &cls) == JVMTI_ERROR_NONE
+                && (*env)->GetClassSignature(env, cls, &csig, NULL) == JVMTI_ERROR_NONE
+                && (*env)->GetMethodName(env, frames[k].method, &name, &msig, NULL) == JVMTI_ERROR_NONE) {
+                char *frame = frame_name(csig, name, msig);
+                fprintf(stderr, "cct_oracle:     %s\n", frame);
+                free(frame);
+            }
+            (*env)->Deallocate(env, (unsigned char *) csig);
+            (*env)->Deallocate(env, (unsigned char *) name);
+            (*env)->Deallocate(env, (unsigned char *) msig);
+        }
+        (*env)->Deallocate(env, (unsigned char *) info.name);
+    }
+    (*env)->Deallocate(env, (unsigned char *) all);
     (void) jni;
+}
+
+static void JNICALL on_init(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     (void) thread;
+    if (show) {
+        show_threads(env, jni);
+    }
     atomic_store(&recording, 1);
 }
 
@@ -741,8 +780,10 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     char flag[8];
     option(options, "check", flag, sizeof flag);
     check = flag[0] == '1';
+    option(options, "show", flag, sizeof flag);
+    show = flag[0] == '1';
     if (out_path[0] == '\0') {
-        fprintf(stderr, "cct_oracle: usage: -agentpath:libcct_oracle.so=out=FILE[,start=PREFIX][,check=1]\n");
+        fprintf(stderr, "cct_oracle: usage: -agentpath:libcct_oracle.so=out=FILE[,start=PREFIX][,check=1][,show=1]\n");
         return JNI_ERR;
     }
     if ((*vm)->GetEnv(vm, (void **) &jvmti, JVMTI_VERSION_11) != JNI_OK) {
