@@ -436,3 +436,172 @@ java.lang.Thread.run() 2
         assert!(e.starts_with("f:1: empty frame"), "{e}");
     }
 }
+
+/// Running programs under the JVMTI oracle (`tests/jvmti/cct_oracle.c`):
+/// building it, the CCT test programs (`tests/java/cct/`), and the summary
+/// line it prints at exit.
+pub mod oracle {
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use super::{parse_folded, Folded};
+
+    /// The CCT test programs of `tests/java/cct/` (their main classes).
+    pub const PROGRAMS: &[&str] = &[
+        "CctRecursion",
+        "CctExceptions",
+        "CctReflection",
+        "CctLambdas",
+        "CctThreads",
+        "CctStatics",
+    ];
+
+    fn tests_dir() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// Builds the oracle against `home`'s JNI headers into `dir`
+    /// (`libcct_oracle.so`); `Err` says why not (no headers, no C
+    /// compiler), a compile error panics.
+    pub fn build(home: &Path, dir: &Path) -> Result<PathBuf, String> {
+        let include = home.join("include");
+        if !include.join("jvmti.h").is_file() {
+            return Err(format!("{} has no include/jvmti.h", home.display()));
+        }
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+        let lib = dir.join("libcct_oracle.so");
+        let out = Command::new(&cc)
+            .args(["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror"])
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", include.join("linux").display()))
+            .arg("-o")
+            .arg(&lib)
+            .arg(tests_dir().join("jvmti/cct_oracle.c"))
+            .output()
+            .map_err(|e| format!("no C compiler ({cc}: {e})"))?;
+        assert!(
+            out.status.success(),
+            "{cc} tests/jvmti/cct_oracle.c: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Ok(lib)
+    }
+
+    /// Compiles the CCT test programs with `jdk`'s javac (`--release 11`,
+    /// so JDK 11 and later run them) into `out`.
+    pub fn compile_programs(jdk: &Path, out: &Path) {
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(tests_dir().join("java/cct"))
+            .expect("tests/java/cct")
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "java"))
+            .collect();
+        sources.sort();
+        crate::javac(jdk, "11", out, &sources);
+    }
+
+    /// What the oracle printed at exit (its `cct_oracle: N threads, ...` line).
+    #[derive(Debug, Clone, Default, PartialEq, Eq)]
+    pub struct Stats {
+        /// Threads that had an event.
+        pub threads: u64,
+        /// Nodes of the merged tree.
+        pub nodes: u64,
+        /// Distinct methods seen.
+        pub methods: u64,
+        /// MethodEntry events recorded.
+        pub entries: u64,
+        /// MethodExit events matched with an entry.
+        pub exits: u64,
+        /// Of those, exits by exception.
+        pub exits_by_exception: u64,
+        /// Exits of frames entered before recording started (dropped).
+        pub dropped_exits: u64,
+        /// Frames still open at VM death.
+        pub open_frames: u64,
+        /// With check=1: events at which the recorded depth differed from
+        /// the thread's real frame count.
+        pub depth_mismatches: Option<u64>,
+    }
+
+    impl Stats {
+        /// Reads the summary line out of the oracle's stderr.
+        pub fn parse(stderr: &str) -> Option<Stats> {
+            let line = stderr
+                .lines()
+                .find(|l| l.starts_with("cct_oracle: ") && l.contains(" threads, "))?;
+            let numbers: Vec<u64> = line
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse().unwrap())
+                .collect();
+            Some(Stats {
+                threads: numbers[0],
+                nodes: numbers[1],
+                methods: numbers[2],
+                entries: numbers[3],
+                exits: numbers[4],
+                exits_by_exception: numbers[5],
+                dropped_exits: numbers[6],
+                open_frames: numbers[7],
+                depth_mismatches: numbers.get(8).copied(),
+            })
+        }
+    }
+
+    /// One run of a program under the oracle.
+    #[derive(Debug)]
+    pub struct Run {
+        /// The tree the oracle wrote.
+        pub tree: Folded,
+        /// The oracle's text of it, as written.
+        pub text: String,
+        /// Its exit summary.
+        pub stats: Stats,
+        /// The program's and the oracle's stderr.
+        pub stderr: String,
+    }
+
+    /// Runs `main` from `classpath` with `java` under the oracle `lib`, with
+    /// the oracle options `options` (`check=1`, `start=...`; `out=` is
+    /// added), writing into `out`. Panics (with the output) if the program
+    /// fails or the oracle writes nothing.
+    pub fn run(
+        java: &Path,
+        lib: &Path,
+        options: &str,
+        classpath: &Path,
+        main: &str,
+        out: &Path,
+    ) -> Run {
+        let mut agent = format!("-agentpath:{}=out={}", lib.display(), out.display());
+        if !options.is_empty() {
+            agent.push(',');
+            agent.push_str(options);
+        }
+        let o = Command::new(java)
+            .arg(&agent)
+            .arg("-cp")
+            .arg(classpath)
+            .arg(main)
+            .output()
+            .expect("run java");
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(
+            o.status.success(),
+            "{main} under the oracle failed ({}):\n{}{stderr}",
+            o.status,
+            String::from_utf8_lossy(&o.stdout)
+        );
+        let text = std::fs::read_to_string(out)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{stderr}", out.display()));
+        let tree = parse_folded(&text, &out.display().to_string()).unwrap();
+        let stats = Stats::parse(&stderr)
+            .unwrap_or_else(|| panic!("no cct_oracle summary line in:\n{stderr}"));
+        Run {
+            tree,
+            text,
+            stats,
+            stderr,
+        }
+    }
+}
