@@ -149,8 +149,9 @@ fn callers(cct: &Cct, node: usize, depth: usize) -> String {
 fn group(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
+    let head = digits.len() % 3;
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && i % 3 == head {
             out.push(',');
         }
         out.push(c);
