@@ -250,6 +250,154 @@ pub fn compare(
     c
 }
 
+/// Compares two `calls.folded` files as [`compare`] does, reading them line
+/// by line side by side (merge order), so that only the differences are
+/// held: for trees too large to read whole (javac's is gigabytes). Both
+/// files must be sorted bytewise, as the oracle and major write them (an
+/// out-of-order line is an error naming file and line): then a node's
+/// subtree follows it, and a node only in one file whose path extends the
+/// open missing subtree's belongs to it.
+pub fn compare_files(
+    left: &Path,
+    right: &Path,
+    classify: &dyn Fn(&Difference) -> Option<String>,
+) -> Result<Comparison, String> {
+    let mut l = SortedLines::open(left)?;
+    let mut r = SortedLines::open(right)?;
+    let mut c = Comparison {
+        left_name: left.display().to_string(),
+        right_name: right.display().to_string(),
+        ..Comparison::default()
+    };
+    let mut diffs: Vec<Difference> = Vec::new();
+    // Per side, the open missing subtree: its path and its index in diffs.
+    let mut open: [Option<(String, usize)>; 2] = [None, None];
+    let mut a = l.next()?;
+    let mut b = r.next()?;
+    loop {
+        let (side, path, count) = match (&a, &b) {
+            (None, None) => break,
+            (Some((p, x)), Some((q, y))) if p == q => {
+                if x == y {
+                    c.equal += 1;
+                } else {
+                    diffs.push(Difference::Count {
+                        path: p.clone(),
+                        left: *x,
+                        right: *y,
+                    });
+                }
+                a = l.next()?;
+                b = r.next()?;
+                continue;
+            }
+            (Some((p, x)), Some((q, _))) if p.as_bytes() < q.as_bytes() => {
+                let v = (Side::Left, p.clone(), *x);
+                a = l.next()?;
+                v
+            }
+            (Some((p, x)), None) => {
+                let v = (Side::Left, p.clone(), *x);
+                a = l.next()?;
+                v
+            }
+            (_, Some((q, y))) => {
+                let v = (Side::Right, q.clone(), *y);
+                b = r.next()?;
+                v
+            }
+        };
+        let slot = &mut open[side as usize];
+        let under = slot.as_ref().is_some_and(|(root, _)| {
+            path.len() > root.len()
+                && path.starts_with(root.as_str())
+                && path.as_bytes()[root.len()] == b';'
+        });
+        if under {
+            let i = slot.as_ref().unwrap().1;
+            if let Difference::Only {
+                descendants,
+                subtree_calls,
+                ..
+            } = &mut diffs[i]
+            {
+                *descendants += 1;
+                *subtree_calls += count;
+            }
+        } else {
+            *slot = Some((path.clone(), diffs.len()));
+            diffs.push(Difference::Only {
+                side,
+                path,
+                count,
+                descendants: 0,
+                subtree_calls: count,
+            });
+        }
+    }
+    for d in diffs {
+        match classify(&d) {
+            Some(category) => c.explained.entry(category).or_default().push(d),
+            None => c.unexplained.push(d),
+        }
+    }
+    Ok(c)
+}
+
+/// The `path COUNT` lines of a sorted `calls.folded` file, one at a time.
+struct SortedLines {
+    origin: String,
+    lines: std::io::Lines<std::io::BufReader<std::fs::File>>,
+    n: usize,
+    last: String,
+}
+
+impl SortedLines {
+    fn open(path: &Path) -> Result<SortedLines, String> {
+        let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(SortedLines {
+            origin: path.display().to_string(),
+            lines: std::io::BufRead::lines(std::io::BufReader::new(f)),
+            n: 0,
+            last: String::new(),
+        })
+    }
+
+    fn next(&mut self) -> Result<Option<(String, u64)>, String> {
+        loop {
+            let Some(line) = self.lines.next() else {
+                return Ok(None);
+            };
+            self.n += 1;
+            let line = line.map_err(|e| format!("{}:{}: {e}", self.origin, self.n))?;
+            if line.is_empty() {
+                continue;
+            }
+            let (path, count) = line.rsplit_once(' ').ok_or_else(|| {
+                format!(
+                    "{}:{}: expected `path COUNT`, found {line:?}",
+                    self.origin, self.n
+                )
+            })?;
+            let count: u64 = count.parse().map_err(|_| {
+                format!(
+                    "{}:{}: count {count:?} is not a number",
+                    self.origin, self.n
+                )
+            })?;
+            if self.n > 1 && line.as_bytes() <= self.last.as_bytes() {
+                return Err(format!(
+                    "{}:{}: not sorted bytewise after the line before",
+                    self.origin, self.n
+                ));
+            }
+            let path = path.to_string();
+            self.last = line;
+            return Ok(Some((path, count)));
+        }
+    }
+}
+
 /// The topmost nodes of `tree` that `other` lacks, with their subtrees' sizes.
 fn only_in(side: Side, tree: &Folded, other: &Folded) -> Vec<Difference> {
     let mut out = Vec::new();
@@ -421,6 +569,31 @@ java.lang.Thread.run() 2
                 descendants: 1,
                 subtree_calls: 3
             }]
+        );
+    }
+
+    #[test]
+    fn the_file_comparison_agrees_with_the_one_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let (l, r) = (dir.path().join("oracle"), dir.path().join("woven"));
+        std::fs::write(&l, ORACLE).unwrap();
+        std::fs::write(&r, WOVEN).unwrap();
+        let classify = |d: &Difference| -> Option<String> {
+            leaf(d.path())
+                .starts_with("Rt.")
+                .then(|| "runtime".to_string())
+        };
+        let files = compare_files(&l, &r, &classify).unwrap();
+        let memory = compare("oracle", &tree(ORACLE), "woven", &tree(WOVEN), &classify);
+        assert_eq!(files.equal, memory.equal);
+        assert_eq!(files.unexplained, memory.unexplained);
+        assert_eq!(files.explained, memory.explained);
+        // Unsorted input is refused, naming the line.
+        std::fs::write(&r, "B.b() 1\nA.a() 1\n").unwrap();
+        let e = compare_files(&l, &r, &classify).unwrap_err();
+        assert!(
+            e.ends_with("woven:2: not sorted bytewise after the line before"),
+            "{e}"
         );
     }
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use major_tests::cct_compare::oracle::{self, Run};
-use major_tests::cct_compare::{leaf, parent, Folded};
+use major_tests::cct_compare::{compare_files, leaf, parent, Difference, Folded};
 use major_tests::{jdk17, jdk25, skip};
 
 /// A scratch directory for this test binary.
@@ -540,4 +540,32 @@ fn the_oracle_tree_through_the_profile_outputs() {
         assert!(first.ends_with("CctThreads.fib(int)"), "{what}: {first}");
         assert!(first.contains("1,905"), "{what}: {first}");
     }
+}
+
+/// Two runs of the same single-threaded program give the same tree under
+/// main: compared file against file ([`compare_files`]), every difference
+/// is outside main (the JDK's own threads, whose work depends on timing).
+#[test]
+fn two_runs_agree_under_main() {
+    let Some(classes) = classes() else {
+        return skip("no JDK 17 to compile the CCT programs");
+    };
+    let Some((name, java, lib)) = jdks().first() else {
+        return skip("no JDK with JVMTI headers and a C compiler");
+    };
+    let files: Vec<PathBuf> = (1..=2)
+        .map(|i| {
+            let f = scratch().join(format!("CctExceptions-{name}-run{i}.folded"));
+            oracle::run(java, lib, "", classes, "CctExceptions", &f);
+            f
+        })
+        .collect();
+    let main = "CctExceptions.main(java.lang.String[])";
+    let classify = |d: &Difference| -> Option<String> {
+        (!d.path().starts_with(main)).then(|| "outside main".to_string())
+    };
+    let c = compare_files(&files[0], &files[1], &classify).unwrap();
+    eprintln!("{}", c.report(10));
+    assert!(c.is_exact(), "{}", c.report(20));
+    assert!(c.equal > 1000, "{}", c.report(20));
 }
