@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod cct_compare;
 pub mod conformance;
 pub mod workloads;
 

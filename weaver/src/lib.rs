@@ -1,6 +1,8 @@
 //! The `major` command's library: everything that needs both the class-file
 //! engine and the archive layer.
 //!
+//! * [`profile`]: calling-context profiles (the CCT profiler's raw profile) and
+//!   their outputs: folded stacks, flame graph, speedscope JSON, summary;
 //! * [`incremental`]: incremental weaving of class directories (state kept in
 //!   the output, classes re-woven when what they depend on changed);
 //! * [`index`]: the class-hierarchy index over inputs plus a JDK, which answers
@@ -27,6 +29,7 @@ pub mod jdk_home;
 pub mod load_time;
 pub mod modules;
 pub mod outputs;
+pub mod profile;
 pub mod progress;
 pub mod report;
 pub mod report_json;

@@ -1,0 +1,780 @@
+//! Compares two calling-context trees in the `calls.folded` exchange format
+//! (`frame;frame;...;frame COUNT`, one line per node: what the JVMTI oracle
+//! `tests/jvmti/cct_oracle.c` and major's CCT profiler both write).
+//!
+//! A difference is a node only in one tree, or a node in both with other
+//! counts. A node only in one tree whose caller is also only there is part
+//! of its caller's difference: only the topmost node of a missing subtree is
+//! a difference, with the size of what hangs under it. A caller-supplied
+//! classifier assigns differences to named categories of known, explained
+//! differences ("bootstrap phase", "the runtime's own methods"); the rest
+//! are unexplained, and [`Comparison::report`] lists them first.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// A calling-context tree as `calls.folded` gives it: path -> count.
+pub type Folded = BTreeMap<String, u64>;
+
+/// Parses `calls.folded` text; `origin` names it in errors (with the line).
+pub fn parse_folded(text: &str, origin: &str) -> Result<Folded, String> {
+    let mut tree = Folded::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if line.is_empty() {
+            continue;
+        }
+        let (path, count) = line
+            .rsplit_once(' ')
+            .ok_or_else(|| format!("{origin}:{n}: expected `path COUNT`, found {line:?}"))?;
+        let count: u64 = count
+            .parse()
+            .map_err(|_| format!("{origin}:{n}: count {count:?} is not a number"))?;
+        if path.is_empty() || path.split(';').any(str::is_empty) {
+            return Err(format!("{origin}:{n}: empty frame in {path:?}"));
+        }
+        if tree.insert(path.to_string(), count).is_some() {
+            return Err(format!("{origin}:{n}: path listed twice: {path}"));
+        }
+    }
+    Ok(tree)
+}
+
+/// Reads a `calls.folded` file.
+pub fn read_folded(path: &Path) -> Result<Folded, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_folded(&text, &path.display().to_string())
+}
+
+/// The caller's context of a path (`None` for a root).
+pub fn parent(path: &str) -> Option<&str> {
+    path.rsplit_once(';').map(|(p, _)| p)
+}
+
+/// The innermost frame of a path.
+pub fn leaf(path: &str) -> &str {
+    path.rsplit(';').next().unwrap_or(path)
+}
+
+/// Which tree a node is only in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Only in the first (left) tree.
+    Left,
+    /// Only in the second (right) tree.
+    Right,
+}
+
+/// One difference between two trees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Difference {
+    /// A subtree only in one tree: its topmost node (whose caller, if any,
+    /// is in both trees), its count, and how many nodes and calls hang
+    /// under it.
+    Only {
+        /// The tree it is in.
+        side: Side,
+        /// The topmost node's path.
+        path: String,
+        /// Its count.
+        count: u64,
+        /// Nodes under it (not counting itself).
+        descendants: usize,
+        /// Calls of the whole subtree, itself included.
+        subtree_calls: u64,
+    },
+    /// A node in both trees with different counts.
+    Count {
+        /// The node's path.
+        path: String,
+        /// Its count in the left tree.
+        left: u64,
+        /// Its count in the right tree.
+        right: u64,
+    },
+}
+
+impl Difference {
+    /// The node's path.
+    pub fn path(&self) -> &str {
+        match self {
+            Difference::Only { path, .. } | Difference::Count { path, .. } => path,
+        }
+    }
+
+    /// One line for people, with the trees' names.
+    pub fn describe(&self, left: &str, right: &str) -> String {
+        match self {
+            Difference::Only {
+                side,
+                path,
+                count,
+                descendants,
+                subtree_calls,
+            } => {
+                let name = if *side == Side::Left { left } else { right };
+                format!(
+                    "only in {name}: {path} {count} (+{descendants} nodes under it, {subtree_calls} calls in all)"
+                )
+            }
+            Difference::Count {
+                path,
+                left: l,
+                right: r,
+            } => format!("count {left} {l} != {right} {r}: {path}"),
+        }
+    }
+}
+
+/// The result of [`compare`].
+#[derive(Debug, Clone, Default)]
+pub struct Comparison {
+    /// The left tree's name (for reports).
+    pub left_name: String,
+    /// The right tree's name.
+    pub right_name: String,
+    /// Nodes in both trees with equal counts.
+    pub equal: usize,
+    /// Differences no category explains, in path order.
+    pub unexplained: Vec<Difference>,
+    /// Explained differences by category, each in path order.
+    pub explained: BTreeMap<String, Vec<Difference>>,
+}
+
+impl Comparison {
+    /// Whether every difference is explained.
+    pub fn is_exact(&self) -> bool {
+        self.unexplained.is_empty()
+    }
+
+    /// The size of each category: differences, nodes involved (a missing
+    /// subtree counts all its nodes) and calls involved (a count mismatch
+    /// counts the absolute difference).
+    pub fn category_sizes(&self) -> BTreeMap<String, (usize, usize, u64)> {
+        self.explained
+            .iter()
+            .map(|(name, diffs)| (name.clone(), size(diffs)))
+            .collect()
+    }
+
+    /// A report: the unexplained differences first (at most `limit` of
+    /// them listed), then each category with its size and first examples.
+    pub fn report(&self, limit: usize) -> String {
+        let (l, r) = (&self.left_name, &self.right_name);
+        let mut s = String::new();
+        let (n, nodes, calls) = size(&self.unexplained);
+        let _ = writeln!(
+            s,
+            "{l} vs {r}: {} nodes equal; UNEXPLAINED: {n} differences ({nodes} nodes, {calls} calls)",
+            self.equal
+        );
+        for d in self.unexplained.iter().take(limit) {
+            let _ = writeln!(s, "  {}", d.describe(l, r));
+        }
+        if self.unexplained.len() > limit {
+            let _ = writeln!(s, "  ... and {} more", self.unexplained.len() - limit);
+        }
+        for (name, diffs) in &self.explained {
+            let (n, nodes, calls) = size(diffs);
+            let _ = writeln!(
+                s,
+                "explained, {name}: {n} differences ({nodes} nodes, {calls} calls)"
+            );
+            for d in diffs.iter().take(limit.min(3)) {
+                let _ = writeln!(s, "  {}", d.describe(l, r));
+            }
+        }
+        s
+    }
+}
+
+fn size(diffs: &[Difference]) -> (usize, usize, u64) {
+    let mut nodes = 0;
+    let mut calls = 0u64;
+    for d in diffs {
+        match d {
+            Difference::Only {
+                descendants,
+                subtree_calls,
+                ..
+            } => {
+                nodes += descendants + 1;
+                calls += subtree_calls;
+            }
+            Difference::Count { left, right, .. } => {
+                nodes += 1;
+                calls += left.abs_diff(*right);
+            }
+        }
+    }
+    (diffs.len(), nodes, calls)
+}
+
+/// Compares two trees. `classify` names the category of a known difference,
+/// or returns `None` for an unexplained one; it sees only topmost nodes of
+/// missing subtrees (what hangs under them goes with them).
+pub fn compare(
+    left_name: &str,
+    left: &Folded,
+    right_name: &str,
+    right: &Folded,
+    classify: &dyn Fn(&Difference) -> Option<String>,
+) -> Comparison {
+    let mut c = Comparison {
+        left_name: left_name.to_string(),
+        right_name: right_name.to_string(),
+        ..Comparison::default()
+    };
+    let mut diffs = Vec::new();
+    for (path, &l) in left {
+        match right.get(path) {
+            Some(&r) if r == l => c.equal += 1,
+            Some(&r) => diffs.push(Difference::Count {
+                path: path.clone(),
+                left: l,
+                right: r,
+            }),
+            None => {}
+        }
+    }
+    diffs.extend(only_in(Side::Left, left, right));
+    diffs.extend(only_in(Side::Right, right, left));
+    diffs.sort_by(|a, b| a.path().cmp(b.path()));
+    for d in diffs {
+        match classify(&d) {
+            Some(category) => c.explained.entry(category).or_default().push(d),
+            None => c.unexplained.push(d),
+        }
+    }
+    c
+}
+
+/// Compares two `calls.folded` files as [`compare`] does, reading them line
+/// by line side by side (merge order), so that only the differences are
+/// held: for trees too large to read whole (javac's is gigabytes). Both
+/// files must be sorted bytewise, as the oracle and major write them (an
+/// out-of-order line is an error naming file and line): then a node's
+/// subtree follows it, and a node only in one file whose path extends the
+/// open missing subtree's belongs to it.
+pub fn compare_files(
+    left: &Path,
+    right: &Path,
+    classify: &dyn Fn(&Difference) -> Option<String>,
+) -> Result<Comparison, String> {
+    let mut l = SortedLines::open(left)?;
+    let mut r = SortedLines::open(right)?;
+    let mut c = Comparison {
+        left_name: left.display().to_string(),
+        right_name: right.display().to_string(),
+        ..Comparison::default()
+    };
+    let mut diffs: Vec<Difference> = Vec::new();
+    // Per side, the open missing subtree: its path and its index in diffs.
+    let mut open: [Option<(String, usize)>; 2] = [None, None];
+    let mut a = l.next()?;
+    let mut b = r.next()?;
+    loop {
+        let (side, path, count) = match (&a, &b) {
+            (None, None) => break,
+            (Some((p, x)), Some((q, y))) if p == q => {
+                if x == y {
+                    c.equal += 1;
+                } else {
+                    diffs.push(Difference::Count {
+                        path: p.clone(),
+                        left: *x,
+                        right: *y,
+                    });
+                }
+                a = l.next()?;
+                b = r.next()?;
+                continue;
+            }
+            (Some((p, x)), Some((q, _))) if p.as_bytes() < q.as_bytes() => {
+                let v = (Side::Left, p.clone(), *x);
+                a = l.next()?;
+                v
+            }
+            (Some((p, x)), None) => {
+                let v = (Side::Left, p.clone(), *x);
+                a = l.next()?;
+                v
+            }
+            (_, Some((q, y))) => {
+                let v = (Side::Right, q.clone(), *y);
+                b = r.next()?;
+                v
+            }
+        };
+        let slot = &mut open[side as usize];
+        let under = slot.as_ref().is_some_and(|(root, _)| {
+            path.len() > root.len()
+                && path.starts_with(root.as_str())
+                && path.as_bytes()[root.len()] == b';'
+        });
+        if under {
+            let i = slot.as_ref().unwrap().1;
+            if let Difference::Only {
+                descendants,
+                subtree_calls,
+                ..
+            } = &mut diffs[i]
+            {
+                *descendants += 1;
+                *subtree_calls += count;
+            }
+        } else {
+            *slot = Some((path.clone(), diffs.len()));
+            diffs.push(Difference::Only {
+                side,
+                path,
+                count,
+                descendants: 0,
+                subtree_calls: count,
+            });
+        }
+    }
+    for d in diffs {
+        match classify(&d) {
+            Some(category) => c.explained.entry(category).or_default().push(d),
+            None => c.unexplained.push(d),
+        }
+    }
+    Ok(c)
+}
+
+/// The `path COUNT` lines of a sorted `calls.folded` file, one at a time.
+struct SortedLines {
+    origin: String,
+    lines: std::io::Lines<std::io::BufReader<std::fs::File>>,
+    n: usize,
+    last: String,
+}
+
+impl SortedLines {
+    fn open(path: &Path) -> Result<SortedLines, String> {
+        let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(SortedLines {
+            origin: path.display().to_string(),
+            lines: std::io::BufRead::lines(std::io::BufReader::new(f)),
+            n: 0,
+            last: String::new(),
+        })
+    }
+
+    fn next(&mut self) -> Result<Option<(String, u64)>, String> {
+        loop {
+            let Some(line) = self.lines.next() else {
+                return Ok(None);
+            };
+            self.n += 1;
+            let line = line.map_err(|e| format!("{}:{}: {e}", self.origin, self.n))?;
+            if line.is_empty() {
+                continue;
+            }
+            let (path, count) = line.rsplit_once(' ').ok_or_else(|| {
+                format!(
+                    "{}:{}: expected `path COUNT`, found {line:?}",
+                    self.origin, self.n
+                )
+            })?;
+            let count: u64 = count.parse().map_err(|_| {
+                format!(
+                    "{}:{}: count {count:?} is not a number",
+                    self.origin, self.n
+                )
+            })?;
+            if self.n > 1 && line.as_bytes() <= self.last.as_bytes() {
+                return Err(format!(
+                    "{}:{}: not sorted bytewise after the line before",
+                    self.origin, self.n
+                ));
+            }
+            let path = path.to_string();
+            self.last = line;
+            return Ok(Some((path, count)));
+        }
+    }
+}
+
+/// The topmost nodes of `tree` that `other` lacks, with their subtrees' sizes.
+fn only_in(side: Side, tree: &Folded, other: &Folded) -> Vec<Difference> {
+    let mut out = Vec::new();
+    // Paths are sorted, so a subtree's nodes follow its root ("p" < "p;..."),
+    // though other siblings may sort between them ("p(" < "p;"): check the
+    // prefix of each node against the open topmost node.
+    let mut tops: BTreeMap<&str, usize> = BTreeMap::new();
+    for (path, &count) in tree {
+        if other.contains_key(path) {
+            continue;
+        }
+        let topmost = match parent(path) {
+            Some(p) => other.contains_key(p) || !tree.contains_key(p),
+            None => true,
+        };
+        if topmost {
+            tops.insert(path, out.len());
+            out.push(Difference::Only {
+                side,
+                path: path.clone(),
+                count,
+                descendants: 0,
+                subtree_calls: count,
+            });
+        } else {
+            // Find the topmost missing ancestor.
+            let mut at = parent(path);
+            while let Some(p) = at {
+                if let Some(&i) = tops.get(p) {
+                    if let Difference::Only {
+                        descendants,
+                        subtree_calls,
+                        ..
+                    } = &mut out[i]
+                    {
+                        *descendants += 1;
+                        *subtree_calls += count;
+                    }
+                    break;
+                }
+                at = parent(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(text: &str) -> Folded {
+        parse_folded(text, "t").unwrap()
+    }
+
+    const ORACLE: &str = "\
+Main.main() 1
+Main.main();A.a() 2
+Main.main();A.a();B.b() 4
+Main.main();C.c() 1
+Main.main();C.c();D.d() 1
+Main.main();C.c();D.d();E.e() 3
+java.lang.Thread.run() 2
+";
+
+    const WOVEN: &str = "\
+Main.main() 1
+Main.main();A.a() 2
+Main.main();A.a();B.b() 5
+Main.main();Rt.enter() 9
+Main.main();Rt.enter();Rt.grow() 1
+Main.main();X.x() 1
+java.lang.Thread.run() 2
+";
+
+    #[test]
+    fn finds_missing_subtrees_and_count_mismatches() {
+        let c = compare("oracle", &tree(ORACLE), "woven", &tree(WOVEN), &|_| None);
+        assert!(!c.is_exact());
+        assert_eq!(c.equal, 3);
+        assert_eq!(
+            c.unexplained,
+            vec![
+                Difference::Count {
+                    path: "Main.main();A.a();B.b()".into(),
+                    left: 4,
+                    right: 5
+                },
+                Difference::Only {
+                    side: Side::Left,
+                    path: "Main.main();C.c()".into(),
+                    count: 1,
+                    descendants: 2,
+                    subtree_calls: 5
+                },
+                Difference::Only {
+                    side: Side::Right,
+                    path: "Main.main();Rt.enter()".into(),
+                    count: 9,
+                    descendants: 1,
+                    subtree_calls: 10
+                },
+                Difference::Only {
+                    side: Side::Right,
+                    path: "Main.main();X.x()".into(),
+                    count: 1,
+                    descendants: 0,
+                    subtree_calls: 1
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_classifier_explains_and_counts_categories_and_the_report_lists_the_rest_first() {
+        let classify = |d: &Difference| -> Option<String> {
+            if leaf(d.path()).starts_with("Rt.") {
+                Some("runtime's own methods".into())
+            } else if matches!(
+                d,
+                Difference::Only {
+                    side: Side::Left,
+                    ..
+                }
+            ) {
+                Some("bootstrap phase".into())
+            } else {
+                None
+            }
+        };
+        let c = compare("oracle", &tree(ORACLE), "woven", &tree(WOVEN), &classify);
+        assert_eq!(c.unexplained.len(), 2);
+        let sizes = c.category_sizes();
+        assert_eq!(sizes["runtime's own methods"], (1, 2, 10));
+        assert_eq!(sizes["bootstrap phase"], (1, 3, 5));
+        let report = c.report(10);
+        let first = report.lines().next().unwrap();
+        assert_eq!(
+            first,
+            "oracle vs woven: 3 nodes equal; UNEXPLAINED: 2 differences (2 nodes, 2 calls)"
+        );
+        let unexplained_at = report.find("count oracle 4 != woven 5").unwrap();
+        let category_at = report.find("explained, bootstrap phase").unwrap();
+        assert!(unexplained_at < category_at, "{report}");
+        assert!(report.contains(
+            "only in woven: Main.main();Rt.enter() 9 (+1 nodes under it, 10 calls in all)"
+        ));
+        // Everything explained: exact.
+        let all = |_: &Difference| Some("known".to_string());
+        assert!(compare("a", &tree(ORACLE), "b", &tree(WOVEN), &all).is_exact());
+    }
+
+    #[test]
+    fn equal_trees_are_exact_and_subtrees_interleaved_by_sorting_stay_together() {
+        let t = tree(ORACLE);
+        let c = compare("a", &t, "b", &t, &|_| None);
+        assert!(c.is_exact());
+        assert_eq!(c.equal, t.len());
+        // "p(" sorts between "p" and "p;...": the subtree of p still goes with p.
+        let left = tree("R.r() 1\nR.r();P.p() 1\nR.r();P.p();Q.q() 2\nR.r();P.p(int) 1\n");
+        let right = tree("R.r() 1\nR.r();P.p(int) 1\n");
+        let c = compare("a", &left, "b", &right, &|_| None);
+        assert_eq!(
+            c.unexplained,
+            vec![Difference::Only {
+                side: Side::Left,
+                path: "R.r();P.p()".into(),
+                count: 1,
+                descendants: 1,
+                subtree_calls: 3
+            }]
+        );
+    }
+
+    #[test]
+    fn the_file_comparison_agrees_with_the_one_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let (l, r) = (dir.path().join("oracle"), dir.path().join("woven"));
+        std::fs::write(&l, ORACLE).unwrap();
+        std::fs::write(&r, WOVEN).unwrap();
+        let classify = |d: &Difference| -> Option<String> {
+            leaf(d.path())
+                .starts_with("Rt.")
+                .then(|| "runtime".to_string())
+        };
+        let files = compare_files(&l, &r, &classify).unwrap();
+        let memory = compare("oracle", &tree(ORACLE), "woven", &tree(WOVEN), &classify);
+        assert_eq!(files.equal, memory.equal);
+        assert_eq!(files.unexplained, memory.unexplained);
+        assert_eq!(files.explained, memory.explained);
+        // Unsorted input is refused, naming the line.
+        std::fs::write(&r, "B.b() 1\nA.a() 1\n").unwrap();
+        let e = compare_files(&l, &r, &classify).unwrap_err();
+        assert!(
+            e.ends_with("woven:2: not sorted bytewise after the line before"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn parse_errors_name_origin_and_line() {
+        let e = parse_folded("A.a() 1\nA.a();B.b() x\n", "oracle.folded").unwrap_err();
+        assert_eq!(e, "oracle.folded:2: count \"x\" is not a number");
+        let e = parse_folded("A.a() 1\nA.a() 2\n", "f").unwrap_err();
+        assert_eq!(e, "f:2: path listed twice: A.a()");
+        let e = parse_folded("nocount\n", "f").unwrap_err();
+        assert!(e.starts_with("f:1: expected `path COUNT`"), "{e}");
+        let e = parse_folded("A.a();;B.b() 1\n", "f").unwrap_err();
+        assert!(e.starts_with("f:1: empty frame"), "{e}");
+    }
+}
+
+/// Running programs under the JVMTI oracle (`tests/jvmti/cct_oracle.c`):
+/// building it, the CCT test programs (`tests/java/cct/`), and the summary
+/// line it prints at exit.
+pub mod oracle {
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use super::{parse_folded, Folded};
+
+    /// The CCT test programs of `tests/java/cct/` (their main classes).
+    pub const PROGRAMS: &[&str] = &[
+        "CctRecursion",
+        "CctExceptions",
+        "CctReflection",
+        "CctLambdas",
+        "CctThreads",
+        "CctStatics",
+    ];
+
+    fn tests_dir() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// Builds the oracle against `home`'s JNI headers into `dir`
+    /// (`libcct_oracle.so`); `Err` says why not (no headers, no C
+    /// compiler), a compile error panics.
+    pub fn build(home: &Path, dir: &Path) -> Result<PathBuf, String> {
+        let include = home.join("include");
+        if !include.join("jvmti.h").is_file() {
+            return Err(format!("{} has no include/jvmti.h", home.display()));
+        }
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+        let lib = dir.join("libcct_oracle.so");
+        let out = Command::new(&cc)
+            .args(["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror"])
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", include.join("linux").display()))
+            .arg("-o")
+            .arg(&lib)
+            .arg(tests_dir().join("jvmti/cct_oracle.c"))
+            .output()
+            .map_err(|e| format!("no C compiler ({cc}: {e})"))?;
+        assert!(
+            out.status.success(),
+            "{cc} tests/jvmti/cct_oracle.c: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Ok(lib)
+    }
+
+    /// Compiles the CCT test programs with `jdk`'s javac (`--release 11`,
+    /// so JDK 11 and later run them) into `out`.
+    pub fn compile_programs(jdk: &Path, out: &Path) {
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(tests_dir().join("java/cct"))
+            .expect("tests/java/cct")
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "java"))
+            .collect();
+        sources.sort();
+        crate::javac(jdk, "11", out, &sources);
+    }
+
+    /// What the oracle printed at exit (its `cct_oracle: N threads, ...` line).
+    #[derive(Debug, Clone, Default, PartialEq, Eq)]
+    pub struct Stats {
+        /// Threads that had an event.
+        pub threads: u64,
+        /// Nodes of the merged tree.
+        pub nodes: u64,
+        /// Distinct methods seen.
+        pub methods: u64,
+        /// MethodEntry events recorded.
+        pub entries: u64,
+        /// MethodExit events matched with an entry.
+        pub exits: u64,
+        /// Of those, exits by exception.
+        pub exits_by_exception: u64,
+        /// Exits of frames entered before recording started (dropped).
+        pub dropped_exits: u64,
+        /// Frames still open at VM death.
+        pub open_frames: u64,
+        /// With check=1: events at which the recorded depth differed from
+        /// the thread's real frame count.
+        pub depth_mismatches: Option<u64>,
+    }
+
+    impl Stats {
+        /// Reads the summary line out of the oracle's stderr.
+        pub fn parse(stderr: &str) -> Option<Stats> {
+            let line = stderr
+                .lines()
+                .find(|l| l.starts_with("cct_oracle: ") && l.contains(" threads, "))?;
+            let numbers: Vec<u64> = line
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse().unwrap())
+                .collect();
+            Some(Stats {
+                threads: numbers[0],
+                nodes: numbers[1],
+                methods: numbers[2],
+                entries: numbers[3],
+                exits: numbers[4],
+                exits_by_exception: numbers[5],
+                dropped_exits: numbers[6],
+                open_frames: numbers[7],
+                depth_mismatches: numbers.get(8).copied(),
+            })
+        }
+    }
+
+    /// One run of a program under the oracle.
+    #[derive(Debug)]
+    pub struct Run {
+        /// The tree the oracle wrote.
+        pub tree: Folded,
+        /// The oracle's text of it, as written.
+        pub text: String,
+        /// Its exit summary.
+        pub stats: Stats,
+        /// The program's and the oracle's stderr.
+        pub stderr: String,
+    }
+
+    /// Runs `main` from `classpath` with `java` under the oracle `lib`, with
+    /// the oracle options `options` (`check=1`, `start=...`; `out=` is
+    /// added), writing into `out`. Panics (with the output) if the program
+    /// fails or the oracle writes nothing.
+    pub fn run(
+        java: &Path,
+        lib: &Path,
+        options: &str,
+        classpath: &Path,
+        main: &str,
+        out: &Path,
+    ) -> Run {
+        let mut agent = format!("-agentpath:{}=out={}", lib.display(), out.display());
+        if !options.is_empty() {
+            agent.push(',');
+            agent.push_str(options);
+        }
+        let o = Command::new(java)
+            .arg(&agent)
+            .arg("-cp")
+            .arg(classpath)
+            .arg(main)
+            .output()
+            .expect("run java");
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(
+            o.status.success(),
+            "{main} under the oracle failed ({}):\n{}{stderr}",
+            o.status,
+            String::from_utf8_lossy(&o.stdout)
+        );
+        let text = std::fs::read_to_string(out)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{stderr}", out.display()));
+        let tree = parse_folded(&text, &out.display().to_string()).unwrap();
+        let stats = Stats::parse(&stderr)
+            .unwrap_or_else(|| panic!("no cct_oracle summary line in:\n{stderr}"));
+        Run {
+            tree,
+            text,
+            stats,
+            stderr,
+        }
+    }
+}

@@ -1,0 +1,677 @@
+//! Calling-context profiles: the raw profile the CCT profiler's runtime
+//! writes (`profile.cct`), read into a tree ([`Cct`]), and the outputs made
+//! from it by [`write_profile`]:
+//!
+//! * `calls.folded` ([`folded`]): one line per node, `frame;...;frame COUNT`,
+//!   COUNT the node's invocation count: the exchange format the JVMTI oracle
+//!   writes too (`tests/jvmti/cct_oracle.c`);
+//! * `wall.folded`, `cpu.folded` ([`folded`]): self time per node, in ns;
+//! * `flamegraph.svg` ([`flamegraph`]), through the `inferno` crate;
+//! * `speedscope.json` ([`speedscope`]): speedscope's file format;
+//! * `summary.txt` ([`summary`]): totals and the hottest contexts, JDK and
+//!   application apart.
+//!
+//! The raw profile:
+//!
+//! ```text
+//! major-cct 1
+//! metrics calls wall_ns cpu_ns
+//! <path>\t<calls>\t<wall_ns>\t<cpu_ns>
+//! ```
+//!
+//! The second line names the metric columns (`calls` first; `wall_ns` and
+//! `cpu_ns` optional); then one line per node: its path of frame names
+//! ([`names::frame_name`]) joined by `;`, from the thread's outermost recorded
+//! frame, and its values, INCLUSIVE (time from entry to exit of the context,
+//! summed over its invocations). All threads' trees are already merged. Every
+//! node's parent path has a line of its own.
+
+pub mod flamegraph;
+pub mod folded;
+pub mod names;
+pub mod speedscope;
+pub mod summary;
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub use names::{frame_name, is_jdk_frame};
+
+/// An error reading a raw profile or writing the outputs, naming the file
+/// (and line).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum ProfileError {
+    /// A line of a profile could not be read.
+    #[error("{file}:{line}: {message}")]
+    #[diagnostic(code(major::profile::parse))]
+    Parse {
+        /// The profile read.
+        file: PathBuf,
+        /// The 1-based line number (0: the file as a whole).
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    #[diagnostic(code(major::profile::io))]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl ProfileError {
+    fn io(path: &Path, source: std::io::Error) -> Self {
+        ProfileError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// A metric of a profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Metric {
+    /// Invocation counts (always present).
+    Calls,
+    /// Wall-clock time, ns.
+    Wall,
+    /// Thread CPU time, ns.
+    Cpu,
+}
+
+impl Metric {
+    /// The metric's column name in the raw profile.
+    pub fn column(self) -> &'static str {
+        match self {
+            Metric::Calls => "calls",
+            Metric::Wall => "wall_ns",
+            Metric::Cpu => "cpu_ns",
+        }
+    }
+
+    /// The unit of its values, for people.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::Calls => "calls",
+            Metric::Wall | Metric::Cpu => "ns",
+        }
+    }
+
+    /// A short name (`calls`, `wall`, `cpu`): the stem of its folded file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Calls => "calls",
+            Metric::Wall => "wall",
+            Metric::Cpu => "cpu",
+        }
+    }
+}
+
+/// One node of a [`Cct`]: a calling context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The caller's node; `None` for a thread's outermost recorded frame.
+    pub parent: Option<usize>,
+    /// Index of the node's frame name in [`Cct::frames`].
+    pub frame: usize,
+    /// How many times the context was entered.
+    pub calls: u64,
+    /// Inclusive wall time, ns (0 without the metric).
+    pub wall: u64,
+    /// Inclusive CPU time, ns (0 without the metric).
+    pub cpu: u64,
+}
+
+/// A calling-context tree (all threads merged): its frame names, and its
+/// nodes, each parent before its children.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cct {
+    /// The distinct frame names, in the order first seen.
+    pub frames: Vec<String>,
+    /// The nodes, parents before children.
+    pub nodes: Vec<Node>,
+    /// Whether the profile has wall time.
+    pub has_wall: bool,
+    /// Whether the profile has CPU time.
+    pub has_cpu: bool,
+}
+
+impl Cct {
+    /// Reads a raw profile (`profile.cct`).
+    pub fn read(path: &Path) -> Result<Cct, ProfileError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ProfileError::io(path, e))?;
+        Cct::parse(&text, path)
+    }
+
+    /// Parses the text of a raw profile; `file` names it in errors.
+    pub fn parse(text: &str, file: &Path) -> Result<Cct, ProfileError> {
+        let err = |line: usize, message: String| ProfileError::Parse {
+            file: file.to_path_buf(),
+            line,
+            message,
+        };
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+        match lines.next() {
+            Some((_, "major-cct 1")) => {}
+            Some((n, l)) => {
+                return Err(err(
+                    n,
+                    format!("not a major-cct 1 profile (first line {l:?})"),
+                ))
+            }
+            None => return Err(err(0, "empty file, not a major-cct profile".into())),
+        }
+        let (n, header) = lines
+            .next()
+            .ok_or_else(|| err(1, "no metrics line after the header".into()))?;
+        let mut columns = header.split(' ');
+        if columns.next() != Some("metrics") || columns.next() != Some("calls") {
+            return Err(err(
+                n,
+                format!("expected `metrics calls [wall_ns] [cpu_ns]`, found {header:?}"),
+            ));
+        }
+        let mut metrics = vec![Metric::Calls];
+        for c in columns {
+            let m = match c {
+                "wall_ns" => Metric::Wall,
+                "cpu_ns" => Metric::Cpu,
+                _ => return Err(err(n, format!("unknown or repeated metric {c:?}"))),
+            };
+            if metrics.contains(&m) {
+                return Err(err(n, format!("metric {c:?} named twice")));
+            }
+            metrics.push(m);
+        }
+        let mut rows = Vec::new();
+        for (n, line) in lines {
+            if line.is_empty() {
+                continue;
+            }
+            let mut fields = line.split('\t');
+            let path = fields.next().unwrap_or("");
+            let mut values = [0u64; 3];
+            for &m in &metrics {
+                let v = fields
+                    .next()
+                    .ok_or_else(|| err(n, format!("missing the {} column", m.column())))?;
+                values[m as usize] = v
+                    .parse()
+                    .map_err(|_| err(n, format!("{} value {v:?} is not a count", m.column())))?;
+            }
+            if let Some(extra) = fields.next() {
+                return Err(err(
+                    n,
+                    format!("more columns than the metrics line names ({extra:?})"),
+                ));
+            }
+            rows.push((n, path, values));
+        }
+        let mut builder = Builder::default();
+        builder.cct.has_wall = metrics.contains(&Metric::Wall);
+        builder.cct.has_cpu = metrics.contains(&Metric::Cpu);
+        // Shorter paths first, so each parent exists before its children.
+        rows.sort_by_key(|&(n, path, _)| (path.matches(';').count(), n));
+        for (n, path, [calls, wall, cpu]) in rows {
+            builder.add(path, calls, wall, cpu).map_err(|m| err(n, m))?;
+        }
+        Ok(builder.cct)
+    }
+
+    /// Parses `calls.folded` text (`path COUNT` lines, as the JVMTI oracle
+    /// writes): a tree with invocation counts only. A node whose parent has
+    /// no line of its own is an error.
+    pub fn parse_calls_folded(text: &str, file: &Path) -> Result<Cct, ProfileError> {
+        let mut rows = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.is_empty() {
+                continue;
+            }
+            let bad = |message: String| ProfileError::Parse {
+                file: file.to_path_buf(),
+                line: i + 1,
+                message,
+            };
+            let (path, count) = line
+                .rsplit_once(' ')
+                .ok_or_else(|| bad("expected `path COUNT`".into()))?;
+            let count: u64 = count
+                .parse()
+                .map_err(|_| bad(format!("count {count:?} is not a number")))?;
+            rows.push((i + 1, path, count));
+        }
+        rows.sort_by_key(|&(n, path, _)| (path.matches(';').count(), n));
+        let mut builder = Builder::default();
+        for (n, path, count) in rows {
+            builder
+                .add(path, count, 0, 0)
+                .map_err(|message| ProfileError::Parse {
+                    file: file.to_path_buf(),
+                    line: n,
+                    message,
+                })?;
+        }
+        Ok(builder.cct)
+    }
+
+    /// The frame name of a node.
+    pub fn frame(&self, node: usize) -> &str {
+        &self.frames[self.nodes[node].frame]
+    }
+
+    /// A node's value of a metric (inclusive).
+    pub fn value(&self, node: usize, metric: Metric) -> u64 {
+        let n = &self.nodes[node];
+        match metric {
+            Metric::Calls => n.calls,
+            Metric::Wall => n.wall,
+            Metric::Cpu => n.cpu,
+        }
+    }
+
+    /// Whether the profile has a metric.
+    pub fn has(&self, metric: Metric) -> bool {
+        match metric {
+            Metric::Calls => true,
+            Metric::Wall => self.has_wall,
+            Metric::Cpu => self.has_cpu,
+        }
+    }
+
+    /// The metrics the profile has, `Calls` first.
+    pub fn metrics(&self) -> Vec<Metric> {
+        [Metric::Calls, Metric::Wall, Metric::Cpu]
+            .into_iter()
+            .filter(|&m| self.has(m))
+            .collect()
+    }
+
+    /// Each node's children, in node order.
+    pub fn children(&self) -> Vec<Vec<usize>> {
+        let mut kids = vec![Vec::new(); self.nodes.len()];
+        for (i, n) in self.nodes.iter().enumerate() {
+            if let Some(p) = n.parent {
+                kids[p].push(i);
+            }
+        }
+        kids
+    }
+
+    /// The nodes without a parent.
+    pub fn roots(&self) -> Vec<usize> {
+        (0..self.nodes.len())
+            .filter(|&i| self.nodes[i].parent.is_none())
+            .collect()
+    }
+
+    /// Each node's depth (a root is at depth 1).
+    pub fn depths(&self) -> Vec<usize> {
+        let mut d = vec![0; self.nodes.len()];
+        for i in 0..self.nodes.len() {
+            d[i] = self.nodes[i].parent.map_or(1, |p| d[p] + 1);
+        }
+        d
+    }
+
+    /// The SELF value of every node for a metric: for time, its inclusive
+    /// time less its children's (0 where clock granularity makes the
+    /// children's sum larger); for calls, the node's own count.
+    pub fn self_values(&self, metric: Metric) -> Vec<u64> {
+        let mut own: Vec<u64> = (0..self.nodes.len())
+            .map(|i| self.value(i, metric))
+            .collect();
+        if metric != Metric::Calls {
+            for (i, n) in self.nodes.iter().enumerate() {
+                if let Some(p) = n.parent {
+                    own[p] = own[p].saturating_sub(self.value(i, metric));
+                }
+            }
+        }
+        own
+    }
+
+    /// The subtree totals of a metric: for calls, the node's count plus all
+    /// its descendants' (what a flame graph of `calls.folded` shows); for
+    /// time, the inclusive value itself.
+    pub fn inclusive_values(&self, metric: Metric) -> Vec<u64> {
+        let mut total: Vec<u64> = (0..self.nodes.len())
+            .map(|i| self.value(i, metric))
+            .collect();
+        if metric == Metric::Calls {
+            for i in (0..self.nodes.len()).rev() {
+                if let Some(p) = self.nodes[i].parent {
+                    total[p] = total[p].saturating_add(total[i]);
+                }
+            }
+        }
+        total
+    }
+
+    /// The path of every node, `frame;frame;...`.
+    pub fn paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = Vec::with_capacity(self.nodes.len());
+        for (i, n) in self.nodes.iter().enumerate() {
+            let p = match n.parent {
+                Some(p) => format!("{};{}", paths[p], self.frame(i)),
+                None => self.frame(i).to_string(),
+            };
+            paths.push(p);
+        }
+        paths
+    }
+}
+
+/// Builds a [`Cct`] from paths given parents first.
+#[derive(Default)]
+struct Builder {
+    cct: Cct,
+    frame_ids: HashMap<String, usize>,
+    by_path: HashMap<String, usize>,
+}
+
+impl Builder {
+    fn add(&mut self, path: &str, calls: u64, wall: u64, cpu: u64) -> Result<(), String> {
+        if path.is_empty() {
+            return Err("empty path".into());
+        }
+        if self.by_path.contains_key(path) {
+            return Err(format!("path listed twice: {path}"));
+        }
+        let (parent, frame) = match path.rsplit_once(';') {
+            Some((parent, frame)) => {
+                let p = *self.by_path.get(parent).ok_or_else(|| {
+                    format!("the caller's context has no line of its own: {parent}")
+                })?;
+                (Some(p), frame)
+            }
+            None => (None, path),
+        };
+        if frame.is_empty() {
+            return Err(format!("empty frame name in {path}"));
+        }
+        let next = self.cct.frames.len();
+        let id = *self.frame_ids.entry(frame.to_string()).or_insert(next);
+        if id == next {
+            self.cct.frames.push(frame.to_string());
+        }
+        self.by_path.insert(path.to_string(), self.cct.nodes.len());
+        self.cct.nodes.push(Node {
+            parent,
+            frame: id,
+            calls,
+            wall,
+            cpu,
+        });
+        Ok(())
+    }
+}
+
+/// What [`write_profile`] writes, and how.
+pub struct Options<'a> {
+    /// The flame graph's title.
+    pub title: String,
+    /// The metric of `flamegraph.svg`; `None`: wall time if the profile has
+    /// it, else CPU time, else calls.
+    pub flame_metric: Option<Metric>,
+    /// How many contexts each list of `summary.txt` names.
+    pub top: usize,
+    /// Whether a frame is the JDK's (the summary's JDK/application split;
+    /// a context is the JDK's when its innermost frame is).
+    pub is_jdk: &'a dyn Fn(&str) -> bool,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            title: "major calling-context profile".into(),
+            flame_metric: None,
+            top: 20,
+            is_jdk: &is_jdk_frame,
+        }
+    }
+}
+
+impl Options<'_> {
+    /// The metric of the flame graph for `cct`.
+    pub fn flame_metric(&self, cct: &Cct) -> Metric {
+        self.flame_metric.unwrap_or(if cct.has_wall {
+            Metric::Wall
+        } else if cct.has_cpu {
+            Metric::Cpu
+        } else {
+            Metric::Calls
+        })
+    }
+}
+
+/// Writes every output of `cct` into `out_dir` (created if missing):
+/// `calls.folded`, `wall.folded` and `cpu.folded` when the profile has those
+/// metrics, `flamegraph.svg`, `speedscope.json` and `summary.txt`. Each file
+/// is written whole to a temporary name and then renamed, so a file is
+/// either complete or absent. Returns the files written, in that order.
+pub fn write_profile(
+    cct: &Cct,
+    out_dir: &Path,
+    options: &Options<'_>,
+) -> Result<Vec<PathBuf>, ProfileError> {
+    std::fs::create_dir_all(out_dir).map_err(|e| ProfileError::io(out_dir, e))?;
+    let mut written = Vec::new();
+    for metric in cct.metrics() {
+        let path = out_dir.join(format!("{}.folded", metric.name()));
+        write_atomically(&path, |w| folded::write(cct, metric, w))?;
+        written.push(path);
+    }
+    let path = out_dir.join("flamegraph.svg");
+    write_atomically(&path, |w| flamegraph::write(cct, options, w))?;
+    written.push(path);
+    let path = out_dir.join("speedscope.json");
+    write_atomically(&path, |w| speedscope::write(cct, &options.title, w))?;
+    written.push(path);
+    let path = out_dir.join("summary.txt");
+    write_atomically(&path, |w| summary::write(cct, options, w))?;
+    written.push(path);
+    Ok(written)
+}
+
+/// Writes `path` through `write` into `path.tmp`, then renames it.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), ProfileError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let file = std::fs::File::create(&tmp).map_err(|e| ProfileError::io(&tmp, e))?;
+    let mut w = std::io::BufWriter::new(file);
+    let result = write(&mut w).and_then(|()| w.flush());
+    drop(w);
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(ProfileError::io(path, e));
+    }
+    std::fs::rename(&tmp, path).map_err(|e| ProfileError::io(path, e))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A hand-made profile: two threads' trees merged, main calling
+    /// work (twice) and JDK code, a worker thread's run.
+    pub(crate) const RAW: &str = "major-cct 1
+metrics calls wall_ns cpu_ns
+Main.main(java.lang.String[])\t1\t1000\t900
+Main.main(java.lang.String[]);Main.work(int)\t2\t600\t500
+Main.main(java.lang.String[]);Main.work(int);java.util.HashMap.hash(java.lang.Object)\t10\t100\t80
+Main.main(java.lang.String[]);java.io.PrintStream.println(java.lang.String)\t1\t300\t200
+Main.main(java.lang.String[]);java.io.PrintStream.println(java.lang.String);Main.work(int)\t1\t50\t40
+java.lang.Thread.run()\t3\t700\t650
+java.lang.Thread.run();Main$Worker.run()\t3\t690\t640
+";
+
+    pub(crate) fn sample() -> Cct {
+        Cct::parse(RAW, Path::new("sample.cct")).unwrap()
+    }
+
+    #[test]
+    fn parses_a_raw_profile_into_a_tree() {
+        let cct = sample();
+        assert!(cct.has_wall && cct.has_cpu);
+        assert_eq!(cct.nodes.len(), 7);
+        assert_eq!(cct.roots().len(), 2);
+        // Main.work(int) is one frame, at two nodes.
+        let work: Vec<usize> = (0..cct.nodes.len())
+            .filter(|&i| cct.frame(i) == "Main.work(int)")
+            .collect();
+        assert_eq!(work.len(), 2);
+        assert_eq!(cct.nodes[work[0]].frame, cct.nodes[work[1]].frame);
+        let paths = cct.paths();
+        let hash = paths
+            .iter()
+            .position(|p| p.ends_with("hash(java.lang.Object)"))
+            .unwrap();
+        assert_eq!(cct.nodes[hash].calls, 10);
+        assert_eq!(cct.depths()[hash], 3);
+        assert_eq!(cct.frame(cct.nodes[hash].parent.unwrap()), "Main.work(int)");
+    }
+
+    #[test]
+    fn self_and_inclusive_values() {
+        let cct = sample();
+        let paths = cct.paths();
+        let at = |p: &str| paths.iter().position(|q| q == p).unwrap();
+        let main = at("Main.main(java.lang.String[])");
+        let wall = cct.self_values(Metric::Wall);
+        assert_eq!(wall[main], 1000 - 600 - 300);
+        assert_eq!(cct.self_values(Metric::Cpu)[main], 900 - 500 - 200);
+        assert_eq!(
+            cct.inclusive_values(Metric::Calls)[main],
+            1 + 2 + 10 + 1 + 1
+        );
+        assert_eq!(cct.self_values(Metric::Calls)[main], 1);
+        assert_eq!(cct.inclusive_values(Metric::Wall)[main], 1000);
+    }
+
+    #[test]
+    fn calls_only_profiles_and_metric_order() {
+        let text = "major-cct 1\nmetrics calls cpu_ns\nA.a()\t1\t5\nA.a();B.b()\t2\t3\n";
+        let cct = Cct::parse(text, Path::new("x.cct")).unwrap();
+        assert!(!cct.has_wall && cct.has_cpu);
+        assert_eq!(cct.metrics(), vec![Metric::Calls, Metric::Cpu]);
+        assert_eq!(cct.nodes[1].cpu, 3);
+        // Children listed before their parents are fine.
+        let text = "major-cct 1\nmetrics calls\nA.a();B.b()\t2\nA.a()\t1\n";
+        let cct = Cct::parse(text, Path::new("x.cct")).unwrap();
+        assert_eq!(cct.paths(), vec!["A.a()", "A.a();B.b()"]);
+    }
+
+    #[test]
+    fn errors_name_the_file_and_line() {
+        let cases = [
+            ("", "x.cct:0: empty file"),
+            ("major-cct 2\n", "x.cct:1: not a major-cct 1"),
+            (
+                "major-cct 1\nmetrics wall_ns\n",
+                "x.cct:2: expected `metrics calls",
+            ),
+            ("major-cct 1\nmetrics calls bogus\n", "x.cct:2: unknown"),
+            (
+                "major-cct 1\nmetrics calls\nA.a()\tx\n",
+                "x.cct:3: calls value \"x\"",
+            ),
+            (
+                "major-cct 1\nmetrics calls wall_ns\nA.a()\t1\n",
+                "x.cct:3: missing the wall_ns",
+            ),
+            (
+                "major-cct 1\nmetrics calls\nA.a()\t1\t2\n",
+                "x.cct:3: more columns",
+            ),
+            (
+                "major-cct 1\nmetrics calls\nA.a()\t1\nA.a()\t1\n",
+                "x.cct:4: path listed twice",
+            ),
+            (
+                "major-cct 1\nmetrics calls\nA.a()\t1\nA.a();B.b();C.c()\t1\n",
+                "x.cct:4: the caller's context has no line",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = Cct::parse(text, Path::new("x.cct"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with(want), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn calls_folded_round_trip() {
+        let cct = sample();
+        let mut out = Vec::new();
+        folded::write(&cct, Metric::Calls, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let back = Cct::parse_calls_folded(&text, Path::new("calls.folded")).unwrap();
+        let mut a: Vec<(String, u64)> = cct
+            .paths()
+            .into_iter()
+            .zip(cct.nodes.iter().map(|n| n.calls))
+            .collect();
+        let mut b: Vec<(String, u64)> = back
+            .paths()
+            .into_iter()
+            .zip(back.nodes.iter().map(|n| n.calls))
+            .collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        let e = Cct::parse_calls_folded("A.a() 1\nA.a() one\n", Path::new("c.folded"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.folded:2: count \"one\""), "{e}");
+    }
+
+    #[test]
+    fn write_profile_writes_every_output_and_nothing_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = write_profile(&sample(), dir.path(), &Options::default()).unwrap();
+        let names: Vec<String> = written
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "calls.folded",
+                "wall.folded",
+                "cpu.folded",
+                "flamegraph.svg",
+                "speedscope.json",
+                "summary.txt"
+            ]
+        );
+        let mut listed: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        listed.sort();
+        let mut want = names.clone();
+        want.sort();
+        assert_eq!(listed, want, "no .tmp file left");
+        // Deterministic: a second run writes the same bytes.
+        let again = tempfile::tempdir().unwrap();
+        write_profile(&sample(), again.path(), &Options::default()).unwrap();
+        for n in &names {
+            assert_eq!(
+                std::fs::read(dir.path().join(n)).unwrap(),
+                std::fs::read(again.path().join(n)).unwrap(),
+                "{n} differs between two runs"
+            );
+        }
+    }
+}
