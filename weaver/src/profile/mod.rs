@@ -14,7 +14,7 @@
 //! The raw profile:
 //!
 //! ```text
-//! major-cct 1
+//! major-cct 1   (or the linear format 2: see `parse_v2`)
 //! metrics calls wall_ns cpu_ns
 //! <path>\t<calls>\t<wall_ns>\t<cpu_ns>
 //! ```
@@ -113,6 +113,91 @@ impl Metric {
     }
 }
 
+/// The rest of a format-2 raw profile (what `major.runtime.CallingContext`
+/// writes), after its metrics line: `frames N`, N frame names, `nodes M`, M
+/// lines `PARENT<TAB>FRAME<TAB>values` (PARENT an earlier node's number or
+/// -1, FRAME a frame's number), linear in the number of contexts.
+fn parse_v2<'t>(
+    mut lines: impl Iterator<Item = (usize, &'t str)>,
+    metrics: &[Metric],
+    err: &dyn Fn(usize, String) -> ProfileError,
+) -> Result<Cct, ProfileError> {
+    let mut count = |what: &str| -> Result<usize, ProfileError> {
+        let (n, l) = lines
+            .next()
+            .ok_or_else(|| err(0, format!("the file ends before `{what} N`")))?;
+        l.strip_prefix(what)
+            .and_then(|r| r.strip_prefix(' '))
+            .and_then(|r| r.parse().ok())
+            .ok_or_else(|| err(n, format!("expected `{what} N`, found {l:?}")))
+    };
+    let frame_count = count("frames")?;
+    let mut cct = Cct {
+        has_wall: metrics.contains(&Metric::Wall),
+        has_cpu: metrics.contains(&Metric::Cpu),
+        ..Cct::default()
+    };
+    for _ in 0..frame_count {
+        let (_, f) = lines
+            .next()
+            .ok_or_else(|| err(0, "the file ends inside the frame table".into()))?;
+        cct.frames.push(f.to_string());
+    }
+    let node_count = {
+        let (n, l) = lines
+            .next()
+            .ok_or_else(|| err(0, "the file ends before `nodes N`".into()))?;
+        l.strip_prefix("nodes ")
+            .and_then(|r| r.parse::<usize>().ok())
+            .ok_or_else(|| err(n, format!("expected `nodes N`, found {l:?}")))?
+    };
+    for _ in 0..node_count {
+        let (n, line) = lines
+            .next()
+            .ok_or_else(|| err(0, "the file ends inside the node list".into()))?;
+        let mut fields = line.split('\t');
+        let mut next = |what: &str| {
+            fields
+                .next()
+                .ok_or_else(|| err(n, format!("missing the {what} column")))
+        };
+        let parent: i64 = next("parent")?
+            .parse()
+            .map_err(|_| err(n, "the parent is not a number".into()))?;
+        let parent = match parent {
+            -1 => None,
+            p if p >= 0 && (p as usize) < cct.nodes.len() => Some(p as usize),
+            p => return Err(err(n, format!("parent {p} is not an earlier node"))),
+        };
+        let frame: usize = next("frame")?
+            .parse()
+            .ok()
+            .filter(|&f| f < cct.frames.len())
+            .ok_or_else(|| err(n, "the frame is not in the frame table".into()))?;
+        let mut values = [0u64; 3];
+        for &m in metrics {
+            let v = next(m.column())?;
+            values[m as usize] = v
+                .parse()
+                .map_err(|_| err(n, format!("{} value {v:?} is not a count", m.column())))?;
+        }
+        if fields.next().is_some() {
+            return Err(err(n, "more columns than the metrics line names".into()));
+        }
+        cct.nodes.push(Node {
+            parent,
+            frame,
+            calls: values[0],
+            wall: values[1],
+            cpu: values[2],
+        });
+    }
+    if let Some((n, l)) = lines.find(|(_, l)| !l.is_empty()) {
+        return Err(err(n, format!("text after the last node: {l:?}")));
+    }
+    Ok(cct)
+}
+
 /// One node of a [`Cct`]: a calling context.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {
@@ -157,16 +242,17 @@ impl Cct {
             message,
         };
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-        match lines.next() {
-            Some((_, "major-cct 1")) => {}
+        let version = match lines.next() {
+            Some((_, "major-cct 1")) => 1,
+            Some((_, "major-cct 2")) => 2,
             Some((n, l)) => {
                 return Err(err(
                     n,
-                    format!("not a major-cct 1 profile (first line {l:?})"),
+                    format!("not a major-cct 1 or 2 profile (first line {l:?})"),
                 ))
             }
             None => return Err(err(0, "empty file, not a major-cct profile".into())),
-        }
+        };
         let (n, header) = lines
             .next()
             .ok_or_else(|| err(1, "no metrics line after the header".into()))?;
@@ -188,6 +274,9 @@ impl Cct {
                 return Err(err(n, format!("metric {c:?} named twice")));
             }
             metrics.push(m);
+        }
+        if version == 2 {
+            return parse_v2(lines, &metrics, &err);
         }
         let mut rows = Vec::new();
         for (n, line) in lines {
@@ -575,7 +664,7 @@ java.lang.Thread.run();Main$Worker.run()\t3\t690\t640
     fn errors_name_the_file_and_line() {
         let cases = [
             ("", "x.cct:0: empty file"),
-            ("major-cct 2\n", "x.cct:1: not a major-cct 1"),
+            ("major-cct 3\n", "x.cct:1: not a major-cct 1 or 2"),
             (
                 "major-cct 1\nmetrics wall_ns\n",
                 "x.cct:2: expected `metrics calls",
@@ -603,6 +692,38 @@ java.lang.Thread.run();Main$Worker.run()\t3\t690\t640
             ),
         ];
         for (text, want) in cases {
+            let e = Cct::parse(text, Path::new("x.cct"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with(want), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn format_2_reads_the_same_tree_as_format_1() {
+        let v1 =
+            "major-cct 1\nmetrics calls wall_ns\nA.a()\t2\t50\nA.a();B.b()\t3\t20\nC.c()\t1\t5\n";
+        let v2 = "major-cct 2\nmetrics calls wall_ns\nframes 3\nA.a()\nB.b()\nC.c()\nnodes 3\n\
+                  -1\t0\t2\t50\n0\t1\t3\t20\n-1\t2\t1\t5\n";
+        let a = Cct::parse(v1, Path::new("a.cct")).unwrap();
+        let b = Cct::parse(v2, Path::new("b.cct")).unwrap();
+        let lines = |c: &Cct| folded::lines(c, Metric::Calls);
+        assert_eq!(lines(&a), lines(&b));
+        assert_eq!(b.inclusive_values(Metric::Wall), vec![50, 20, 5]);
+        for (text, want) in [
+            (
+                "major-cct 2\nmetrics calls\nframes 1\nA.a()\nnodes 1\n0\t0\t1\n",
+                "x.cct:6: parent 0 is not an earlier node",
+            ),
+            (
+                "major-cct 2\nmetrics calls\nframes 1\nA.a()\nnodes 1\n-1\t1\t1\n",
+                "x.cct:6: the frame is not in the frame table",
+            ),
+            (
+                "major-cct 2\nmetrics calls\nframes 2\nA.a()\n",
+                "x.cct:0: the file ends inside the frame table",
+            ),
+        ] {
             let e = Cct::parse(text, Path::new("x.cct"))
                 .unwrap_err()
                 .to_string();
