@@ -126,6 +126,18 @@ pub fn frame_name(class: &str, method: &str, descriptor: &str) -> String {
     s
 }
 
+/// The hash the runtime's child tables use for `frame` (FNV-1a of its
+/// UTF-8 bytes): computed here, passed with the frame.
+pub fn frame_hash(frame: &str) -> i32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in frame.bytes() {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    // Fold the high bits in: tables index with the low ones.
+    (h ^ (h >> 16)) as i32
+}
+
 /// Pushes the current node (`thisCallingContext`).
 pub fn push_current(
     full_coverage: bool,
@@ -239,7 +251,7 @@ pub fn wrap(
     let enter = pool.method_ref(
         w.owner,
         "enterContext",
-        &format!("(Ljava/lang/String;){ctx}"),
+        &format!("(Ljava/lang/String;I){ctx}"),
         false,
     )?;
     let exit = pool.method_ref(CONTEXT, "exitContext", &format!("({ctx})V"), false)?;
@@ -278,11 +290,12 @@ pub fn wrap(
     let mut out = Vec::with_capacity(old.len() + old.len() / 4 + 16);
     let mut tracked = 0;
     let start = code.new_label();
+    out.push(Insn::Ldc {
+        index: frame,
+        wide: frame > 255,
+    });
+    super::emit::push_int(frame_hash(w.frame), pool, &mut out)?;
     out.extend([
-        Insn::Ldc {
-            index: frame,
-            wide: frame > 255,
-        },
         Insn::Cp {
             op: op::INVOKESTATIC,
             index: enter,
@@ -313,16 +326,17 @@ pub fn wrap(
                 };
                 tracked += 1;
                 let (f, name, desc) = match &c {
-                    Callee::Exact(f) => (f, "enterNative", format!("({ctx}Ljava/lang/String;)V")),
+                    Callee::Exact(f) => (f, "enterNative", format!("({ctx}Ljava/lang/String;I)V")),
                     Callee::Dispatched(f) => {
                         out.push(Insn::Simple(op::DUP));
                         (
                             f,
                             "enterDispatched",
-                            format!("(Ljava/lang/Object;{ctx}Ljava/lang/String;)V"),
+                            format!("(Ljava/lang/Object;{ctx}Ljava/lang/String;I)V"),
                         )
                     }
                 };
+                let hash = frame_hash(f);
                 let f = pool.string(f)?;
                 let m = pool.method_ref(CONTEXT, name, &desc, false)?;
                 out.extend([
@@ -331,6 +345,9 @@ pub fn wrap(
                         index: f,
                         wide: f > 255,
                     },
+                ]);
+                super::emit::push_int(hash, pool, &mut out)?;
+                out.extend([
                     Insn::Cp {
                         op: op::INVOKESTATIC,
                         index: m,
@@ -432,6 +449,9 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
         Some(&mut code),
         hierarchy,
     )?;
+    // enterContext(String, int): locals 0 and 1 are the parameters.
+    const THREAD_LOCAL: u16 = 2;
+    const ROOT_LOCAL: u16 = 3;
     // enterContext(String): null while a bypass is on (before boot, without
     // a thread, with the DIB set); the thread's root made on its first frame.
     let mut code = Code::empty();
@@ -449,7 +469,7 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
         let booted = pool.field_ref(bypass::BYPASS, bypass::BOOTED, "Z")?;
         let dib = pool.field_ref(bypass::THREAD, bypass::DIB_FIELD, "Z")?;
         let new_root = pool.method_ref(CONTEXT, "newRoot", &format!("(){c}"), false)?;
-        let enter_in = pool.method_ref(CONTEXT, "enterIn", &format!("({c}{s}){c}"), false)?;
+        let enter_in = pool.method_ref(CONTEXT, "enterIn", &format!("({c}{s}I){c}"), false)?;
         code.insns.extend([
             Insn::Cp {
                 op: op::GETSTATIC,
@@ -463,13 +483,13 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                 op: op::INVOKESTATIC,
                 index: thread,
             },
-            astore(1),
-            aload(1),
+            astore(THREAD_LOCAL),
+            aload(THREAD_LOCAL),
             Insn::Jump {
                 op: op::IFNULL,
                 target: none,
             },
-            aload(1),
+            aload(THREAD_LOCAL),
             Insn::Cp {
                 op: op::GETFIELD,
                 index: dib,
@@ -478,13 +498,13 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                 op: 154, // ifne
                 target: none,
             },
-            aload(1),
+            aload(THREAD_LOCAL),
             Insn::Cp {
                 op: op::GETFIELD,
                 index: field,
             },
-            astore(2),
-            aload(2),
+            astore(ROOT_LOCAL),
+            aload(ROOT_LOCAL),
             Insn::Jump {
                 op: op::IFNONNULL,
                 target: have,
@@ -493,16 +513,21 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
                 op: op::INVOKESTATIC,
                 index: new_root,
             },
-            astore(2),
-            aload(1),
-            aload(2),
+            astore(ROOT_LOCAL),
+            aload(THREAD_LOCAL),
+            aload(ROOT_LOCAL),
             Insn::Cp {
                 op: op::PUTFIELD,
                 index: field,
             },
             Insn::Label(have),
-            aload(2),
+            aload(ROOT_LOCAL),
             aload(0),
+            Insn::Local {
+                op: op::ILOAD,
+                index: 1,
+                wide: false,
+            },
             Insn::Cp {
                 op: op::INVOKESTATIC,
                 index: enter_in,
@@ -516,7 +541,7 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
     b.add_method(
         0x1009,
         "enterContext",
-        &format!("({s}){c}"),
+        &format!("({s}I){c}"),
         Some(&mut code),
         hierarchy,
     )

@@ -73,10 +73,16 @@ public final class CallingContext {
     /** In a thread's root: the deepest frame {@link #thrown} unwound. */
     private CallingContext thrownAt;
 
+    /** The children in the order they were first entered. */
     private CallingContext[] children;
     private int count;
-    /** The index in {@link #children} of the child found last: most lookups hit it. */
-    private int last;
+    /**
+     * The children by frame: open addressing on the frame's hash (which the
+     * weaver computes and passes with the frame), at most half full.
+     */
+    private CallingContext[] table;
+    /** The frame's hash, as the weaver passes it. */
+    private final int hash;
     /**
      * For the child of a call to an overridable method without a woven body:
      * receiver classes whose dispatch runs that method (positive) or an
@@ -85,9 +91,10 @@ public final class CallingContext {
     private Class<?>[] dispatch;
     private int dispatched;
 
-    private CallingContext(CallingContext parent, String frame, int id, CallingContext root) {
+    private CallingContext(CallingContext parent, String frame, int hash, int id, CallingContext root) {
         this.parent = parent;
         this.frame = frame;
+        this.hash = hash;
         this.id = id;
         this.root = root == null ? this : root;
     }
@@ -114,7 +121,7 @@ public final class CallingContext {
      * @return the root
      */
     public static CallingContext newRoot() {
-        CallingContext r = new CallingContext(null, null, 0, null);
+        CallingContext r = new CallingContext(null, null, 0, 0, null);
         r.nodes = new CallingContext[64];
         r.nodes[0] = r;
         r.size = 1;
@@ -140,13 +147,14 @@ public final class CallingContext {
      *
      * @param root the thread's root
      * @param frame the frame (an interned string)
+     * @param hash the frame's hash
      * @return the node entered
      */
-    public static CallingContext enterIn(CallingContext root, String frame) {
+    public static CallingContext enterIn(CallingContext root, String frame, int hash) {
         CallingContext cur = root.nodes[root.current];
-        CallingContext c = find(cur, frame);
+        CallingContext c = find(cur, frame, hash);
         if (c == null) {
-            c = create(cur, frame);
+            c = create(cur, frame, hash);
         }
         root.current = c.id;
         return c;
@@ -159,34 +167,25 @@ public final class CallingContext {
      *
      * @param cur the current node
      * @param frame the frame (an interned string)
+     * @param hash the frame's hash
      * @return the child, or null
      */
-    public static CallingContext find(CallingContext cur, String frame) {
-        CallingContext[] k = cur.children;
-        if (k == null) {
+    public static CallingContext find(CallingContext cur, String frame, int hash) {
+        CallingContext[] t = cur.table;
+        if (t == null) {
             return null;
         }
-        int n = cur.count;
-        if (n > k.length) {
-            n = k.length;
-        }
-        int l = cur.last;
-        if (l < n) {
-            CallingContext c = k[l];
-            if (c != null && c.frame == frame) {
+        int m = t.length - 1;
+        for (int i = hash & m; ; i = (i + 1) & m) {
+            CallingContext c = t[i];
+            if (c == null) {
+                return null;
+            }
+            if (c.frame == frame) {
                 c.calls++;
                 return c;
             }
         }
-        for (int i = 0; i < n; i++) {
-            CallingContext c = k[i];
-            if (c != null && c.frame == frame) {
-                cur.last = i;
-                c.calls++;
-                return c;
-            }
-        }
-        return null;
     }
 
     /**
@@ -197,13 +196,13 @@ public final class CallingContext {
      * @param frame the frame
      * @return the child
      */
-    public static CallingContext create(CallingContext cur, String frame) {
-        CallingContext c = find(cur, frame);
+    public static CallingContext create(CallingContext cur, String frame, int hash) {
+        CallingContext c = find(cur, frame, hash);
         if (c != null) {
             return c;
         }
         CallingContext root = cur.root;
-        c = new CallingContext(cur, frame, root.size, root);
+        c = new CallingContext(cur, frame, hash, root.size, root);
         if (root.size == root.nodes.length) {
             CallingContext[] bigger = new CallingContext[root.nodes.length * 2];
             System.arraycopy(root.nodes, 0, bigger, 0, root.size);
@@ -213,7 +212,7 @@ public final class CallingContext {
         root.size++;
         CallingContext[] k = cur.children;
         if (k == null) {
-            k = new CallingContext[4];
+            k = new CallingContext[2];
         } else if (cur.count == k.length) {
             CallingContext[] bigger = new CallingContext[k.length * 2];
             System.arraycopy(k, 0, bigger, 0, k.length);
@@ -221,10 +220,28 @@ public final class CallingContext {
         }
         k[cur.count] = c;
         cur.children = k;
-        cur.last = cur.count;
         cur.count++;
+        CallingContext[] t = cur.table;
+        if (t == null || cur.count * 2 > t.length) {
+            t = new CallingContext[t == null ? 4 : t.length * 2];
+            for (int i = 0; i < cur.count; i++) {
+                put(t, k[i]);
+            }
+            cur.table = t;
+        } else {
+            put(t, c);
+        }
         c.calls = 1;
         return c;
+    }
+
+    private static void put(CallingContext[] t, CallingContext c) {
+        int m = t.length - 1;
+        int i = c.hash & m;
+        while (t[i] != null) {
+            i = (i + 1) & m;
+        }
+        t[i] = c;
     }
 
     /**
@@ -273,12 +290,13 @@ public final class CallingContext {
      *
      * @param node the caller's node, or null
      * @param frame the callee's frame
+     * @param hash the frame's hash
      */
-    public static void enterNative(CallingContext node, String frame) {
+    public static void enterNative(CallingContext node, String frame, int hash) {
         if (node != null) {
-            CallingContext n = find(node, frame);
+            CallingContext n = find(node, frame, hash);
             if (n == null) {
-                n = create(node, frame);
+                n = create(node, frame, hash);
             }
             node.root.current = n.id;
         }
@@ -291,9 +309,10 @@ public final class CallingContext {
      * @param receiver the receiver
      * @param node the caller's node, or null
      * @param frame the frame of the method the call names
+     * @param hash the frame's hash
      */
-    public static void enterDispatched(Object receiver, CallingContext node, String frame) {
-        CallingContext n = dispatchChild(node, receiver, frame);
+    public static void enterDispatched(Object receiver, CallingContext node, String frame, int hash) {
+        CallingContext n = dispatchChild(node, receiver, frame, hash);
         if (n != null) {
             n.root.current = n.id;
         }
@@ -308,23 +327,26 @@ public final class CallingContext {
      * @param cur the caller's node
      * @param receiver the receiver of the call
      * @param frame the frame of the method the call names
+     * @param hash the frame's hash
      * @return the child, or null
      */
-    public static CallingContext dispatchChild(CallingContext cur, Object receiver, String frame) {
+    public static CallingContext dispatchChild(CallingContext cur, Object receiver, String frame, int hash) {
         if (cur == null || receiver == null) {
             return null;
         }
         CallingContext c = null;
-        CallingContext[] k = cur.children;
-        int n = k == null ? 0 : cur.count < k.length ? cur.count : k.length;
-        for (int i = 0; i < n; i++) {
-            if (k[i] != null && k[i].frame == frame) {
-                c = k[i];
-                break;
+        CallingContext[] t = cur.table;
+        if (t != null) {
+            int m = t.length - 1;
+            for (int i = hash & m; t[i] != null; i = (i + 1) & m) {
+                if (t[i].frame == frame) {
+                    c = t[i];
+                    break;
+                }
             }
         }
         if (c == null) {
-            c = createDispatch(cur, frame);
+            c = createDispatch(cur, frame, hash);
         }
         Class<?> type = receiver.getClass();
         Class<?>[] d = c.dispatch;
@@ -347,8 +369,8 @@ public final class CallingContext {
     }
 
     /** A child for a dispatched call, not counted yet. */
-    private static CallingContext createDispatch(CallingContext cur, String frame) {
-        CallingContext c = create(cur, frame);
+    private static CallingContext createDispatch(CallingContext cur, String frame, int hash) {
+        CallingContext c = create(cur, frame, hash);
         c.calls--;
         return c;
     }
@@ -467,10 +489,11 @@ public final class CallingContext {
      * Enters the frame of a woven method.
      *
      * @param frame the method's frame
+     * @param hash the frame's hash
      * @return the node entered
      */
-    public static CallingContext enterContext(String frame) {
-        return enterIn(Local.ROOT.get(), frame);
+    public static CallingContext enterContext(String frame, int hash) {
+        return enterIn(Local.ROOT.get(), frame, hash);
     }
 
     // ------------------------------------------------------------------
