@@ -23,6 +23,20 @@ pub enum OutputKind {
     Directory,
 }
 
+/// How a zip output holds the entries major writes (new or changed ones;
+/// raw copies keep their input's bytes whatever this says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Compression {
+    /// Deflated (libdeflate, level 1); an entry that replaces a stored entry
+    /// of a zip input stays stored.
+    #[default]
+    Deflate,
+    /// Stored as it is: no compression work on writing, none on reading.
+    /// For outputs read once and soon, such as the JDK patches of a
+    /// full-coverage weave (`bench/README.md` measures both).
+    Store,
+}
+
 /// An output being written: a zip/jar or a directory.
 ///
 /// Everything goes to a temporary sibling of the target (same directory,
@@ -223,6 +237,14 @@ impl EntryMeta {
             }
         }
         Ok(meta)
+    }
+
+    /// The same, stored when `compression` says so.
+    pub(crate) fn compressed(self, compression: Compression) -> EntryMeta {
+        EntryMeta {
+            deflated: self.deflated && compression == Compression::Deflate,
+            ..self
+        }
     }
 }
 
