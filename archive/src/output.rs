@@ -438,6 +438,32 @@ impl OutputArchive {
         self.write_like(from, index, &data)
     }
 
+    /// Copies class entry `index` of `from` under another name, `name`: as
+    /// [`copy_raw`](Self::copy_raw) does (for a zip from a zip or jmod, its
+    /// compressed bytes and metadata as they are), else read and written as
+    /// by [`write`](Self::write). A jmod's `classes/p/C.class` becomes
+    /// `p/C.class` in a jar this way without being inflated and deflated
+    /// again.
+    pub fn copy_raw_as(
+        &mut self,
+        from: &Archive,
+        index: usize,
+        name: &str,
+    ) -> Result<(), ArchiveError> {
+        let entry = from.entry(index)?;
+        if let (Some(writer), Source::Zip(input), false) =
+            (&mut self.zip, &from.source, entry.is_dir)
+        {
+            claim(&mut self.names, &self.target, name, self.kind)?;
+            let raw = input.raw_entry(from.path(), index, output_name(from, entry))?;
+            return writer
+                .add(&raw_header(name, false, &raw), raw.data)
+                .map_err(|e| ArchiveError::io(&self.target, Some(name), e));
+        }
+        let data = from.read(index)?;
+        self.write(name, &data)
+    }
+
     /// Writes a new or changed entry. A name ending with `/` makes a
     /// directory (`data` is then ignored). In a zip the entry is deflated,
     /// dated 1980-01-01 00:00 with mode 0644.

@@ -1042,7 +1042,7 @@ impl<'a> Writer<'a> {
             None if mirror => out.copy_raw(a, i)?,
             None => {
                 if let Some(n) = e.class_name() {
-                    out.write(&format!("{n}.class"), &a.read(i)?)?;
+                    out.copy_raw_as(a, i, &format!("{n}.class"))?;
                 }
             }
         }
