@@ -232,7 +232,7 @@ mod tests {
         assert_eq!(z.len(), 3);
         for i in 0..z.len() {
             let x = z.by_index_raw(i).unwrap();
-            assert_eq!(x.compression(), CompressionMethod::Stored, "{}", x.name());
+            assert_eq!(x.compression(), CompressionMethod::Stored, "entry {i}");
         }
         let back = Archive::open(&path).unwrap();
         assert_eq!(&*back.read(0).unwrap(), &changed[..]);

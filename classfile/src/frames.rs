@@ -830,8 +830,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             | Insn::InvokeInterface { index, .. } => {
                 let o = opc;
                 let r = pool.member_ref(*index)?;
-                let (params, ret) = descriptor::parse_method(&r.descriptor)?;
-                let n: usize = params.iter().map(|p| descriptor::slots(p)).sum();
+                let (n, ret) = descriptor::method_slots(&r.descriptor)?;
                 self.pop(f, n, i)?;
                 if o != op::INVOKESTATIC {
                     let recv = self.pop1(f, i)?;
@@ -856,8 +855,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
             Insn::InvokeDynamic { index } => {
                 let (_, d) = pool.dynamic(*index)?;
-                let (params, ret) = descriptor::parse_method(&d)?;
-                let n: usize = params.iter().map(|p| descriptor::slots(p)).sum();
+                let (n, ret) = descriptor::method_slots(&d)?;
                 self.pop(f, n, i)?;
                 self.push_desc(f, ret)?;
             }

@@ -325,8 +325,7 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<Option
         }
         Insn::InvokeDynamic { index } => {
             let (_, d) = pool.dynamic(*index)?;
-            let (params, ret) = descriptor::parse_method(&d)?;
-            let args: usize = params.iter().map(|p| descriptor::slots(p)).sum();
+            let (args, ret) = descriptor::method_slots(&d)?;
             (args, descriptor::slots(ret))
         }
         Insn::NewArray { .. } => (1, 1),

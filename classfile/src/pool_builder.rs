@@ -463,8 +463,7 @@ impl<'a> PoolBuilder<'a> {
         }
         let r = self.member_ref(idx)?;
         let s = if r.descriptor.starts_with('(') {
-            let (params, ret) = crate::descriptor::parse_method(&r.descriptor)?;
-            let args = params.iter().map(|p| crate::descriptor::slots(p)).sum();
+            let (args, ret) = crate::descriptor::method_slots(&r.descriptor)?;
             (args, crate::descriptor::slots(ret))
         } else {
             (0, crate::descriptor::slots(&r.descriptor))
