@@ -322,9 +322,16 @@ impl<'c, 'p> Analysis<'c, 'p> {
         pool: &'c PoolBuilder<'p>,
         hierarchy: &'c dyn ClassHierarchy,
     ) -> Result<Self> {
-        normalize(code)?;
+        let known = normalize(code)?;
         let n = code.insns.len();
-        let label_pos = label_positions(code);
+        let (label_pos, leaders) = match known {
+            Some(both) => both,
+            None => {
+                let label_pos = label_positions(code);
+                let leaders = leaders(code, &label_pos);
+                (label_pos, leaders)
+            }
+        };
         let mut interner = Interner::default();
         let mut new_class = HashMap::default();
         let mut last_label = None;
@@ -343,7 +350,6 @@ impl<'c, 'p> Analysis<'c, 'p> {
         }
         // Blocks: a leader is the first instruction after a label that normalize
         // marked, which we recompute here from the same rules.
-        let leaders = leaders(code, &label_pos);
         let mut blocks = Vec::new();
         let mut block_at = vec![u32::MAX; n + 1];
         let reals: Vec<usize> = (0..n).filter(|&i| leaders[i]).collect();
@@ -485,16 +491,26 @@ impl<'c, 'p> Analysis<'c, 'p> {
             let (start, end) = (self.blocks[b].start, self.blocks[b].end);
             let handlers = std::mem::take(&mut self.blocks[b].handlers);
             let mut falls = true;
+            // The handlers see the locals before each store and after every
+            // other instruction. Merging is idempotent, so the locals merge
+            // again only once they may have changed: after a store, or an
+            // `invokespecial` (a constructor call initializes locals).
+            let mut merged = false;
             for i in start..end {
                 let insn = self.code.insns[i].clone();
                 let Some(opc) = insn.opcode() else { continue };
-                if !handlers.is_empty() && is_store(opc) {
+                let store = is_store(opc);
+                if !handlers.is_empty() && store && !merged {
                     self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
                 }
                 self.execute(&insn, i, &mut f)?;
                 self.max_stack = self.max_stack.max(f.stack.len());
-                if !handlers.is_empty() && !is_store(opc) {
+                if store || opc == op::INVOKESPECIAL {
+                    merged = false;
+                }
+                if !handlers.is_empty() && !store && !merged {
                     self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
+                    merged = true;
                 }
                 for t in insn.targets() {
                     let tb = self.label_block(t);
@@ -1136,7 +1152,10 @@ fn label_positions(code: &Code) -> Vec<usize> {
 }
 
 /// Puts a label before every block leader and every `new` that lacks one.
-fn normalize(code: &mut Code) -> Result<()> {
+/// When none lacked one, returns what it found on the way: the
+/// [`label_positions`] and [`leaders`] of the code (else they changed).
+#[allow(clippy::type_complexity)]
+fn normalize(code: &mut Code) -> Result<Option<(Vec<usize>, Vec<bool>)>> {
     let n = code.insns.len();
     let label_pos = label_positions(code);
     for insn in &code.insns {
@@ -1159,17 +1178,13 @@ fn normalize(code: &mut Code) -> Result<()> {
             }
         }
     }
-    let mut want = leaders(code, &label_pos);
-    for (i, insn) in code.insns.iter().enumerate() {
-        if matches!(insn, Insn::Cp { op: op::NEW, .. }) {
-            want[i] = true;
-        }
-    }
+    let leaders = leaders(code, &label_pos);
+    let wanted = |i: usize| leaders[i] || matches!(code.insns[i], Insn::Cp { op: op::NEW, .. });
     let missing: Vec<usize> = (0..n)
-        .filter(|&i| want[i] && (i == 0 || !matches!(code.insns[i - 1], Insn::Label(_))))
+        .filter(|&i| wanted(i) && (i == 0 || !matches!(code.insns[i - 1], Insn::Label(_))))
         .collect();
     if missing.is_empty() {
-        return Ok(());
+        return Ok(Some((label_pos, leaders)));
     }
     let mut out = Vec::with_capacity(n + missing.len());
     let mut m = missing.iter().peekable();
@@ -1183,7 +1198,7 @@ fn normalize(code: &mut Code) -> Result<()> {
         out.push(insn);
     }
     code.insns = out;
-    Ok(())
+    Ok(None)
 }
 
 /// What [`vti`] writes with: the names, the layout, the pool, and the pool
