@@ -433,7 +433,14 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                         .into_par_iter()
                         .map(|i| {
                             crate::incremental::observe(recorder.is_some(), &index, a, i, || {
-                                weave_entry(&weavers, a, multi_release[input], i, kind, plan.compression)
+                                weave_entry(
+                                    &weavers,
+                                    a,
+                                    multi_release[input],
+                                    i,
+                                    kind,
+                                    plan.compression,
+                                )
                             })
                         })
                         .collect();
@@ -853,7 +860,12 @@ fn weave_entry(
     let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
     let class = match outcome.bytes.take() {
         Some(b) if mirror => Some(PreparedEntry::like(kind, compression, a, i, b)?),
-        Some(b) => Some(PreparedEntry::new(kind, compression, &format!("{class}.class"), b)),
+        Some(b) => Some(PreparedEntry::new(
+            kind,
+            compression,
+            &format!("{class}.class"),
+            b,
+        )),
         None => None,
     };
     let prefix = match release {

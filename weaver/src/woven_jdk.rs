@@ -384,9 +384,10 @@ fn start_cds_dump(jdk: &Jdk, home: &Path) -> Result<CdsDump, MajorError> {
 impl CdsDump {
     /// Waits for the dump; its output is the error if it failed.
     fn wait(self) -> Result<(), MajorError> {
-        let o = self.child.wait_with_output().map_err(|e| {
-            MajorError::Usage(format!("{}: cannot run: {e}", self.java.display()))
-        })?;
+        let o = self
+            .child
+            .wait_with_output()
+            .map_err(|e| MajorError::Usage(format!("{}: cannot run: {e}", self.java.display())))?;
         if !o.status.success() {
             return Err(MajorError::Usage(format!(
                 "{} -Xshare:dump failed on the woven image ({}):\n{}{}",
