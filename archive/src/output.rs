@@ -23,6 +23,20 @@ pub enum OutputKind {
     Directory,
 }
 
+/// How a zip output holds the entries major writes (new or changed ones;
+/// raw copies keep their input's bytes whatever this says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Compression {
+    /// Deflated (libdeflate, level 1); an entry that replaces a stored entry
+    /// of a zip input stays stored.
+    #[default]
+    Deflate,
+    /// Stored as it is: no compression work on writing, none on reading.
+    /// For outputs read once and soon, such as the JDK patches of a
+    /// full-coverage weave (`bench/README.md` measures both).
+    Store,
+}
+
 /// An output being written: a zip/jar or a directory.
 ///
 /// Everything goes to a temporary sibling of the target (same directory,
@@ -224,6 +238,14 @@ impl EntryMeta {
         }
         Ok(meta)
     }
+
+    /// The same, stored when `compression` says so.
+    pub(crate) fn compressed(self, compression: Compression) -> EntryMeta {
+        EntryMeta {
+            deflated: self.deflated && compression == Compression::Deflate,
+            ..self
+        }
+    }
 }
 
 /// The permission bits of a file (0644 where the system has none).
@@ -414,6 +436,32 @@ impl OutputArchive {
         }
         let data = from.read(index)?;
         self.write_like(from, index, &data)
+    }
+
+    /// Copies class entry `index` of `from` under another name, `name`: as
+    /// [`copy_raw`](Self::copy_raw) does (for a zip from a zip or jmod, its
+    /// compressed bytes and metadata as they are), else read and written as
+    /// by [`write`](Self::write). A jmod's `classes/p/C.class` becomes
+    /// `p/C.class` in a jar this way without being inflated and deflated
+    /// again.
+    pub fn copy_raw_as(
+        &mut self,
+        from: &Archive,
+        index: usize,
+        name: &str,
+    ) -> Result<(), ArchiveError> {
+        let entry = from.entry(index)?;
+        if let (Some(writer), Source::Zip(input), false) =
+            (&mut self.zip, &from.source, entry.is_dir)
+        {
+            claim(&mut self.names, &self.target, name, self.kind)?;
+            let raw = input.raw_entry(from.path(), index, output_name(from, entry))?;
+            return writer
+                .add(&raw_header(name, false, &raw), raw.data)
+                .map_err(|e| ArchiveError::io(&self.target, Some(name), e));
+        }
+        let data = from.read(index)?;
+        self.write(name, &data)
     }
 
     /// Writes a new or changed entry. A name ending with `/` makes a

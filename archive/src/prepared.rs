@@ -6,9 +6,12 @@
 //! A prepared zip entry holds its bytes as they go in the zip (deflated by
 //! the thread's libdeflate compressor at level 1, or stored) with its CRC-32,
 //! size and metadata; the writer adds its headers. The encoding is the one of
-//! direct writes ([`Encoded`]), so both give the same bytes.
+//! direct writes ([`Encoded`]), so both give the same bytes. A
+//! [`Compression::Store`] entry keeps its bytes as they are.
 
-use crate::output::{output_name, EntryMeta};
+use std::borrow::Cow;
+
+use crate::output::{output_name, Compression, EntryMeta};
 use crate::zip_output::Encoded;
 use crate::{Archive, ArchiveError, OutputKind};
 
@@ -41,30 +44,42 @@ impl std::fmt::Debug for PreparedEntry {
 
 impl PreparedEntry {
     /// Prepares what [`OutputArchive::write`](crate::OutputArchive::write)
-    /// would write.
-    pub fn new(kind: OutputKind, name: &str, data: &[u8]) -> PreparedEntry {
-        Self::with_meta(kind, name.to_owned(), data, EntryMeta::new())
+    /// would write; with [`Compression::Store`], the entry is stored instead
+    /// of deflated (`data` is then moved into the entry when it is owned).
+    pub fn new<'d>(
+        kind: OutputKind,
+        compression: Compression,
+        name: &str,
+        data: impl Into<Cow<'d, [u8]>>,
+    ) -> PreparedEntry {
+        let meta = EntryMeta::new().compressed(compression);
+        Self::with_meta(kind, name.to_owned(), data.into(), meta)
     }
 
     /// Prepares what [`OutputArchive::write_like`](crate::OutputArchive::write_like)
-    /// would write.
-    pub fn like(
+    /// would write; with [`Compression::Store`], the entry is stored whatever
+    /// the original was.
+    pub fn like<'d>(
         kind: OutputKind,
+        compression: Compression,
         from: &Archive,
         index: usize,
-        data: &[u8],
+        data: impl Into<Cow<'d, [u8]>>,
     ) -> Result<PreparedEntry, ArchiveError> {
         let name = output_name(from, from.entry(index)?).to_owned();
-        let meta = EntryMeta::like(from, index)?;
-        Ok(Self::with_meta(kind, name, data, meta))
+        let meta = EntryMeta::like(from, index)?.compressed(compression);
+        Ok(Self::with_meta(kind, name, data.into(), meta))
     }
 
-    fn with_meta(kind: OutputKind, name: String, data: &[u8], meta: EntryMeta) -> PreparedEntry {
+    fn with_meta(
+        kind: OutputKind,
+        name: String,
+        data: Cow<'_, [u8]>,
+        meta: EntryMeta,
+    ) -> PreparedEntry {
         let body = match kind {
-            OutputKind::Directory => Prepared::Plain(data.to_vec(), meta.file_mode),
-            OutputKind::Zip => {
-                Prepared::Zip(Encoded::new(&name, data, meta).map(Encoded::into_owned))
-            }
+            OutputKind::Directory => Prepared::Plain(data.into_owned(), meta.file_mode),
+            OutputKind::Zip => Prepared::Zip(Encoded::new_owned(&name, data, meta)),
         };
         PreparedEntry { name, kind, body }
     }
@@ -141,12 +156,17 @@ mod tests {
                 let like: Vec<_> = (0..from.entries().len())
                     .map(|i| {
                         let (from, changed) = (&from, &changed);
-                        s.spawn(move || PreparedEntry::like(kind, from, i, changed).unwrap())
+                        s.spawn(move || {
+                            PreparedEntry::like(kind, Compression::Deflate, from, i, changed)
+                                .unwrap()
+                        })
                     })
                     .collect();
                 let new: Vec<_> = news
                     .iter()
-                    .map(|(n, d)| s.spawn(move || PreparedEntry::new(kind, n, d)))
+                    .map(|(n, d)| {
+                        s.spawn(move || PreparedEntry::new(kind, Compression::Deflate, n, d))
+                    })
                     .collect();
                 like.into_iter()
                     .chain(new)
@@ -189,6 +209,37 @@ mod tests {
                 assert_eq!(a.read(i).unwrap(), b.read(i).unwrap());
             }
         }
+    }
+
+    /// Stored entries: new and changed ones are written as they are, with
+    /// their CRC, whatever the original's method; the contents read back.
+    #[test]
+    fn stored_entries_are_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = Archive::open(&input(dir.path())).unwrap();
+        let changed = b"\xCA\xFE\xBA\xBE woven, and longer than before".to_vec();
+        let path = dir.path().join("stored.jar");
+        let mut out = OutputArchive::create(&path, OutputKind::Zip).unwrap();
+        for i in 0..from.entries().len() {
+            let e = PreparedEntry::like(OutputKind::Zip, Compression::Store, &from, i, &changed);
+            out.write_prepared(e.unwrap()).unwrap();
+        }
+        let owned = vec![7u8; 5000];
+        let e = PreparedEntry::new(OutputKind::Zip, Compression::Store, "p/N.class", owned);
+        out.write_prepared(e).unwrap();
+        out.finish().unwrap();
+        let mut z = zip_of(&path);
+        assert_eq!(z.len(), 3);
+        for i in 0..z.len() {
+            let x = z.by_index_raw(i).unwrap();
+            assert_eq!(x.compression(), CompressionMethod::Stored, "entry {i}");
+        }
+        let back = Archive::open(&path).unwrap();
+        assert_eq!(&*back.read(0).unwrap(), &changed[..]);
+        assert_eq!(&*back.read(2).unwrap(), &[7u8; 5000][..]);
+        // The original's time and mode are kept.
+        let x = z.by_index_raw(0).unwrap();
+        assert_eq!(x.unix_mode().map(|m| m & 0o7777), Some(0o600));
     }
 
     fn zip_of(path: &std::path::Path) -> zip::ZipArchive<std::fs::File> {

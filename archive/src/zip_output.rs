@@ -173,6 +173,27 @@ impl<'a> Encoded<'a> {
         })
     }
 
+    /// Encodes `data` as [`new`](Self::new) does, into an entry owning its
+    /// bytes: a stored entry takes `data` itself when it is owned.
+    pub(crate) fn new_owned(
+        name: &str,
+        data: Cow<'_, [u8]>,
+        meta: EntryMeta,
+    ) -> io::Result<Encoded<'static>> {
+        if meta.deflated || name.ends_with('/') {
+            return Encoded::new(name, &data, meta).map(Encoded::into_owned);
+        }
+        let crc = crc32fast::hash(&data);
+        Ok(Encoded {
+            size: data.len() as u64,
+            bytes: Cow::Owned(data.into_owned()),
+            method: STORED,
+            crc,
+            meta,
+            dir: false,
+        })
+    }
+
     /// The same, owning its bytes.
     pub(crate) fn into_owned(self) -> Encoded<'static> {
         Encoded {

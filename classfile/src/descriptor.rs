@@ -21,6 +21,26 @@ pub fn parse_method(desc: &str) -> Result<(Vec<&str>, &str)> {
     Ok((params, ret))
 }
 
+/// The slots a method's parameters take (without `this`) and its return
+/// descriptor: [`parse_method`] without the list, checked the same way.
+pub fn method_slots(desc: &str) -> Result<(usize, &str)> {
+    let bad = || Error::malformed(None, format!("bad method descriptor {desc:?}"));
+    let rest = desc.strip_prefix('(').ok_or_else(bad)?;
+    let close = rest.find(')').ok_or_else(bad)?;
+    let mut slots_taken = 0;
+    let mut p = &rest[..close];
+    while !p.is_empty() {
+        let n = field_len(p).ok_or_else(bad)?;
+        slots_taken += slots(&p[..n]);
+        p = &p[n..];
+    }
+    let ret = &rest[close + 1..];
+    if ret != "V" && field_len(ret) != Some(ret.len()) {
+        return Err(bad());
+    }
+    Ok((slots_taken, ret))
+}
+
 /// Length of the field descriptor at the start of `s`.
 pub fn field_len(s: &str) -> Option<usize> {
     let b = s.as_bytes();
@@ -46,7 +66,7 @@ pub fn slots(d: &str) -> usize {
 
 /// Total slots of a method's parameters (without `this`).
 pub fn param_slots(desc: &str) -> Result<usize> {
-    Ok(parse_method(desc)?.0.iter().map(|p| slots(p)).sum())
+    Ok(method_slots(desc)?.0)
 }
 
 #[cfg(test)]
@@ -59,6 +79,9 @@ mod tests {
         assert_eq!(p, vec!["I", "[[J", "Ljava/lang/String;", "D"]);
         assert_eq!(r, "V");
         assert_eq!(param_slots("(IJD)V").unwrap(), 5);
+        assert_eq!(method_slots("(I[[JLa;D)La;").unwrap(), (5, "La;"));
+        assert!(method_slots("(Lfoo)V").is_err());
+        assert!(method_slots("()").is_err());
         assert!(parse_method("(Lfoo)V").is_err());
         assert!(parse_method("I)V").is_err());
         assert!(parse_method("()").is_err());

@@ -58,6 +58,42 @@ impl VType {
     }
 }
 
+/// The stack effect of an opcode whose effect the opcode table gives (not
+/// `*`): how many slots it pops and what it pushes (a long or double also
+/// pushes its second slot, `Top`).
+#[derive(Debug, Clone, Copy)]
+struct StackEffect {
+    pops: u8,
+    push: Option<VType>,
+}
+
+/// [`StackEffect`]s by opcode, read once from [`OPCODES`]' `pops>pushes`
+/// strings (`None` where the table says `*`).
+static STACK_EFFECTS: std::sync::LazyLock<[Option<StackEffect>; 256]> =
+    std::sync::LazyLock::new(|| {
+        std::array::from_fn(|o| {
+            let spec = OPCODES[o].stack;
+            if spec == "*" {
+                return None;
+            }
+            let (pops, pushes) = spec.split_once('>').expect("table specs have '>'");
+            let pops = pops
+                .bytes()
+                .map(|c| if c == b'J' || c == b'D' { 2 } else { 1 })
+                .sum();
+            let push = match pushes.as_bytes() {
+                [] => None,
+                [b'I'] => Some(VType::Int),
+                [b'F'] => Some(VType::Float),
+                [b'J'] => Some(VType::Long),
+                [b'D'] => Some(VType::Double),
+                [b'N'] => Some(VType::Null),
+                _ => unreachable!("opcodes push at most one of I F J D N: {spec}"),
+            };
+            Some(StackEffect { pops, push })
+        })
+    });
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Frame {
     locals: Vec<VType>,
@@ -96,8 +132,8 @@ fn compute_inner(
         ));
     }
     for _round in 0..4 {
-        code.widen_jumps()?;
-        let len = code.layout().code_len;
+        let (_, layout) = code.widen_jumps_with_layout()?;
+        let len = layout.code_len;
         if len > crate::code::MAX_CODE_LEN {
             return Err(Error::new(
                 ErrorKind::CodeTooLarge,
@@ -117,15 +153,24 @@ fn compute_inner(
             max_stack,
             max_locals,
             interner,
+            rewritten,
         } = result;
         code.max_stack = max_stack;
         code.max_locals = max_locals;
-        // Dead-code replacement only shrinks code; widen again and redo if needed.
-        if code.widen_jumps()? {
-            continue;
-        }
+        // Dead-code replacement only shrinks code; widen again and redo if
+        // needed. Without it, no offset moved (the labels the analysis put
+        // in take no bytes, but they need a new layout).
+        let layout = if rewritten {
+            let (widened, layout) = code.widen_jumps_with_layout()?;
+            if widened {
+                continue;
+            }
+            layout
+        } else {
+            drop(layout);
+            code.layout()
+        };
         if ctx.major_version >= 50 {
-            let layout = code.layout();
             let name = pool.utf8("StackMapTable")?;
             let data = encode_frames(&frames, initial, &interner, &layout, pool)?;
             code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
@@ -247,6 +292,8 @@ struct Analysis<'c, 'p> {
     max_stack: usize,
     max_locals: usize,
     this_id: u32,
+    /// The interned class each handler catches (`Throwable` for any), by handler.
+    catch_types: Vec<u32>,
 }
 
 struct Finished {
@@ -256,6 +303,8 @@ struct Finished {
     max_stack: u16,
     max_locals: u16,
     interner: Interner,
+    /// Whether dead code was replaced (offsets may have moved).
+    rewritten: bool,
 }
 
 fn local_size(op: u8) -> usize {
@@ -273,9 +322,16 @@ impl<'c, 'p> Analysis<'c, 'p> {
         pool: &'c PoolBuilder<'p>,
         hierarchy: &'c dyn ClassHierarchy,
     ) -> Result<Self> {
-        normalize(code)?;
+        let known = normalize(code)?;
         let n = code.insns.len();
-        let label_pos = label_positions(code);
+        let (label_pos, leaders) = match known {
+            Some(both) => both,
+            None => {
+                let label_pos = label_positions(code);
+                let leaders = leaders(code, &label_pos);
+                (label_pos, leaders)
+            }
+        };
         let mut interner = Interner::default();
         let mut new_class = HashMap::default();
         let mut last_label = None;
@@ -294,7 +350,6 @@ impl<'c, 'p> Analysis<'c, 'p> {
         }
         // Blocks: a leader is the first instruction after a label that normalize
         // marked, which we recompute here from the same rules.
-        let leaders = leaders(code, &label_pos);
         let mut blocks = Vec::new();
         let mut block_at = vec![u32::MAX; n + 1];
         let reals: Vec<usize> = (0..n).filter(|&i| leaders[i]).collect();
@@ -309,16 +364,22 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 handlers: Vec::new(),
             });
         }
+        let mut catch_types = Vec::with_capacity(code.handlers.len());
         for (h, handler) in code.handlers.iter().enumerate() {
             let (s, e) = (
                 label_pos[handler.start.0 as usize],
                 label_pos[handler.end.0 as usize],
             );
-            for b in blocks.iter_mut() {
-                if b.start >= s && b.start < e {
-                    b.handlers.push(h);
-                }
+            // Blocks are in code order: those starting in [s, e) are a run.
+            let first = blocks.partition_point(|b| b.start < s);
+            for b in blocks[first..].iter_mut().take_while(|b| b.start < e) {
+                b.handlers.push(h);
             }
+            catch_types.push(if handler.catch_type == 0 {
+                interner.id("java/lang/Throwable")
+            } else {
+                interner.id(&pool.class_name(handler.catch_type)?)
+            });
         }
         // max_locals: parameters and every local the code names.
         let mut max_locals = descriptor::param_slots(ctx.descriptor)? + usize::from(!ctx.is_static);
@@ -356,6 +417,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             max_stack: 0,
             max_locals,
             this_id,
+            catch_types,
         })
     }
 
@@ -419,22 +481,36 @@ impl<'c, 'p> Analysis<'c, 'p> {
         let mut work = vec![0usize];
         let mut queued = vec![false; self.blocks.len()];
         queued[0] = true;
+        let mut f = Frame {
+            locals: Vec::new(),
+            stack: Vec::new(),
+        };
         while let Some(b) = work.pop() {
             queued[b] = false;
-            let mut f = self.entries[b].clone().expect("queued blocks have frames");
+            f.clone_from(self.entries[b].as_ref().expect("queued blocks have frames"));
             let (start, end) = (self.blocks[b].start, self.blocks[b].end);
             let handlers = std::mem::take(&mut self.blocks[b].handlers);
             let mut falls = true;
+            // The handlers see the locals before each store and after every
+            // other instruction. Merging is idempotent, so the locals merge
+            // again only once they may have changed: after a store, or an
+            // `invokespecial` (a constructor call initializes locals).
+            let mut merged = false;
             for i in start..end {
                 let insn = self.code.insns[i].clone();
                 let Some(opc) = insn.opcode() else { continue };
-                if !handlers.is_empty() && is_store(opc) {
+                let store = is_store(opc);
+                if !handlers.is_empty() && store && !merged {
                     self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
                 }
                 self.execute(&insn, i, &mut f)?;
                 self.max_stack = self.max_stack.max(f.stack.len());
-                if !handlers.is_empty() && !is_store(opc) {
+                if store || opc == op::INVOKESPECIAL {
+                    merged = false;
+                }
+                if !handlers.is_empty() && !store && !merged {
                     self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
+                    merged = true;
                 }
                 for t in insn.targets() {
                     let tb = self.label_block(t);
@@ -464,16 +540,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
         queued: &mut [bool],
     ) -> Result<()> {
         for &h in handlers {
-            let Handler {
-                handler,
-                catch_type,
-                ..
-            } = self.code.handlers[h];
-            let t = if catch_type == 0 {
-                self.interner.id("java/lang/Throwable")
-            } else {
-                self.interner.id(&self.pool.class_name(catch_type)?)
-            };
+            let handler = self.code.handlers[h].handler;
+            let t = self.catch_types[h];
             self.max_stack = self.max_stack.max(1);
             let hb = self.label_block(handler);
             let at = self.blocks[hb].start;
@@ -653,23 +721,12 @@ impl<'c, 'p> Analysis<'c, 'p> {
 
     fn execute(&mut self, insn: &Insn, i: usize, f: &mut Frame) -> Result<()> {
         let opc = insn.opcode().expect("not a label");
-        let spec = OPCODES[opc as usize].stack;
-        if spec != "*" {
-            let (pops, pushes) = spec.split_once('>').expect("table specs have '>'");
-            let n: usize = pops
-                .bytes()
-                .map(|c| if c == b'J' || c == b'D' { 2 } else { 1 })
-                .sum();
-            self.pop(f, n, i)?;
-            for c in pushes.bytes() {
-                match c {
-                    b'I' => f.stack.push(VType::Int),
-                    b'F' => f.stack.push(VType::Float),
-                    b'J' => f.stack.extend([VType::Long, VType::Top]),
-                    b'D' => f.stack.extend([VType::Double, VType::Top]),
-                    b'N' => f.stack.push(VType::Null),
-                    _ => unreachable!("push letters are I F J D N"),
-                }
+        if let Some(effect) = STACK_EFFECTS[opc as usize] {
+            self.pop(f, effect.pops as usize, i)?;
+            match effect.push {
+                None => {}
+                Some(v @ (VType::Long | VType::Double)) => f.stack.extend([v, VType::Top]),
+                Some(v) => f.stack.push(v),
             }
             return Ok(());
         }
@@ -789,8 +846,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             | Insn::InvokeInterface { index, .. } => {
                 let o = opc;
                 let r = pool.member_ref(*index)?;
-                let (params, ret) = descriptor::parse_method(&r.descriptor)?;
-                let n: usize = params.iter().map(|p| descriptor::slots(p)).sum();
+                let (n, ret) = descriptor::method_slots(&r.descriptor)?;
                 self.pop(f, n, i)?;
                 if o != op::INVOKESTATIC {
                     let recv = self.pop1(f, i)?;
@@ -815,8 +871,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
             Insn::InvokeDynamic { index } => {
                 let (_, d) = pool.dynamic(*index)?;
-                let (params, ret) = descriptor::parse_method(&d)?;
-                let n: usize = params.iter().map(|p| descriptor::slots(p)).sum();
+                let (n, ret) = descriptor::method_slots(&d)?;
                 self.pop(f, n, i)?;
                 self.push_desc(f, ret)?;
             }
@@ -980,6 +1035,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             max_stack: self.max_stack.min(0xFFFF) as u16,
             max_locals: self.max_locals as u16,
             interner: self.interner,
+            rewritten: any_dead,
         })
     }
 
@@ -1096,7 +1152,10 @@ fn label_positions(code: &Code) -> Vec<usize> {
 }
 
 /// Puts a label before every block leader and every `new` that lacks one.
-fn normalize(code: &mut Code) -> Result<()> {
+/// When none lacked one, returns what it found on the way: the
+/// [`label_positions`] and [`leaders`] of the code (else they changed).
+#[allow(clippy::type_complexity)]
+fn normalize(code: &mut Code) -> Result<Option<(Vec<usize>, Vec<bool>)>> {
     let n = code.insns.len();
     let label_pos = label_positions(code);
     for insn in &code.insns {
@@ -1119,17 +1178,13 @@ fn normalize(code: &mut Code) -> Result<()> {
             }
         }
     }
-    let mut want = leaders(code, &label_pos);
-    for (i, insn) in code.insns.iter().enumerate() {
-        if matches!(insn, Insn::Cp { op: op::NEW, .. }) {
-            want[i] = true;
-        }
-    }
+    let leaders = leaders(code, &label_pos);
+    let wanted = |i: usize| leaders[i] || matches!(code.insns[i], Insn::Cp { op: op::NEW, .. });
     let missing: Vec<usize> = (0..n)
-        .filter(|&i| want[i] && (i == 0 || !matches!(code.insns[i - 1], Insn::Label(_))))
+        .filter(|&i| wanted(i) && (i == 0 || !matches!(code.insns[i - 1], Insn::Label(_))))
         .collect();
     if missing.is_empty() {
-        return Ok(());
+        return Ok(Some((label_pos, leaders)));
     }
     let mut out = Vec::with_capacity(n + missing.len());
     let mut m = missing.iter().peekable();
@@ -1143,16 +1198,19 @@ fn normalize(code: &mut Code) -> Result<()> {
         out.push(insn);
     }
     code.insns = out;
-    Ok(())
+    Ok(None)
 }
 
-fn vti(
-    v: VType,
-    interner: &Interner,
-    layout: &crate::code::Layout,
-    pool: &mut PoolBuilder<'_>,
-    out: &mut Vec<u8>,
-) -> Result<()> {
+/// What [`vti`] writes with: the names, the layout, the pool, and the pool
+/// index of each interned name's Class entry once asked for (0: not yet).
+struct VtiContext<'x, 'p> {
+    interner: &'x Interner,
+    layout: &'x crate::code::Layout,
+    pool: &'x mut PoolBuilder<'p>,
+    classes: Vec<u16>,
+}
+
+fn vti(v: VType, cx: &mut VtiContext<'_, '_>, out: &mut Vec<u8>) -> Result<()> {
     match v {
         VType::Top => out.push(0),
         VType::Int => out.push(1),
@@ -1163,11 +1221,19 @@ fn vti(
         VType::UninitThis => out.push(6),
         VType::Object(id) => {
             out.push(7);
-            out.extend_from_slice(&pool.class(interner.name(id))?.to_be_bytes());
+            let known = cx.classes[id as usize];
+            let index = if known != 0 {
+                known
+            } else {
+                let index = cx.pool.class(cx.interner.name(id))?;
+                cx.classes[id as usize] = index;
+                index
+            };
+            out.extend_from_slice(&index.to_be_bytes());
         }
         VType::Uninit(l) => {
             out.push(8);
-            out.extend_from_slice(&(layout.offset(l) as u16).to_be_bytes());
+            out.extend_from_slice(&(cx.layout.offset(l) as u16).to_be_bytes());
         }
     }
     Ok(())
@@ -1202,6 +1268,12 @@ fn encode_frames(
 ) -> Result<Vec<u8>> {
     let mut sorted: Vec<(u32, &Frame)> =
         frames.iter().map(|(l, f)| (layout.offset(*l), f)).collect();
+    let mut cx = VtiContext {
+        interner,
+        layout,
+        pool,
+        classes: vec![0; interner.names.len()],
+    };
     sorted.sort_by_key(|x| x.0);
     let mut prev = initial;
     let mut out = Vec::new();
@@ -1231,7 +1303,7 @@ fn encode_frames(
                 out.push(247);
                 out.extend_from_slice(&d.to_be_bytes());
             }
-            vti(stack[0], interner, layout, pool, &mut out)?;
+            vti(stack[0], &mut cx, &mut out)?;
         } else if stack.is_empty()
             && locals.len() < prev.len()
             && prev.len() - locals.len() <= 3
@@ -1247,18 +1319,18 @@ fn encode_frames(
             out.push(251 + (locals.len() - prev.len()) as u8);
             out.extend_from_slice(&d.to_be_bytes());
             for v in &locals[prev.len()..] {
-                vti(*v, interner, layout, pool, &mut out)?;
+                vti(*v, &mut cx, &mut out)?;
             }
         } else {
             out.push(255);
             out.extend_from_slice(&d.to_be_bytes());
             out.extend_from_slice(&(locals.len() as u16).to_be_bytes());
             for v in &locals {
-                vti(*v, interner, layout, pool, &mut out)?;
+                vti(*v, &mut cx, &mut out)?;
             }
             out.extend_from_slice(&(stack.len() as u16).to_be_bytes());
             for v in &stack {
-                vti(*v, interner, layout, pool, &mut out)?;
+                vti(*v, &mut cx, &mut out)?;
             }
         }
         prev = locals;

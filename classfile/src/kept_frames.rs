@@ -26,7 +26,7 @@ use crate::descriptor;
 use crate::error::Result;
 use crate::frames::{self, MethodContext};
 use crate::hierarchy::ClassHierarchy;
-use crate::opcodes::{flow, op, short_form, Flow, OPCODES};
+use crate::opcodes::{flow, op, short_form, Flow};
 use crate::pool_builder::PoolBuilder;
 
 /// What [`compute_keeping`] needs of a body before it changes.
@@ -261,14 +261,8 @@ fn check_inserted(
 /// (branches, switches, `new` and the like are not looked at).
 pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<Option<(usize, usize)>> {
     let opc = insn.opcode().expect("not a label");
-    let spec = OPCODES[opc as usize].stack;
-    let size = |c: u8| if c == b'J' || c == b'D' { 2 } else { 1 };
-    if spec != "*" {
-        let (pops, pushes) = spec.split_once('>').expect("table specs have '>'");
-        return Ok(Some((
-            pops.bytes().map(size).sum(),
-            pushes.bytes().map(size).sum(),
-        )));
+    if let Some((pops, pushes)) = crate::opcodes::slot_effect(opc) {
+        return Ok(Some((usize::from(pops), usize::from(pushes))));
     }
     let field = |d: &str| descriptor::slots(d);
     Ok(Some(match insn {
@@ -325,8 +319,7 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<Option
         }
         Insn::InvokeDynamic { index } => {
             let (_, d) = pool.dynamic(*index)?;
-            let (params, ret) = descriptor::parse_method(&d)?;
-            let args: usize = params.iter().map(|p| descriptor::slots(p)).sum();
+            let (args, ret) = descriptor::method_slots(&d)?;
             (args, descriptor::slots(ret))
         }
         Insn::NewArray { .. } => (1, 1),

@@ -389,6 +389,21 @@ pub fn is_store(opcode: u8) -> bool {
     (op::ISTORE..=op::ASTORE_3).contains(&opcode)
 }
 
+/// The stack slots opcode `o` pops and pushes by the table's `pops>pushes`
+/// (a long or double counts two), `None` where the table says `*`. The
+/// strings are read once, into a table.
+pub fn slot_effect(o: u8) -> Option<(u8, u8)> {
+    static SLOTS: std::sync::LazyLock<[Option<(u8, u8)>; 256]> = std::sync::LazyLock::new(|| {
+        std::array::from_fn(|o| {
+            let spec = OPCODES[o].stack;
+            let (pops, pushes) = spec.split_once('>')?;
+            let size = |c: u8| if c == b'J' || c == b'D' { 2 } else { 1 };
+            Some((pops.bytes().map(size).sum(), pushes.bytes().map(size).sum()))
+        })
+    });
+    SLOTS[o as usize]
+}
+
 /// How many stack slots `dup`..`swap` (opcode `o`) reads.
 pub fn shuffle_depth(o: u8) -> usize {
     match o {

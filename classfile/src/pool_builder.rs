@@ -70,8 +70,8 @@ pub struct PoolBuilder<'a> {
     index: Option<Index<'a>>,
     /// Appended entries by slot (`None` for the second slot of a long/double).
     appended_entries: Vec<Option<Appended>>,
-    /// Method references asked for before, by `owner NUL name NUL descriptor
-    /// NUL interface`: weaving asks for the same few again and again.
+    /// Field and method references asked for before, by `owner NUL name NUL
+    /// descriptor NUL tag`: weaving asks for the same few again and again.
     method_refs: HashMap<Box<[u8]>, u16>,
     /// A buffer for `method_refs` keys.
     key: Vec<u8>,
@@ -284,9 +284,7 @@ impl<'a> PoolBuilder<'a> {
     }
     /// A `CONSTANT_Fieldref`.
     pub fn field_ref(&mut self, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
-        let c = self.class(owner)?;
-        let nt = self.name_and_type(name, descriptor)?;
-        self.ref2(tag::FIELDREF, c, nt)
+        self.member(tag::FIELDREF, owner, name, descriptor)
     }
     /// A `CONSTANT_Methodref`, or `CONSTANT_InterfaceMethodref` when `interface`.
     pub fn method_ref(
@@ -296,24 +294,29 @@ impl<'a> PoolBuilder<'a> {
         descriptor: &str,
         interface: bool,
     ) -> Result<u16> {
+        let t = if interface {
+            tag::INTERFACE_METHODREF
+        } else {
+            tag::METHODREF
+        };
+        self.member(t, owner, name, descriptor)
+    }
+
+    /// A field or method reference of tag `t`, remembered by its text.
+    fn member(&mut self, t: u8, owner: &str, name: &str, descriptor: &str) -> Result<u16> {
         let mut key = std::mem::take(&mut self.key);
         key.clear();
         for part in [owner, name, descriptor] {
             key.extend_from_slice(part.as_bytes());
             key.push(0);
         }
-        key.push(u8::from(interface));
+        key.push(t);
         let found = self.method_refs.get(&key[..]).copied();
         let r = match found {
             Some(i) => Ok(i),
             None => {
                 let c = self.class(owner)?;
                 let nt = self.name_and_type(name, descriptor)?;
-                let t = if interface {
-                    tag::INTERFACE_METHODREF
-                } else {
-                    tag::METHODREF
-                };
                 let i = self.ref2(t, c, nt)?;
                 self.method_refs.insert(key.as_slice().into(), i);
                 Ok(i)
@@ -463,8 +466,7 @@ impl<'a> PoolBuilder<'a> {
         }
         let r = self.member_ref(idx)?;
         let s = if r.descriptor.starts_with('(') {
-            let (params, ret) = crate::descriptor::parse_method(&r.descriptor)?;
-            let args = params.iter().map(|p| crate::descriptor::slots(p)).sum();
+            let (args, ret) = crate::descriptor::method_slots(&r.descriptor)?;
             (args, crate::descriptor::slots(ret))
         } else {
             (0, crate::descriptor::slots(&r.descriptor))

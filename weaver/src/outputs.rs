@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use major_archive::{Archive, ArchiveKind, OutputArchive, OutputKind};
+use major_archive::{Archive, ArchiveKind, Compression, OutputArchive, OutputKind};
 
 use crate::report::MajorError;
 
@@ -26,6 +26,8 @@ pub struct Plan {
     /// For each output, whether it is the patch of a run-time image's
     /// module: only changed classes go there, and an empty one is not written.
     pub patches: Vec<bool>,
+    /// How the zip outputs hold the classes the weave writes.
+    pub compression: Compression,
 }
 
 impl Plan {
@@ -58,6 +60,7 @@ impl Plan {
                 of_input: vec![0; inputs.len()],
                 added: 0,
                 patches: vec![false],
+                compression: Compression::Deflate,
             });
         }
         let runtime = runtime_jar.unwrap_or(DEFAULT_RUNTIME_JAR);
@@ -128,7 +131,20 @@ impl Plan {
             of_input,
             added,
             patches,
+            compression: Compression::Deflate,
         })
+    }
+
+    /// The same plan, its outputs holding the classes the weave writes as
+    /// `compression` says. A full-coverage weave stores them: its outputs
+    /// are JDK patches (or the staging of a woven image) that the JVM reads
+    /// once at start, where stored entries save the compression at weave
+    /// time and the inflation at every start (`bench/README.md`).
+    pub fn with_compression(self, compression: Compression) -> Plan {
+        Plan {
+            compression,
+            ..self
+        }
     }
 
     /// Whether output `o` is the patch of a run-time image's module.

@@ -14,7 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use major_archive::{Archive, ArchiveKind, OutputArchive, OutputKind, PreparedEntry, RuntimeImage};
+use major_archive::{
+    Archive, ArchiveKind, Compression, OutputArchive, OutputKind, PreparedEntry, RuntimeImage,
+};
 use major_pointcut_lang::SourceFile;
 use rayon::prelude::*;
 
@@ -394,7 +396,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         &inputs.iter().map(|a| &**a).collect::<Vec<_>>(),
         &opts.output,
         opts.jars.runtime_jar.as_deref(),
-    )?;
+    )?
+    .with_compression(if opts.full_coverage {
+        Compression::Store
+    } else {
+        Compression::Deflate
+    });
     let (mut outs, created_dir) = plan.create()?;
     // A jar woven from a jar has its permission bits (a directory output's
     // class files have those of their input files).
@@ -426,7 +433,14 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                         .into_par_iter()
                         .map(|i| {
                             crate::incremental::observe(recorder.is_some(), &index, a, i, || {
-                                weave_entry(&weavers, a, multi_release[input], i, kind)
+                                weave_entry(
+                                    &weavers,
+                                    a,
+                                    multi_release[input],
+                                    i,
+                                    kind,
+                                    plan.compression,
+                                )
                             })
                         })
                         .collect();
@@ -521,7 +535,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .chain(runtime.iter().copied())
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|(name, bytes)| PreparedEntry::new(out_kind, name, bytes))
+        .map(|(name, bytes)| PreparedEntry::new(out_kind, plan.compression, name, bytes))
         .collect();
     for entry in added {
         report.added_classes.push(entry.name().to_string());
@@ -824,6 +838,7 @@ fn weave_entry(
     mr: bool,
     i: usize,
     kind: OutputKind,
+    compression: Compression,
 ) -> Result<Option<Woven>, MajorError> {
     let e = &a.entries()[i];
     let Some(class) = e.class_name() else {
@@ -844,8 +859,13 @@ fn weave_entry(
         .map_err(|err| MajorError::class(a.path(), &e.name, err))?;
     let mirror = matches!(a.kind(), ArchiveKind::Zip | ArchiveKind::Directory);
     let class = match outcome.bytes.take() {
-        Some(b) if mirror => Some(PreparedEntry::like(kind, a, i, &b)?),
-        Some(b) => Some(PreparedEntry::new(kind, &format!("{class}.class"), &b)),
+        Some(b) if mirror => Some(PreparedEntry::like(kind, compression, a, i, b)?),
+        Some(b) => Some(PreparedEntry::new(
+            kind,
+            compression,
+            &format!("{class}.class"),
+            b,
+        )),
         None => None,
     };
     let prefix = match release {
@@ -855,7 +875,7 @@ fn weave_entry(
     let extra = outcome
         .extra
         .take()
-        .map(|(n, x)| PreparedEntry::new(kind, &format!("{prefix}{n}.class"), &x));
+        .map(|(n, x)| PreparedEntry::new(kind, compression, &format!("{prefix}{n}.class"), x));
     Ok(Some(Woven {
         name,
         outcome,
@@ -1034,7 +1054,7 @@ impl<'a> Writer<'a> {
             None if mirror => out.copy_raw(a, i)?,
             None => {
                 if let Some(n) = e.class_name() {
-                    out.write(&format!("{n}.class"), &a.read(i)?)?;
+                    out.copy_raw_as(a, i, &format!("{n}.class"))?;
                 }
             }
         }

@@ -28,6 +28,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use major_archive::{Archive, ImageWriter, OutputDir};
 
@@ -177,7 +178,29 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
         },
         modules: modules.clone(),
     };
-    let report = weave_run::run(&run)?;
+    // The image form's JDK home (the JDK's other files, hard-linked) does
+    // not depend on the weave: it is put together meanwhile.
+    let (report, home) = std::thread::scope(|scope| {
+        let home = (opts.form == JdkForm::Image).then(|| {
+            scope.spawn(|| {
+                let started = Instant::now();
+                assemble_home(&opts.jdk, out.path()).map(|()| started.elapsed())
+            })
+        });
+        let report = weave_run::run(&run);
+        let home = home.map(|h| h.join().expect("assembling the JDK home panicked"));
+        (report, home)
+    });
+    let mut report = report?;
+    if let Some(home) = home {
+        report.timings.push(("JDK home (beside)", home?));
+    }
+    let mut clock = Instant::now();
+    let mut lap = |report: &mut WeaveReport, phase: &'static str| {
+        let now = Instant::now();
+        report.timings.push((phase, now - clock));
+        clock = now;
+    };
 
     // Classes the boot loader defines in a named module need a package.
     if let Some(c) = report
@@ -236,6 +259,10 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
         }
         JdkForm::Image => {
             build_image(&image, &staging, &patched, out.path())?;
+            lap(&mut report, "build image");
+            // The archive is dumped while the staging directory is
+            // cleared up.
+            let dump = start_cds_dump(&opts.jdk, out.path())?;
             // The program's woven inputs go to app/.
             let app = out.path().join(APP);
             std::fs::create_dir_all(&app).map_err(|e| io(APP, e))?;
@@ -243,7 +270,8 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
                 std::fs::rename(staging.join(i), app.join(i)).map_err(|e| io(i, e))?;
             }
             std::fs::remove_dir_all(&staging).map_err(|e| io("the staging directory", e))?;
-            make_home(&opts.jdk, out.path())?;
+            dump.wait()?;
+            lap(&mut report, "CDS dump");
             WovenJdk {
                 java_home: dir.clone(),
                 dir,
@@ -296,27 +324,40 @@ fn build_image(
 /// Fills `home` with the rest of the JDK (its files shared: `jdk_home`), all
 /// but the run-time image (woven), the jmods (unwoven: a jlink from them
 /// would lose the weave), the sources and the class-data-sharing archives
-/// (made for the unwoven image); then makes a class-data-sharing archive for
-/// the woven image (`java -Xshare:dump`), so that it starts as fast as the
-/// JDK.
-fn make_home(jdk: &Jdk, home: &Path) -> Result<(), MajorError> {
+/// (made for the unwoven image; [`start_cds_dump`] makes the woven image's).
+fn assemble_home(jdk: &Jdk, home: &Path) -> Result<(), MajorError> {
     let leave_out = |p: &Path| {
         p == Path::new("lib/modules")
             || p == Path::new("jmods")
             || p == Path::new("lib/src.zip")
             || (p.extension().is_some_and(|e| e == "jsa"))
     };
-    crate::jdk_home::assemble(&jdk.home, home, &leave_out).map_err(|e| {
-        MajorError::Usage(format!(
-            "{}: making a JDK home from {}: {e}",
-            home.display(),
-            jdk.home.display()
-        ))
-    })?;
-    // The JDK's class list without its `@lambda-form-invoker` lines: with
-    // them the dump regenerates the `java.lang.invoke` holder and species
-    // classes (unwoven) in place of the image's woven ones. (Written to a
-    // file of its own: the home's `lib/classlist` is the JDK's, hard-linked.)
+    crate::jdk_home::assemble(&jdk.home, home, &leave_out)
+        .map(|_| ())
+        .map_err(|e| {
+            MajorError::Usage(format!(
+                "{}: making a JDK home from {}: {e}",
+                home.display(),
+                jdk.home.display()
+            ))
+        })
+}
+
+/// A `java -Xshare:dump` running on a woven home.
+struct CdsDump {
+    java: PathBuf,
+    child: std::process::Child,
+}
+
+/// Starts making a class-data-sharing archive for the woven image of `home`
+/// (assembled, its `lib/modules` written), so that it starts as fast as the
+/// JDK: `java -Xshare:dump` from the JDK's class list less its
+/// `@lambda-form-invoker` lines (with them the dump regenerates the
+/// `java.lang.invoke` holder and species classes, unwoven, in place of the
+/// image's woven ones). [`CdsDump::wait`] waits for it.
+fn start_cds_dump(jdk: &Jdk, home: &Path) -> Result<CdsDump, MajorError> {
+    // The list is written to a file of its own: the home's `lib/classlist`
+    // is the JDK's, hard-linked.
     let java = home.join("bin/java");
     let mut dump = std::process::Command::new(&java);
     dump.arg("-Xshare:dump");
@@ -331,19 +372,33 @@ fn make_home(jdk: &Jdk, home: &Path) -> Result<(), MajorError> {
             .map_err(|e| MajorError::Usage(format!("{}: {e}", file.display())))?;
         dump.arg(format!("-XX:SharedClassListFile={}", file.display()));
     }
-    let o = dump
-        .output()
+    let child = dump
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .map_err(|e| MajorError::Usage(format!("{}: cannot run: {e}", java.display())))?;
-    if !o.status.success() {
-        return Err(MajorError::Usage(format!(
-            "{} -Xshare:dump failed on the woven image ({}):\n{}{}",
-            java.display(),
-            o.status,
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )));
+    Ok(CdsDump { java, child })
+}
+
+impl CdsDump {
+    /// Waits for the dump; its output is the error if it failed.
+    fn wait(self) -> Result<(), MajorError> {
+        let o = self
+            .child
+            .wait_with_output()
+            .map_err(|e| MajorError::Usage(format!("{}: cannot run: {e}", self.java.display())))?;
+        if !o.status.success() {
+            return Err(MajorError::Usage(format!(
+                "{} -Xshare:dump failed on the woven image ({}):\n{}{}",
+                self.java.display(),
+                o.status,
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )));
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The modules the JDK's `java` resolves when it runs a program from the
