@@ -30,6 +30,7 @@ pub mod load_time;
 pub mod modules;
 pub mod outputs;
 pub mod profile;
+pub mod profile_run;
 pub mod progress;
 pub mod report;
 pub mod report_json;

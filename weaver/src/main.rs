@@ -102,6 +102,37 @@ enum Command {
         #[arg(last = true, value_parser = clap::value_parser!(OsString))]
         args: Vec<OsString>,
     },
+    /// Profile a program's complete calling contexts: `major profile -- -cp app.jar Main`.
+    /// Runs it with the calling-context profiler (every class woven as it
+    /// loads, the JDK's included; or on a JDK woven with a profiler, --woven)
+    /// and writes calls.folded, flamegraph.svg, speedscope.json and
+    /// summary.txt (and wall.folded with --times) into the output directory.
+    /// The exit code is the program's.
+    Profile {
+        /// The profiler aspects (default: the built-in CctProfiler, or
+        /// CctTimeProfiler with --times).
+        #[arg(long = "aspect", value_name = "FILE", conflicts_with = "woven")]
+        aspects: Vec<PathBuf>,
+        /// Measure wall time per context too (costs two clock reads per call).
+        #[arg(long)]
+        times: bool,
+        /// Run on this JDK, woven with a profiler by `major weave --jdk`.
+        #[arg(long, value_name = "DIR")]
+        woven: Option<PathBuf>,
+        /// Single-phase: the JDK that runs the program (default: JAVA_HOME,
+        /// else the java on PATH).
+        #[arg(long, value_name = "DIR", conflicts_with = "woven")]
+        java_home: Option<PathBuf>,
+        /// The output directory.
+        #[arg(long, short = 'o', value_name = "DIR", default_value = "profile")]
+        out: PathBuf,
+        /// How many contexts each list of the summary names.
+        #[arg(long, value_name = "N", default_value_t = 20)]
+        top: usize,
+        /// The java options, class path, main class and arguments (after `--`).
+        #[arg(last = true, required = true, value_parser = clap::value_parser!(OsString))]
+        args: Vec<OsString>,
+    },
     /// Print a shell completion script: `major completions bash > /etc/bash_completion.d/major`.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
@@ -279,6 +310,24 @@ fn main() -> ExitCode {
             }
             r
         }
+        Command::Profile {
+            aspects,
+            times,
+            woven,
+            java_home,
+            out,
+            top,
+            args,
+        } => major_weaver::profile_run::profile(&major_weaver::profile_run::ProfileRequest {
+            aspects,
+            times,
+            woven,
+            java_home,
+            out,
+            top,
+            args,
+        })
+        .map(|code| ExitCode::from(code.clamp(0, 255) as u8)),
         Command::Completions { shell } => completions(shell),
         Command::Man { out } => man(out.as_deref()),
         Command::Demo { keep, jdk } => demo(keep, jdk),

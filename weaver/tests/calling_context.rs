@@ -346,4 +346,90 @@ fn woven_java_base_keeps_the_complete_calling_context_tree() {
         .arg("-cp")
         .arg(woven.join("classes"));
     check_failure(java, true);
+
+    // `major profile` on the woven JDK: the outputs, and the tree in them.
+    let out_dir = dir.path().join("profile");
+    let run = major()
+        .args(["profile", "--woven"])
+        .arg(&woven)
+        .arg("-o")
+        .arg(&out_dir)
+        .arg("--")
+        .arg("-cp")
+        .arg(woven.join("classes"))
+        .arg("Tree")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(err.contains("hottest application contexts"), "{err}");
+    check_profile_outputs(&out_dir);
+}
+
+/// The outputs of `major profile` in `dir`: every file, `calls.folded`
+/// holding the tree [`check_tree`] knows (as folded stacks).
+fn check_profile_outputs(dir: &Path) {
+    for f in [
+        "profile.cct",
+        "calls.folded",
+        "flamegraph.svg",
+        "speedscope.json",
+        "summary.txt",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} missing in {}", dir.display());
+    }
+    let folded = fs::read_to_string(dir.join("calls.folded")).unwrap();
+    let tree: BTreeMap<String, u64> = folded
+        .lines()
+        .map(|l| {
+            let (p, c) = l.rsplit_once(' ').expect("path COUNT");
+            (p.to_string(), c.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(tree, read_profile(&dir.join("profile.cct")));
+    check_tree(&tree);
+    let svg = fs::read_to_string(dir.join("flamegraph.svg")).unwrap();
+    assert!(svg.contains("Tree.fib(int)"));
+}
+
+#[test]
+fn major_profile_runs_a_program_woven_as_it_loads() {
+    let Some(home) = java_home() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let classes = compile(&home, dir.path());
+    let out_dir = dir.path().join("profile");
+    let run = major()
+        .args(["profile", "--java-home"])
+        .arg(&home)
+        .arg("-o")
+        .arg(&out_dir)
+        .arg("--")
+        .arg("-cp")
+        .arg(&classes)
+        .arg("Tree")
+        .env("MAJOR_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "8\ntrue\n");
+    check_profile_outputs(&out_dir);
+    // Every class woven as it loads: the JDK's frames are there too.
+    let folded = fs::read_to_string(out_dir.join("calls.folded")).unwrap();
+    assert!(folded.contains("Tree.main(java.lang.String[]);java.io.PrintStream.println(int) 1\n"));
+    // A program that fails: its exit code, and still a profile.
+    let run = major()
+        .args(["profile", "--java-home"])
+        .arg(&home)
+        .arg("-o")
+        .arg(dir.path().join("failing"))
+        .arg("--")
+        .arg("-cp")
+        .arg(&classes)
+        .arg("Fail")
+        .env("MAJOR_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(dir.path().join("failing/calls.folded").is_file());
 }
