@@ -433,3 +433,136 @@ fn major_profile_runs_a_program_woven_as_it_loads() {
     assert_eq!(run.status.code(), Some(1));
     assert!(dir.path().join("failing/calls.folded").is_file());
 }
+
+/// A folded-stacks file (`path COUNT` lines) as a map.
+fn read_folded(path: &Path) -> BTreeMap<String, u64> {
+    fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| {
+            let (p, c) = l.rsplit_once(' ').expect("path COUNT");
+            (p.to_string(), c.parse().expect("count"))
+        })
+        .collect()
+}
+
+/// The tree seen through the program's own frames: each context's count goes
+/// to the path of its application frames (`Cct*` classes, not their hidden
+/// lambda classes); contexts whose innermost frame is not the program's are
+/// left out.
+fn project(tree: &BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+    let app = |f: &str| f.starts_with("Cct") && !f.contains("$$Lambda");
+    let mut out = BTreeMap::new();
+    for (path, count) in tree {
+        let frames: Vec<&str> = path.split(';').collect();
+        if !app(frames[frames.len() - 1]) {
+            continue;
+        }
+        let key = frames
+            .iter()
+            .copied()
+            .filter(|f| app(f))
+            .collect::<Vec<_>>()
+            .join(";");
+        *out.entry(key).or_insert(0) += count;
+    }
+    out
+}
+
+/// The CCT test programs (`tests/java/cct/`) profiled single-phase and under
+/// the independent JVMTI oracle (`tests/jvmti/cct_oracle.c`): through the
+/// programs' own frames — recursion, exceptions through native frames,
+/// reflection, lambdas, threads, static initializers — the trees are equal,
+/// node for node and count for count. The JDK's own contexts differ in
+/// known ways (ARCHITECTURE.md, "Calling context"), printed here.
+#[test]
+fn profiles_of_the_cct_programs_agree_with_the_jvmti_oracle() {
+    let Some(home) = java_home() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("libcct_oracle.so");
+    let include = home.join("include");
+    let cc = Command::new("cc")
+        .args(["-shared", "-fPIC", "-O2"])
+        .arg(format!("-I{}", include.display()))
+        .arg(format!("-I{}", include.join("linux").display()))
+        .arg("-o")
+        .arg(&lib)
+        .arg(repo().join("tests/jvmti/cct_oracle.c"))
+        .output()
+        .expect("cc");
+    assert!(
+        cc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let classes = dir.path().join("classes");
+    let mut javac = Command::new(home.join("bin/javac"));
+    javac.args(["--release", "11", "-d"]).arg(&classes);
+    for e in fs::read_dir(repo().join("tests/java/cct")).unwrap() {
+        javac.arg(e.unwrap().path());
+    }
+    assert!(javac.status().unwrap().success(), "javac");
+    for program in [
+        "CctRecursion",
+        "CctExceptions",
+        "CctReflection",
+        "CctLambdas",
+        "CctThreads",
+        "CctStatics",
+    ] {
+        let oracle_out = dir.path().join(format!("{program}.oracle"));
+        let o = Command::new(home.join("bin/java"))
+            .arg(format!(
+                "-agentpath:{}=out={}",
+                lib.display(),
+                oracle_out.display()
+            ))
+            .arg("-cp")
+            .arg(&classes)
+            .arg(program)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{program} under the oracle: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let prof = dir.path().join(format!("{program}.profile"));
+        let m = major()
+            .args(["profile", "--java-home"])
+            .arg(&home)
+            .arg("-o")
+            .arg(&prof)
+            .arg("--")
+            .arg("-cp")
+            .arg(&classes)
+            .arg(program)
+            .env("MAJOR_CACHE_DIR", dir.path().join("cache"))
+            .output()
+            .unwrap();
+        assert!(
+            m.status.success(),
+            "{program} profiled: {}",
+            String::from_utf8_lossy(&m.stderr)
+        );
+        assert_eq!(o.stdout, m.stdout, "{program}: the same output");
+        let oracle = read_folded(&oracle_out);
+        let ours = read_folded(&prof.join("calls.folded"));
+        let (po, pm) = (project(&oracle), project(&ours));
+        assert!(!po.is_empty(), "{program}: the oracle saw the program");
+        assert_eq!(po, pm, "{program}: the program's contexts");
+        let only_oracle = oracle.keys().filter(|k| !ours.contains_key(*k)).count();
+        let only_ours = ours.keys().filter(|k| !oracle.contains_key(*k)).count();
+        let counts = oracle
+            .iter()
+            .filter(|(k, v)| ours.get(*k).is_some_and(|w| w != *v))
+            .count();
+        eprintln!(
+            "{program}: {} program contexts equal; whole tree: oracle {} nodes, major {} \
+             ({only_oracle} only the oracle's, {only_ours} only major's, {counts} counts differ)",
+            po.len(),
+            oracle.len(),
+            ours.len()
+        );
+    }
+}
