@@ -566,3 +566,112 @@ fn profiles_of_the_cct_programs_agree_with_the_jvmti_oracle() {
         );
     }
 }
+
+const ENDINGS: &str = r#"
+import java.util.ArrayList;
+import java.util.List;
+
+public class Endings {
+    static void work(int i) { if (i % 2 == 0) Integer.toString(i); }
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "exit":
+                work(1);
+                System.exit(3);
+            case "threads": {
+                List<Thread> ts = new ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    final int n = i;
+                    Thread t = new Thread(() -> work(n));
+                    ts.add(t);
+                    t.start();
+                }
+                for (Thread t : ts) t.join();
+                return;
+            }
+            case "oom": {
+                List<long[]> hog = new ArrayList<>();
+                while (true) hog.add(new long[1 << 20]);
+            }
+            case "halt":
+                work(2);
+                Runtime.getRuntime().halt(5);
+        }
+    }
+}
+"#;
+
+/// `major profile` on programs that end badly: `System.exit` (its code, and
+/// a profile), hundreds of threads (each thread's tree merged), running out
+/// of memory (a profile after the `OutOfMemoryError`), and `Runtime.halt`
+/// (no shutdown hook runs: no profile, and a message saying why).
+#[test]
+fn major_profile_survives_programs_that_end_badly() {
+    let Some(home) = java_home() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("Endings.java");
+    fs::write(&src, ENDINGS).unwrap();
+    let classes = dir.path().join("classes");
+    let ok = Command::new(home.join("bin/javac"))
+        .arg("-d")
+        .arg(&classes)
+        .arg(&src)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "javac");
+    let profile = |case: &str, jvm: &[&str]| {
+        let out = dir.path().join(case);
+        let o = major()
+            .args(["profile", "--java-home"])
+            .arg(&home)
+            .arg("-o")
+            .arg(&out)
+            .arg("--")
+            .args(jvm)
+            .arg("-cp")
+            .arg(&classes)
+            .args(["Endings", case])
+            .env("MAJOR_CACHE_DIR", dir.path().join("cache"))
+            .output()
+            .unwrap();
+        (o, out)
+    };
+    let (o, out) = profile("exit", &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let tree = read_folded(&out.join("calls.folded"));
+    assert_eq!(
+        tree.get("Endings.main(java.lang.String[]);Endings.work(int)"),
+        Some(&1)
+    );
+
+    let (o, out) = profile("threads", &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tree = read_folded(&out.join("calls.folded"));
+    let work: u64 = tree
+        .iter()
+        .filter(|(k, _)| k.ends_with("Endings.work(int)") && !k.starts_with("Endings.main"))
+        .map(|(_, v)| v)
+        .sum();
+    assert_eq!(work, 300, "every thread's work() in the merged tree");
+
+    let (o, out) = profile("oom", &["-Xmx64m"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("OutOfMemoryError"), "{err}");
+    assert!(
+        out.join("calls.folded").is_file(),
+        "a profile after running out of memory: {err}"
+    );
+
+    let (o, out) = profile("halt", &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(5), "{err}");
+    assert!(err.contains("the program wrote no profile"), "{err}");
+    assert!(!out.join("calls.folded").exists());
+}
