@@ -20,21 +20,24 @@
 //!   `jdk.internal.module.Builder` declares and exports their packages.
 //! * `VMDeath`: a summary (with `verbose`, or when some class failed).
 
+pub mod class_cache;
 pub mod jvmti;
 pub mod options;
 
 use std::collections::HashSet;
 use std::ffi::{c_char, c_uchar, c_void, CStr};
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use major_archive::RuntimeImage;
 use major_weaver::jdk::Jdk;
-use major_weaver::load_time::{load_time_index, LoadTimeWeaver};
+use major_weaver::load_time::{class_name, load_time_index, LoadTimeWeaver, Transformed};
 use major_weaver::report::MajorError;
 use major_weaver::weave_run::{compile_aspects, AspectSources};
 
+use class_cache::{Cached, ClassCache, Environment};
 use jvmti::{jint, jobject, Capabilities, EventCallbacks, JNIEnv, JavaVM, Jni, Jvmti, JvmtiEnv};
 use options::Options;
 
@@ -56,6 +59,9 @@ struct Agent {
     jvmti: Jvmti,
     options: Options,
     weaver: LoadTimeWeaver<'static>,
+    /// The cache of woven classes (none with `no-class-cache`, or when
+    /// there is no cache directory).
+    cache: Option<ClassCache>,
     /// Extra classes of boot classes woven before JNI could define them
     /// (the primordial phase), defined at `VMStart`.
     pending: Mutex<Vec<(String, Vec<u8>)>>,
@@ -131,7 +137,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         .map(|cp| std::env::split_paths(&cp).collect())
         .unwrap_or_default();
     let start = std::time::Instant::now();
-    let weaver = prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
+    let (weaver, cache) = prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
     let setup = start.elapsed();
 
     let mut wanted = Capabilities::default();
@@ -169,6 +175,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
             jvmti,
             options,
             weaver,
+            cache,
             pending: Mutex::new(Vec::new()),
             started: AtomicBool::new(false),
             setup,
@@ -179,6 +186,9 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         .is_err()
     {
         return Err("the agent is loaded twice".into());
+    }
+    if let Some(cache) = AGENT.get().and_then(|a| a.cache.as_ref()) {
+        cache.start_writer();
     }
     jvmti.set_event_callbacks(&callbacks)?;
     for e in [
@@ -191,8 +201,12 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The error's text with its causes.
+/// The error's text with its causes; an aspect that does not compile with
+/// javac's messages (file:line:column, the source line).
 fn error_text(e: &MajorError) -> String {
+    if let MajorError::AspectCompile(c) = e {
+        return format!("{e}:\n{}", c.render().trim_end());
+    }
     let mut s = e.to_string();
     let mut src = std::error::Error::source(e);
     while let Some(c) = src {
@@ -203,12 +217,13 @@ fn error_text(e: &MajorError) -> String {
 }
 
 /// The aspects compiled (from the cache), the index over the running JDK
-/// and the class path, and the weaver, all kept for the life of the JVM.
+/// and the class path, and the weaver, all kept for the life of the JVM;
+/// and the cache of woven classes for them.
 fn prepare(
     options: &Options,
     java_home: &std::path::Path,
     class_path: &[PathBuf],
-) -> Result<LoadTimeWeaver<'static>, MajorError> {
+) -> Result<(LoadTimeWeaver<'static>, Option<ClassCache>), MajorError> {
     let javac_jdk = match &options.jdk {
         Some(home) => Jdk::at(home).ok_or_else(|| {
             MajorError::Usage(format!(
@@ -236,13 +251,64 @@ fn prepare(
     }
     let program: &'static _ = Box::leak(Box::new(compiled.program));
     let aspects: &'static _ = Box::leak(Box::new(compiled.aspects));
-    let image = Arc::new(RuntimeImage::open(&java_home.join("lib").join("modules"))?);
+    let modules = java_home.join("lib").join("modules");
+    let image = Arc::new(RuntimeImage::open(&modules)?);
     let index: &'static _ = Box::leak(Box::new(load_time_index(
         image.clone(),
         class_path,
         aspects,
     )?));
-    LoadTimeWeaver::new(program, aspects, index, &image, options.bypass)
+    let weaver = LoadTimeWeaver::new(program, aspects, index, &image, options.bypass)?;
+    let class_cache = match (&options.class_cache, cache) {
+        _ if options.no_class_cache => None,
+        (Some(dir), _) => Some(dir.clone()),
+        (None, Some(dir)) => Some(dir.join(class_cache::SUBDIR)),
+        (None, None) => None,
+    };
+    let class_cache = match (class_cache, own_library()) {
+        (Some(dir), Some(agent)) => {
+            let mut sources = Vec::new();
+            for p in &options.aspects {
+                let text = std::fs::read(p)
+                    .map_err(|e| MajorError::Usage(format!("{}: {e}", p.display())))?;
+                sources.push((p.clone(), text));
+            }
+            let env = Environment {
+                agent: &agent,
+                aspect_sources: &sources,
+                aspect_classes: &aspects.classes,
+                bypass: major_weaver::load_time::bypass_name(options.bypass),
+                image: &modules,
+                class_path,
+            };
+            Some(ClassCache::new(dir, env.key()))
+        }
+        (Some(dir), None) => {
+            say(&format!(
+                "warning: class cache {}: not used, the agent cannot tell which file it \
+                 was loaded from (its build is part of every key)",
+                dir.display()
+            ));
+            None
+        }
+        (None, _) => None,
+    };
+    Ok((weaver, class_cache))
+}
+
+/// The file of the agent library this code was loaded from (`dladdr`).
+fn own_library() -> Option<PathBuf> {
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    // SAFETY: dladdr reads the address of a function of this library and
+    // fills `info`; the file name it gives lives as long as the library.
+    let found = unsafe { libc::dladdr(own_library as *const c_void, &mut info) };
+    if found == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated string owned by the dynamic loader.
+    let name = unsafe { CStr::from_ptr(info.dli_fname) };
+    let path = PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes()));
+    std::fs::canonicalize(&path).ok()
 }
 
 /// The added classes in an order the boot loader can define them in: each
@@ -372,6 +438,39 @@ fn failure(agent: &Agent, class: &str, why: &str) {
     }
 }
 
+/// What the weave makes of the class `name` (as the hook got it) whose
+/// class file is `bytes`: from the cache of woven classes when it holds the
+/// class, else woven (and stored there). `None`: the class stays as it is.
+fn weave_or_fetch(
+    agent: &Agent,
+    name: Option<&str>,
+    bytes: &[u8],
+) -> Result<Option<Transformed>, major_classfile::Error> {
+    let name = class_name(name, bytes)?;
+    if !agent.weaver.admit(&name, bytes)? {
+        return Ok(None);
+    }
+    let Some(cache) = &agent.cache else {
+        return agent.weaver.weave(bytes);
+    };
+    let key = cache.key(&name, bytes);
+    match cache.get(&key) {
+        Some(Cached::Unchanged) => return Ok(None),
+        Some(Cached::Woven { bytes, extra }) => return Ok(Some(Transformed { bytes, extra })),
+        None => {}
+    }
+    let t = agent.weaver.weave(bytes)?;
+    let value = match &t {
+        None => Cached::Unchanged,
+        Some(t) => Cached::Woven {
+            bytes: t.bytes.clone(),
+            extra: t.extra.clone(),
+        },
+    };
+    cache.put(&key, &value);
+    Ok(t)
+}
+
 /// `ClassFileLoadHook`: weaves the class.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn class_file_load_hook(
@@ -400,10 +499,15 @@ unsafe extern "C" fn class_file_load_hook(
         agent.seen.lock().expect("seen lock").push(shown());
     }
     let start = std::time::Instant::now();
-    let r = std::panic::catch_unwind(|| agent.weaver.transform(name, bytes));
+    let r = std::panic::catch_unwind(|| weave_or_fetch(agent, name, bytes));
     agent
         .hook_nanos
         .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    if let Some(cache) = &agent.cache {
+        for w in cache.take_warnings() {
+            say(&w);
+        }
+    }
     let t = match r {
         Ok(Ok(Some(t))) => t,
         Ok(Ok(None)) => return,
@@ -471,6 +575,9 @@ fn summarize(agent: &Agent) {
             say(&format!("dump: cannot write {}: {e}", path.display()));
         }
     }
+    if let Some(cache) = &agent.cache {
+        cache.finish();
+    }
     if agent.options.verbose || failed > 0 {
         say(&format!(
             "{} classes seen, {} woven, {} failed (loaded as they were), {} extra classes, \
@@ -483,6 +590,22 @@ fn summarize(agent: &Agent) {
             agent.setup.as_secs_f64() * 1e3,
             agent.hook_nanos.load(Ordering::Relaxed) as f64 / 1e6,
         ));
+        if let Some(cache) = &agent.cache {
+            say(&cache.summary());
+        }
+    }
+    if let Some(cache) = &agent.cache {
+        for w in cache.take_warnings() {
+            say(&w);
+        }
+        if cache.stats.stored.load(Ordering::Relaxed) > 0 {
+            cache.prune(
+                agent
+                    .options
+                    .class_cache_max
+                    .unwrap_or(class_cache::DEFAULT_MAX_BYTES),
+            );
+        }
     }
 }
 

@@ -7,6 +7,11 @@
 //!   `major_weaver::aspects::cache::default_dir`); `major run --aspect`
 //!   compiles the aspects into it before starting `java`, so that the agent
 //!   finds javac's output there and never runs javac itself;
+//! * `class-cache=DIR`: the cache of woven classes (default:
+//!   `woven-classes` in the aspect cache directory; see [`crate::class_cache`]);
+//! * `no-class-cache`: weave every class, neither reading nor writing the
+//!   cache of woven classes;
+//! * `class-cache-max=MB`: the bound on that cache's size (default 512);
 //! * `jdk=HOME`: the JDK whose javac compiles the aspects on a cache miss
 //!   (default: the running JVM's `java.home`, else `JAVA_HOME`/`PATH`);
 //! * `bypass=guards|duplicate`: the form of the bypass checks, as `major
@@ -32,6 +37,12 @@ pub struct Options {
     pub aspects: Vec<PathBuf>,
     /// The aspect cache directory.
     pub cache: Option<PathBuf>,
+    /// The cache of woven classes, when not the default.
+    pub class_cache: Option<PathBuf>,
+    /// No cache of woven classes.
+    pub no_class_cache: bool,
+    /// The bound on the size of the cache of woven classes, in bytes.
+    pub class_cache_max: Option<u64>,
     /// The JDK whose javac compiles the aspects.
     pub jdk: Option<PathBuf>,
     /// Report a summary and every failure.
@@ -63,6 +74,15 @@ impl Options {
                 "aspect" => o.aspects.push(need(value)?),
                 "cache" => o.cache = Some(need(value)?),
                 "jdk" => o.jdk = Some(need(value)?),
+                "class-cache" => o.class_cache = Some(need(value)?),
+                "no-class-cache" if value.is_none() => o.no_class_cache = true,
+                "class-cache-max" => {
+                    let v = value.unwrap_or_default();
+                    let mb: u64 = v.parse().map_err(|_| {
+                        format!("class-cache-max={v}: expected a size in MiB (class-cache-max=512)")
+                    })?;
+                    o.class_cache_max = Some(mb << 20);
+                }
                 "dump" => o.dump = Some(need(value)?),
                 "bypass" => {
                     let v = value.unwrap_or_default();
@@ -75,7 +95,8 @@ impl Options {
                 _ => {
                     return Err(format!(
                         "unknown option `{item}` (expected aspect=PATH, cache=DIR, jdk=HOME, \
-                         dump=DIR, bypass=FORM, verbose, fatal; separated by commas)"
+                         class-cache=DIR, no-class-cache, class-cache-max=MB, dump=DIR, \
+                         bypass=FORM, verbose, fatal; separated by commas)"
                     ))
                 }
             }
@@ -100,6 +121,15 @@ mod tests {
         );
         assert_eq!(o.cache, Some(PathBuf::from("/c")));
         assert!(o.verbose && !o.fatal);
+        assert!(!o.no_class_cache && o.class_cache.is_none());
+        let o =
+            Options::parse("aspect=A.aj,class-cache=/w,class-cache-max=3,no-class-cache").unwrap();
+        assert_eq!(o.class_cache, Some(PathBuf::from("/w")));
+        assert_eq!(o.class_cache_max, Some(3 << 20));
+        assert!(o.no_class_cache);
+        assert!(Options::parse("aspect=A.aj,class-cache-max=lots")
+            .unwrap_err()
+            .contains("size in MiB"));
     }
 
     #[test]

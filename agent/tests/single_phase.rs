@@ -66,6 +66,7 @@ fn agent_command_with(
         agent: agent_library(),
         verbose: true,
         bypass,
+        no_class_cache: false,
     }
     .command(args)
     .unwrap_or_else(|e| panic!("preparing the agent run: {e}"))

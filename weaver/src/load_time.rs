@@ -217,31 +217,58 @@ impl<'p> LoadTimeWeaver<'p> {
     /// classes or a class never woven). The bytes are those `major weave
     /// --jdk` writes for the same class. A class the index did not know
     /// (defined at run time) is added to it first, so that frames of the
-    /// classes after it can name it.
+    /// classes after it can name it. The same as [`admit`](Self::admit)
+    /// then [`weave`](Self::weave).
     pub fn transform(
         &self,
         internal_name: Option<&str>,
         bytes: &[u8],
     ) -> Result<Option<Transformed>, major_classfile::Error> {
-        let owned;
-        let name = match internal_name {
-            Some(n) => n,
-            None => {
-                owned = ClassFile::parse(bytes)?.name()?.into_owned();
-                &owned
-            }
-        };
-        if self.added_names.contains(name) {
+        let name = class_name(internal_name, bytes)?;
+        if !self.admit(&name, bytes)? {
             return Ok(None);
+        }
+        self.weave(bytes)
+    }
+
+    /// The first half of [`transform`](Self::transform), which a caller
+    /// that caches woven classes runs for every class, cached or not:
+    /// `false` for the classes the weave added (never woven); a class the
+    /// index does not know (defined at run time) is added to it, so that
+    /// matching and frames of later classes can name it.
+    pub fn admit(&self, name: &str, bytes: &[u8]) -> Result<bool, major_classfile::Error> {
+        if self.added_names.contains(name) {
+            return Ok(false);
         }
         if !self.index.contains(name) {
             self.index.add_defined(bytes)?;
         }
+        Ok(true)
+    }
+
+    /// The second half of [`transform`](Self::transform): the class woven
+    /// (`None` when it stays as it is), for a class [`admit`](Self::admit)
+    /// let through.
+    pub fn weave(&self, bytes: &[u8]) -> Result<Option<Transformed>, major_classfile::Error> {
         let mut outcome = self.weaver.weave_class(bytes)?;
         Ok(outcome.bytes.take().map(|b| Transformed {
             bytes: b,
             extra: outcome.extra.take(),
         }))
+    }
+}
+
+/// The internal name of a class: `internal_name` as the JVM gave it, else
+/// the one its class file `bytes` declares.
+pub fn class_name<'a>(
+    internal_name: Option<&'a str>,
+    bytes: &[u8],
+) -> Result<std::borrow::Cow<'a, str>, major_classfile::Error> {
+    match internal_name {
+        Some(n) => Ok(std::borrow::Cow::Borrowed(n)),
+        None => Ok(std::borrow::Cow::Owned(
+            ClassFile::parse(bytes)?.name()?.into_owned(),
+        )),
     }
 }
 
@@ -264,6 +291,9 @@ pub struct AgentRun {
     pub verbose: bool,
     /// The form of the bypass checks.
     pub bypass: bypass::BypassForm,
+    /// Weave every class, without the agent's cache of woven classes
+    /// (the agent's `no-class-cache`).
+    pub no_class_cache: bool,
 }
 
 /// The name of a bypass form, as `--bypass` and the agent's `bypass=` take it.
@@ -373,6 +403,9 @@ impl AgentRun {
         }
         if self.verbose {
             options.push("verbose".into());
+        }
+        if self.no_class_cache {
+            options.push("no-class-cache".into());
         }
         if let Some(bad) = options.iter().find(|o| o.contains(',')) {
             return Err(MajorError::Usage(format!(

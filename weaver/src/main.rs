@@ -95,6 +95,10 @@ enum Command {
         /// `major weave --jdk`).
         #[arg(long, value_enum, default_value = "guards", requires = "aspects")]
         bypass: major_weaver::weave::bypass::BypassForm,
+        /// Single-phase: weave every class as it loads, neither reading nor
+        /// writing the cache of woven classes (CACHE_DIR/woven-classes).
+        #[arg(long, requires = "aspects")]
+        no_class_cache: bool,
         /// Print the java command instead of running it.
         #[arg(long)]
         print_command: bool,
@@ -296,12 +300,13 @@ fn main() -> ExitCode {
             verbose,
             print_command,
             bypass,
+            no_class_cache,
             args,
         } => run_agent(
             aspects,
             java_home,
             cache_dir,
-            (verbose, bypass),
+            (verbose, bypass, no_class_cache),
             print_command,
             &args,
         ),
@@ -643,7 +648,7 @@ fn run_agent(
     aspects: Vec<PathBuf>,
     java_home: Option<PathBuf>,
     cache_dir: Option<PathBuf>,
-    (verbose, bypass): (bool, major_weaver::weave::bypass::BypassForm),
+    (verbose, bypass, no_class_cache): (bool, major_weaver::weave::bypass::BypassForm, bool),
     print_command: bool,
     args: &[OsString],
 ) -> Result<ExitCode, MajorError> {
@@ -654,6 +659,7 @@ fn run_agent(
         agent: major_weaver::load_time::agent_beside_major()?,
         verbose,
         bypass,
+        no_class_cache,
     };
     let command = run.command(args)?;
     if print_command {
