@@ -57,6 +57,9 @@ const TEMP_PREFIX: &str = ".tmp-";
 /// A class's key: a SHA-256.
 pub type Key = [u8; 32];
 
+/// An entry for the writer thread: its file and its bytes.
+type WriteJob = (PathBuf, Vec<u8>);
+
 /// What the weave makes of a class.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cached {
@@ -148,7 +151,7 @@ pub struct ClassCache {
     has_warnings: AtomicBool,
     /// The writer thread's queue, once [`start_writer`](Self::start_writer)
     /// started it.
-    queue: Mutex<Option<std::sync::mpsc::Sender<(PathBuf, Vec<u8>)>>>,
+    queue: Mutex<Option<std::sync::mpsc::Sender<WriteJob>>>,
     /// The writer thread.
     writer: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// The counts.
@@ -313,7 +316,7 @@ impl ClassCache {
     /// [`finish`](Self::finish) before the process ends. Without a thread
     /// (it cannot be started), entries are written as they come.
     pub fn start_writer(&'static self) {
-        let (tx, rx) = std::sync::mpsc::channel::<(PathBuf, Vec<u8>)>();
+        let (tx, rx) = std::sync::mpsc::channel::<WriteJob>();
         let spawned = std::thread::Builder::new()
             .name("major class cache writer".into())
             .spawn(move || {

@@ -73,6 +73,9 @@ struct Agent {
     hook_nanos: std::sync::atomic::AtomicU64,
     /// With `dump`: the name of every class the hook saw.
     seen: Mutex<Vec<String>>,
+    /// With `dump`: the name of every class the cache of woven classes
+    /// missed.
+    missed: Mutex<Vec<String>>,
     stats: Stats,
 }
 
@@ -181,6 +184,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
             setup,
             hook_nanos: Default::default(),
             seen: Mutex::new(Vec::new()),
+            missed: Mutex::new(Vec::new()),
             stats: Stats::default(),
         })
         .is_err()
@@ -457,7 +461,15 @@ fn weave_or_fetch(
     match cache.get(&key) {
         Some(Cached::Unchanged) => return Ok(None),
         Some(Cached::Woven { bytes, extra }) => return Ok(Some(Transformed { bytes, extra })),
-        None => {}
+        None => {
+            if agent.options.dump.is_some() {
+                agent
+                    .missed
+                    .lock()
+                    .expect("missed lock")
+                    .push(name.to_string());
+            }
+        }
     }
     let t = agent.weaver.weave(bytes)?;
     let value = match &t {
@@ -568,11 +580,18 @@ fn summarize(agent: &Agent) {
     let s = &agent.stats;
     let failed = s.failed.load(Ordering::Relaxed);
     if let Some(dir) = &agent.options.dump {
-        let mut seen = agent.seen.lock().expect("seen lock").clone();
-        seen.sort();
-        let path = dir.join("seen.txt");
-        if let Err(e) = std::fs::write(&path, seen.join("\n") + "\n") {
-            say(&format!("dump: cannot write {}: {e}", path.display()));
+        for (file, names) in [
+            ("seen.txt", &agent.seen),
+            ("cache-misses.txt", &agent.missed),
+        ] {
+            let mut names = names.lock().expect("names lock").clone();
+            names.sort();
+            let path = dir.join(file);
+            let written = std::fs::create_dir_all(dir)
+                .and_then(|()| std::fs::write(&path, names.join("\n") + "\n"));
+            if let Err(e) = written {
+                say(&format!("dump: cannot write {}: {e}", path.display()));
+            }
         }
     }
     if let Some(cache) = &agent.cache {

@@ -21,7 +21,8 @@
 //! * `dump=DIR`: every class the agent changes is written to
 //!   `DIR/<internal name>.class` as the JVM got it (its extra class beside
 //!   it), the classes it adds to `DIR/added/`, and the names of all the
-//!   classes the hook saw to `DIR/seen.txt`: for comparing with
+//!   classes the hook saw to `DIR/seen.txt` (those the cache of woven
+//!   classes missed to `DIR/cache-misses.txt`): for comparing with
 //!   `major weave --jdk`;
 //! * `fatal`: a class that fails to weave ends the JVM (exit status 70)
 //!   instead of being loaded as it was (for CI).

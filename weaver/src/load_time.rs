@@ -294,6 +294,9 @@ pub struct AgentRun {
     /// Weave every class, without the agent's cache of woven classes
     /// (the agent's `no-class-cache`).
     pub no_class_cache: bool,
+    /// A class that fails to weave ends the run (exit status 70) instead of
+    /// being loaded as it was (the agent's `fatal`).
+    pub fatal: bool,
 }
 
 /// The name of a bypass form, as `--bypass` and the agent's `bypass=` take it.
@@ -406,6 +409,9 @@ impl AgentRun {
         }
         if self.no_class_cache {
             options.push("no-class-cache".into());
+        }
+        if self.fatal {
+            options.push("fatal".into());
         }
         if let Some(bad) = options.iter().find(|o| o.contains(',')) {
             return Err(MajorError::Usage(format!(

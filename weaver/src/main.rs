@@ -99,6 +99,10 @@ enum Command {
         /// writing the cache of woven classes (CACHE_DIR/woven-classes).
         #[arg(long, requires = "aspects")]
         no_class_cache: bool,
+        /// Single-phase: a class that fails to weave ends the run with exit
+        /// status 70, instead of being loaded as it was with a message (for CI).
+        #[arg(long, requires = "aspects")]
+        fail_on_weave_error: bool,
         /// Print the java command instead of running it.
         #[arg(long)]
         print_command: bool,
@@ -301,12 +305,13 @@ fn main() -> ExitCode {
             print_command,
             bypass,
             no_class_cache,
+            fail_on_weave_error,
             args,
         } => run_agent(
             aspects,
             java_home,
             cache_dir,
-            (verbose, bypass, no_class_cache),
+            (verbose, bypass, no_class_cache, fail_on_weave_error),
             print_command,
             &args,
         ),
@@ -648,7 +653,12 @@ fn run_agent(
     aspects: Vec<PathBuf>,
     java_home: Option<PathBuf>,
     cache_dir: Option<PathBuf>,
-    (verbose, bypass, no_class_cache): (bool, major_weaver::weave::bypass::BypassForm, bool),
+    (verbose, bypass, no_class_cache, fatal): (
+        bool,
+        major_weaver::weave::bypass::BypassForm,
+        bool,
+        bool,
+    ),
     print_command: bool,
     args: &[OsString],
 ) -> Result<ExitCode, MajorError> {
@@ -660,6 +670,7 @@ fn run_agent(
         verbose,
         bypass,
         no_class_cache,
+        fatal,
     };
     let command = run.command(args)?;
     if print_command {
