@@ -71,7 +71,7 @@ struct Agent {
     setup: std::time::Duration,
     /// Time spent in the hook, in nanoseconds, all threads together.
     hook_nanos: std::sync::atomic::AtomicU64,
-    /// With `dump`: the name of every class the hook saw.
+    /// The name of every class the hook saw.
     seen: Mutex<Vec<String>>,
     /// With `dump`: the name of every class the cache of woven classes
     /// missed.
@@ -507,9 +507,7 @@ unsafe extern "C" fn class_file_load_hook(
         .then(|| CStr::from_ptr(name).to_str().ok())
         .flatten();
     let shown = || name.unwrap_or("(a class without a name)").to_string();
-    if agent.options.dump.is_some() {
-        agent.seen.lock().expect("seen lock").push(shown());
-    }
+    agent.seen.lock().expect("seen lock").push(shown());
     let start = std::time::Instant::now();
     let r = std::panic::catch_unwind(|| weave_or_fetch(agent, name, bytes));
     agent
@@ -570,19 +568,111 @@ unsafe extern "C" fn class_file_load_hook(
 }
 
 /// `VMDeath`: the summary.
-unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, _jni: JNIEnv) {
+unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, jni: JNIEnv) {
     let Some(agent) = AGENT.get() else { return };
-    let _ = std::panic::catch_unwind(|| summarize(agent));
+    let _ = std::panic::catch_unwind(|| {
+        let unseen = if jni.is_null() {
+            Err("no JNI environment at VMDeath".to_string())
+        } else {
+            // SAFETY: the JNIEnv of this VMDeath event (live phase).
+            unsafe { agent.jvmti.loaded_class_signatures(Jni(jni)) }.map(|sigs| {
+                let seen = agent.seen.lock().expect("seen lock");
+                Unseen::of(&sigs, &seen)
+            })
+        };
+        summarize(agent, unseen)
+    });
+}
+
+/// The loaded classes the hook never saw: the JVM does not hand hidden
+/// classes to `ClassFileLoadHook` (JDK 15 on), so they are not woven.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Unseen {
+    /// Hidden classes of lambdas (`C$$Lambda...`).
+    lambdas: usize,
+    /// Hidden classes of `java.lang.invoke` (lambda forms, species, method
+    /// handle adapters).
+    invoke: usize,
+    /// Other hidden classes (defined with `Lookup.defineHiddenClass`).
+    hidden: Vec<String>,
+    /// Classes that are not hidden and that the hook did not see.
+    other: Vec<String>,
+}
+
+impl Unseen {
+    /// Sorts the loaded classes (their signatures) that are not in `seen`
+    /// (internal names): arrays and primitive types have no class file and
+    /// are left out.
+    fn of(signatures: &[String], seen: &[String]) -> Unseen {
+        let seen: HashSet<&str> = seen.iter().map(String::as_str).collect();
+        let mut u = Unseen::default();
+        for sig in signatures {
+            let Some(name) = sig.strip_prefix('L').and_then(|s| s.strip_suffix(';')) else {
+                continue; // an array or a primitive type
+            };
+            if seen.contains(name) {
+                continue;
+            }
+            // A hidden class's name ends in `.0x<address>` here (`/0x` in
+            // Class.getName()); no class file name holds a `.`.
+            let hidden = name
+                .rsplit_once(['.', '/'])
+                .is_some_and(|(_, last)| last.starts_with("0x"));
+            if !hidden {
+                u.other.push(name.to_string());
+            } else if name.contains("$$Lambda") {
+                u.lambdas += 1;
+            } else if name.starts_with("java/lang/invoke/") {
+                u.invoke += 1;
+            } else {
+                u.hidden.push(name.to_string());
+            }
+        }
+        u.hidden.sort();
+        u.other.sort();
+        u
+    }
+
+    /// The summary's line.
+    fn line(&self) -> String {
+        let hidden = self.lambdas + self.invoke + self.hidden.len();
+        let mut s = format!(
+            "not woven: {hidden} hidden classes ({} lambdas, {} of java.lang.invoke, {} other; \
+             the JVM does not hand hidden classes to the hook)",
+            self.lambdas,
+            self.invoke,
+            self.hidden.len()
+        );
+        if !self.other.is_empty() {
+            let shown: Vec<&str> = self.other.iter().take(5).map(String::as_str).collect();
+            s.push_str(&format!(
+                ", {} other classes the hook never saw ({}{})",
+                self.other.len(),
+                shown.join(", "),
+                if self.other.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            ));
+        }
+        s
+    }
 }
 
 /// The summary at exit (and, with `dump`, the names of the classes seen).
-fn summarize(agent: &Agent) {
+fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
     let s = &agent.stats;
     let failed = s.failed.load(Ordering::Relaxed);
     if let Some(dir) = &agent.options.dump {
+        let unseen = unseen.as_ref().map_or(Vec::new(), |u| {
+            u.hidden.iter().chain(&u.other).cloned().collect()
+        });
+        let unseen = Mutex::new(unseen);
         for (file, names) in [
             ("seen.txt", &agent.seen),
             ("cache-misses.txt", &agent.missed),
+            ("unseen.txt", &unseen),
         ] {
             let mut names = names.lock().expect("names lock").clone();
             names.sort();
@@ -609,6 +699,12 @@ fn summarize(agent: &Agent) {
             agent.setup.as_secs_f64() * 1e3,
             agent.hook_nanos.load(Ordering::Relaxed) as f64 / 1e6,
         ));
+        match &unseen {
+            Ok(u) => say(&u.line()),
+            Err(e) => say(&format!(
+                "the classes the hook never saw cannot be counted: {e}"
+            )),
+        }
         if let Some(cache) = &agent.cache {
             say(&cache.summary());
         }
@@ -630,6 +726,40 @@ fn summarize(agent: &Agent) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unseen_classes_are_sorted_into_hidden_and_other() {
+        let sigs: Vec<String> = [
+            "Ljava/lang/Object;",
+            "[Ljava/lang/Object;",
+            "I",
+            "Lapp/Main$$Lambda$14.0x0000000800c02a00;",
+            "Lapp/Main$$Lambda.0x0000000801001000;",
+            "Ljava/lang/invoke/LambdaForm$MH.0x0000000800c01000;",
+            "Ljava/lang/String$$StringConcat.0x00000000870c0400;",
+            "Lapp/Seen;",
+            "Lapp/Missed;",
+        ]
+        .map(String::from)
+        .to_vec();
+        let seen = ["java/lang/Object", "app/Seen"].map(String::from).to_vec();
+        let u = super::Unseen::of(&sigs, &seen);
+        assert_eq!((u.lambdas, u.invoke), (2, 1));
+        assert_eq!(
+            u.hidden,
+            ["java/lang/String$$StringConcat.0x00000000870c0400"]
+        );
+        assert_eq!(u.other, ["app/Missed"]);
+        let line = u.line();
+        assert!(
+            line.starts_with("not woven: 4 hidden classes (2 lambdas"),
+            "{line}"
+        );
+        assert!(
+            line.contains("1 other classes the hook never saw (app/Missed)"),
+            "{line}"
+        );
+    }
+
     #[test]
     fn supers_are_defined_first() {
         // Runtime classes: some extend others; the order puts each after

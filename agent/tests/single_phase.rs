@@ -72,6 +72,18 @@ fn program_runs_woven(jdk: &Path) {
     assert_eq!(failed, 0, "{err}");
     assert!(wove > 300 && seen >= wove, "{err}");
     assert!(executions > 10_000, "{err}");
+    // The program's three lambdas (and the JDK's) are hidden classes: never
+    // handed to the hook, counted; every other class was seen.
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("major agent: not woven: "))
+        .unwrap_or_else(|| panic!("no count of unwoven classes: {err}"));
+    let lambdas: usize = line
+        .split_once(" lambdas")
+        .and_then(|(a, _)| a.rsplit('(').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no count of lambdas: {line}"));
+    assert!(lambdas >= 3, "{line}");
+    assert!(!line.contains("the hook never saw ("), "{line}");
     // Another aspect: counts in the JDK (ArrayList.add) and in the program.
     let woven = run(agent_command(
         jdk,
