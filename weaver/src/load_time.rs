@@ -22,7 +22,7 @@
 //! how both make the classes the weave adds.
 
 use std::collections::{BTreeSet, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use major_archive::{Archive, RuntimeImage};
@@ -344,6 +344,60 @@ pub fn agent_beside_major() -> Result<PathBuf, MajorError> {
     }
 }
 
+/// The agent library for `major run --aspect`: `$MAJOR_AGENT_LIBRARY` if
+/// set; else the library embedded in the `major` binary (`embedded`: its
+/// bytes and content hash, see `weaver/build.rs`), extracted into `cache`
+/// ([`extract_agent`]; the system's temporary directory when there is no
+/// cache or it cannot be written); else the library beside the binary
+/// ([`agent_beside_major`]).
+pub fn find_agent(
+    embedded: Option<(&[u8], &str)>,
+    cache: Option<&Path>,
+) -> Result<PathBuf, MajorError> {
+    if let Some(p) = std::env::var_os("MAJOR_AGENT_LIBRARY").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(MajorError::Usage(format!(
+                "MAJOR_AGENT_LIBRARY={}: no such file",
+                p.display()
+            )))
+        };
+    }
+    let Some((bytes, hash)) = embedded else {
+        return agent_beside_major();
+    };
+    let in_cache = cache.map(|c| extract_agent(bytes, hash, &c.join("agent")));
+    match in_cache {
+        Some(Ok(p)) => Ok(p),
+        _ => extract_agent(bytes, hash, &std::env::temp_dir()).map_err(|e| {
+            MajorError::Usage(format!(
+                "cannot write the agent library embedded in major to {}: {e}",
+                std::env::temp_dir().display()
+            ))
+        }),
+    }
+}
+
+/// Writes the agent library `bytes` (content hash `hash`) into `dir` as
+/// `libmajor_agent-<hash>.so`, unless a file of that name and size is
+/// there already (another run extracted it): written to a temporary file
+/// in `dir` and renamed, so concurrent runs never load half a library.
+pub fn extract_agent(bytes: &[u8], hash: &str, dir: &Path) -> std::io::Result<PathBuf> {
+    let path = dir.join(format!("libmajor_agent-{hash}.so"));
+    if std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64) {
+        return Ok(path);
+    }
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".libmajor_agent-")
+        .tempfile_in(dir)?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    tmp.persist(&path).map_err(|e| e.error)?;
+    Ok(path)
+}
+
 /// The class path `java` would give a program run with `args` (`-cp`,
 /// `-classpath`, `--class-path`, `-jar`, else `CLASSPATH`, else `.`), as
 /// the agent reads it from `java.class.path`.
@@ -437,6 +491,28 @@ mod tests {
 
     fn cp(args: &[&str]) -> Vec<PathBuf> {
         java_class_path(&args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_embedded_agent_is_extracted_once_by_content() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("agent");
+        let p = extract_agent(b"ELF one", "00aa", &dir).unwrap();
+        assert_eq!(p, dir.join("libmajor_agent-00aa.so"));
+        assert_eq!(std::fs::read(&p).unwrap(), b"ELF one");
+        // A file of the right size is taken as it is; one of another size
+        // (cut short) is written again.
+        let again = extract_agent(b"ELF one", "00aa", &dir).unwrap();
+        assert_eq!(again, p);
+        std::fs::write(&p, b"ELF").unwrap();
+        extract_agent(b"ELF one", "00aa", &dir).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"ELF one");
+        // Another build: another file beside it.
+        let q = extract_agent(b"ELF two!", "00bb", &dir).unwrap();
+        assert_ne!(p, q);
+        assert!(p.is_file() && q.is_file());
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(names.len(), 2, "no temporary file left");
     }
 
     #[test]
