@@ -331,13 +331,16 @@ impl ClassCache {
     }
 
     /// Writes what the writer thread still holds, and ends it; later
-    /// entries are written as they come.
-    pub fn finish(&self) {
+    /// entries are written as they come. Returns how long it waited for the
+    /// writer.
+    pub fn finish(&self) -> Duration {
+        let start = std::time::Instant::now();
         drop(self.queue.lock().unwrap_or_else(|e| e.into_inner()).take());
         let handle = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(h) = handle {
             let _ = h.join();
         }
+        start.elapsed()
     }
 
     /// A line for the agent's summary: hits, misses, stored.

@@ -684,9 +684,7 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
             }
         }
     }
-    if let Some(cache) = &agent.cache {
-        cache.finish();
-    }
+    let waited = agent.cache.as_ref().map(|c| c.finish());
     if agent.options.verbose || failed > 0 {
         say(&format!(
             "{} classes seen, {} woven, {} failed (loaded as they were), {} extra classes, \
@@ -706,7 +704,14 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
             )),
         }
         if let Some(cache) = &agent.cache {
-            say(&cache.summary());
+            let mut line = cache.summary();
+            if let Some(w) = waited.filter(|_| cache.stats.stored.load(Ordering::Relaxed) > 0) {
+                line.push_str(&format!(
+                    " (the last {:.0} ms of them after the program ended)",
+                    w.as_secs_f64() * 1e3
+                ));
+            }
+            say(&line);
         }
     }
     if let Some(cache) = &agent.cache {
