@@ -27,7 +27,9 @@
 //! * `fatal`: a class that fails to weave ends the JVM (exit status 70)
 //!   instead of being loaded as it was (for CI).
 //!
-//! Paths cannot hold commas.
+//! Paths cannot hold commas there; `@FILE` instead of the list reads the
+//! items from FILE, one a line (a path may then hold commas; `major run
+//! --aspect` writes such a file when one does).
 
 use std::path::PathBuf;
 
@@ -60,8 +62,19 @@ impl Options {
     /// Parses the option string given after `=` in `-agentpath:` (empty
     /// when there is none).
     pub fn parse(s: &str) -> Result<Options, String> {
+        if let Some(file) = s.strip_prefix('@') {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("the options file {file}: {e}"))?;
+            return Options::parse_items(text.lines());
+        }
+        Options::parse_items(s.split(','))
+    }
+
+    /// The options from their items (`key=value`, flags); empty items are
+    /// skipped.
+    fn parse_items<'a>(items: impl Iterator<Item = &'a str>) -> Result<Options, String> {
         let mut o = Options::default();
-        for item in s.split(',').filter(|i| !i.is_empty()) {
+        for item in items.filter(|i| !i.is_empty()) {
             let (key, value) = match item.split_once('=') {
                 Some((k, v)) => (k, Some(v)),
                 None => (item, None),
@@ -131,6 +144,19 @@ mod tests {
         assert!(Options::parse("aspect=A.aj,class-cache-max=lots")
             .unwrap_err()
             .contains("size in MiB"));
+    }
+
+    #[test]
+    fn reads_an_options_file_one_item_a_line() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("options");
+        std::fs::write(&f, "aspect=/a,b/A.aj\n\ncache=/c,d\nverbose\n").unwrap();
+        let o = Options::parse(&format!("@{}", f.display())).unwrap();
+        assert_eq!(o.aspects, vec![PathBuf::from("/a,b/A.aj")]);
+        assert_eq!(o.cache, Some(PathBuf::from("/c,d")));
+        assert!(o.verbose);
+        let missing = Options::parse("@/no/such/options").unwrap_err();
+        assert!(missing.contains("/no/such/options"), "{missing}");
     }
 
     #[test]

@@ -467,3 +467,43 @@ fn a_class_the_weaver_rejects_is_loaded_as_it_was_on_cached_runs_too() {
     assert!(err.contains("gen/Broken"), "{err}");
     assert!(!text(&o.stdout).contains("damaged class rejected"));
 }
+
+#[test]
+fn paths_with_commas_and_java_arg_files() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let p = Program::new(&jdk);
+    // The aspect and the cache under directories whose names hold commas:
+    // the agent's options go into a file.
+    let dir = p.work.path().join("tools,v2");
+    std::fs::create_dir_all(&dir).unwrap();
+    let aspect = dir.join("ExecutionCounter.aj");
+    std::fs::copy(repo().join("aspects/ExecutionCounter.aj"), &aspect).unwrap();
+    // The class path in an @argfile, quoted, after a comment.
+    let arg_file = p.work.path().join("java args");
+    let classes = p.work.path().join("classes");
+    std::fs::write(
+        &arg_file,
+        format!("# the program\n-cp \"{}\"\napp.Main\n", classes.display()),
+    )
+    .unwrap();
+    let mut c = major_weaver::load_time::AgentRun {
+        aspects: vec![aspect],
+        jdk: major_weaver::jdk::Jdk::at(&jdk).unwrap(),
+        cache: Some(p.work.path().join("cache,a")),
+        agent: common::agent_library(),
+        verbose: true,
+        bypass: Default::default(),
+        no_class_cache: false,
+        fatal: false,
+    }
+    .command(&[format!("@{}", arg_file.display()).into()])
+    .unwrap();
+    let agent_arg = c.get_args().next().unwrap().to_string_lossy().into_owned();
+    assert!(agent_arg.contains(".so=@"), "{agent_arg}");
+    let err = p.check(&c.output().unwrap());
+    assert!(err.contains("ExecutionCounter: "), "{err}");
+    let counts = cache_counts(&err, &p.work.path().join("cache,a/woven-classes"));
+    assert!(counts.stored > 300, "{counts:?}");
+}

@@ -402,6 +402,7 @@ pub fn extract_agent(bytes: &[u8], hash: &str, dir: &Path) -> std::io::Result<Pa
 /// `-classpath`, `--class-path`, `-jar`, else `CLASSPATH`, else `.`), as
 /// the agent reads it from `java.class.path`.
 pub fn java_class_path(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
+    let args = expand_arg_files(args);
     let mut cp: Option<std::ffi::OsString> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -425,6 +426,106 @@ pub fn java_class_path(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
         .or_else(|| std::env::var_os("CLASSPATH").filter(|c| !c.is_empty()))
         .unwrap_or_else(|| ".".into());
     std::env::split_paths(&cp).collect()
+}
+
+/// The java arguments with each `@argfile` (before the main class) replaced
+/// by the arguments in the file, as `java` reads them: separated by white
+/// space, quoted with `"` or `'` (a quoted part may hold spaces), `#` to the
+/// end of the line a comment; `@@x` is the argument `@x`. A file that cannot
+/// be read is left as it is (java reports it).
+pub fn expand_arg_files(args: &[std::ffi::OsString]) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::new();
+    let mut main_seen = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let s = a.to_string_lossy();
+        if main_seen {
+            out.push(a.clone());
+            continue;
+        }
+        if let Some(rest) = s.strip_prefix("@@") {
+            out.push(format!("@{rest}").into());
+            continue;
+        }
+        if let Some(file) = s.strip_prefix('@') {
+            if let Ok(text) = std::fs::read_to_string(file) {
+                out.extend(arg_file_words(&text).into_iter().map(Into::into));
+                continue;
+            }
+        }
+        // The main class ends the java options (options taking a value
+        // carry it in the next argument).
+        if !s.starts_with('-') {
+            main_seen = !out.last().is_some_and(|p: &std::ffi::OsString| {
+                let p = p.to_string_lossy();
+                matches!(
+                    p.as_ref(),
+                    "-cp"
+                        | "-classpath"
+                        | "--class-path"
+                        | "-p"
+                        | "--module-path"
+                        | "--add-modules"
+                        | "--add-opens"
+                        | "--add-exports"
+                        | "--add-reads"
+                        | "--patch-module"
+                        | "--upgrade-module-path"
+                        | "--limit-modules"
+                )
+            });
+        }
+        if s == "-jar" || s == "-m" || s == "--module" {
+            out.push(a.clone());
+            if let Some(next) = it.next() {
+                out.push(next.clone());
+            }
+            main_seen = true;
+            continue;
+        }
+        out.push(a.clone());
+    }
+    out
+}
+
+/// The words of an `@argfile` (see [`expand_arg_files`]).
+fn arg_file_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c == '#' && !in_word => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            None => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
 }
 
 impl AgentRun {
@@ -467,17 +568,47 @@ impl AgentRun {
         if self.fatal {
             options.push("fatal".into());
         }
-        if let Some(bad) = options.iter().find(|o| o.contains(',')) {
-            return Err(MajorError::Usage(format!(
-                "{bad}: the agent's options are separated by commas, so its paths cannot \
-                 hold one"
-            )));
-        }
+        // A path with a comma: the options go into a file (one a line),
+        // named by its content, which the agent reads (`=@FILE`).
+        let options = if options.iter().any(|o| o.contains(',') || o.contains('\n')) {
+            if options.iter().any(|o| o.contains('\n')) {
+                return Err(MajorError::Usage(
+                    "a path of the agent's options holds a line break".into(),
+                ));
+            }
+            let text = options.join("\n") + "\n";
+            let dir = self
+                .cache
+                .as_ref()
+                .map(|c| c.join("agent-options"))
+                .filter(|d| std::fs::create_dir_all(d).is_ok())
+                .unwrap_or_else(std::env::temp_dir);
+            let mut key = crate::aspects::cache::CacheKey::new();
+            key.bytes("agent options", text.as_bytes());
+            let file = dir.join(format!("{}.options", &key.finish()[..16]));
+            if std::fs::read(&file).ok().as_deref() != Some(text.as_bytes()) {
+                let mut tmp = tempfile::Builder::new()
+                    .prefix(".options-")
+                    .tempfile_in(&dir)
+                    .and_then(|mut t| {
+                        std::io::Write::write_all(&mut t, text.as_bytes()).map(|()| t)
+                    })
+                    .map_err(|e| {
+                        MajorError::Usage(format!("{}: cannot write: {e}", dir.display()))
+                    })?;
+                tmp.as_file_mut().sync_all().ok();
+                tmp.persist(&file).map_err(|e| {
+                    MajorError::Usage(format!("{}: cannot write: {}", file.display(), e.error))
+                })?;
+            }
+            format!("@{}", file.display())
+        } else {
+            options.join(",")
+        };
         let mut c = std::process::Command::new(self.jdk.java());
         c.arg(format!(
-            "-agentpath:{}={}",
+            "-agentpath:{}={options}",
             absolute(&self.agent).display(),
-            options.join(",")
         ))
         .args(args);
         Ok(c)
@@ -513,6 +644,37 @@ mod tests {
         assert!(p.is_file() && q.is_file());
         let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(names.len(), 2, "no temporary file left");
+    }
+
+    #[test]
+    fn arg_files_are_read_as_java_reads_them() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("args");
+        std::fs::write(
+            &f,
+            "# the class path\n-cp \"lib/a b.jar:c.jar\"  -Xmx1g\n'x y' # trailing\n",
+        )
+        .unwrap();
+        let at = format!("@{}", f.display());
+        assert_eq!(
+            cp(&["-Xss1m", &at, "Main"]),
+            vec![PathBuf::from("lib/a b.jar"), PathBuf::from("c.jar")]
+        );
+        let expanded = expand_arg_files(&[OsString::from(&at)]);
+        assert_eq!(expanded, ["-cp", "lib/a b.jar:c.jar", "-Xmx1g", "x y"]);
+        // After the main class, `@x` is the program's; `@@` escapes.
+        let after = expand_arg_files(&[
+            OsString::from("-cp"),
+            "d".into(),
+            "Main".into(),
+            at.clone().into(),
+        ]);
+        assert_eq!(after.last().unwrap(), &OsString::from(&at));
+        assert_eq!(expand_arg_files(&["@@x".into()]), ["@x"]);
+        assert_eq!(
+            expand_arg_files(&["@/no/such/file".into()]),
+            ["@/no/such/file"]
+        );
     }
 
     #[test]
