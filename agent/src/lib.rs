@@ -571,7 +571,13 @@ unsafe extern "C" fn class_file_load_hook(
 unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, jni: JNIEnv) {
     let Some(agent) = AGENT.get() else { return };
     let _ = std::panic::catch_unwind(|| {
-        let unseen = if jni.is_null() {
+        // Counted only for a summary or a dump (a call per loaded class).
+        let wanted = agent.options.verbose
+            || agent.options.dump.is_some()
+            || agent.stats.failed.load(Ordering::Relaxed) > 0;
+        let unseen = if !wanted {
+            Err("not counted".to_string())
+        } else if jni.is_null() {
             Err("no JNI environment at VMDeath".to_string())
         } else {
             // SAFETY: the JNIEnv of this VMDeath event (live phase).

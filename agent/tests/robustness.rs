@@ -138,7 +138,8 @@ fn second_run_weaves_nothing(jdk: &Path) {
     assert_eq!(w.misses, new, "{warm}");
     assert!(new <= 20, "{new} classes only the second run loaded");
     assert_eq!(w.stored, w.misses);
-    assert!(w.woven + w.unchanged + new >= c.stored);
+    // Timing-dependent classes may load in the first run only, too.
+    assert!(w.woven + w.unchanged + 20 >= c.stored, "{w:?}");
     assert!(w.unchanged > 0 && w.woven > 300, "{w:?}");
     // The classes the JVM got from the cache are those the weave made.
     let files = |d: &Path| -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
