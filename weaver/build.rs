@@ -1,6 +1,8 @@
 //! Compiles the Java runtime (`runtime-java/src/main/java`) with `javac --release 8`
 //! and generates `$OUT_DIR/runtime_classes.rs`, which embeds every class file in
-//! the binary (see `src/runtime.rs`).
+//! the binary (see `src/runtime.rs`); and `$OUT_DIR/embedded_agent.rs`, the
+//! single-phase agent library named by `MAJOR_EMBED_AGENT` (if set) embedded
+//! in the `major` binary (see `src/single_phase_run.rs`).
 
 use std::env;
 use std::fmt::Write as _;
@@ -22,6 +24,7 @@ fn main() {
     });
 
     println!("cargo:rerun-if-env-changed=JAVA_HOME");
+    embed_agent(&out_dir);
     let mut sources = Vec::new();
     collect(&sources_root, &mut sources);
     sources.sort();
@@ -102,6 +105,37 @@ fn main() {
     let generated_path = out_dir.join("runtime_classes.rs");
     fs::write(&generated_path, generated)
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", generated_path.display()));
+}
+
+/// `MAJOR_EMBED_AGENT=/path/libmajor_agent.so`: writes
+/// `$OUT_DIR/embedded_agent.rs` with the library's bytes (`include_bytes!`)
+/// and a 64-bit FNV-1a hash of them (its content address once extracted);
+/// without the variable, `None`.
+fn embed_agent(out_dir: &Path) {
+    println!("cargo:rerun-if-env-changed=MAJOR_EMBED_AGENT");
+    let code = match env::var_os("MAJOR_EMBED_AGENT").filter(|v| !v.is_empty()) {
+        None => "None".to_string(),
+        Some(lib) => {
+            let lib = PathBuf::from(lib);
+            println!("cargo:rerun-if-changed={}", lib.display());
+            let lib = lib
+                .canonicalize()
+                .unwrap_or_else(|e| panic!("MAJOR_EMBED_AGENT={}: {e}", lib.display()));
+            let bytes = fs::read(&lib)
+                .unwrap_or_else(|e| panic!("MAJOR_EMBED_AGENT={}: {e}", lib.display()));
+            let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+            for b in &bytes {
+                hash = (hash ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+            }
+            format!(
+                "Some((include_bytes!({:?}), \"{hash:016x}\"))",
+                lib.display().to_string()
+            )
+        }
+    };
+    let path = out_dir.join("embedded_agent.rs");
+    fs::write(&path, format!("{code}\n"))
+        .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }
 
 /// `$JAVA_HOME/bin/javac` if there is one, else `javac` (from the `PATH`).

@@ -14,7 +14,7 @@
 
 #![allow(non_camel_case_types)]
 
-use std::ffi::{c_char, c_uchar, c_void};
+use std::ffi::{c_char, c_uchar, c_void, CStr};
 
 /// `jint`.
 pub type jint = i32;
@@ -123,6 +123,10 @@ pub struct EventCallbacks {
 pub mod slot {
     /// `SetEventNotificationMode` (2).
     pub const SET_EVENT_NOTIFICATION_MODE: usize = 1;
+    /// `GetClassSignature` (48).
+    pub const GET_CLASS_SIGNATURE: usize = 47;
+    /// `GetLoadedClasses` (78).
+    pub const GET_LOADED_CLASSES: usize = 77;
     /// `Allocate` (46).
     pub const ALLOCATE: usize = 45;
     /// `Deallocate` (47).
@@ -294,6 +298,47 @@ impl Jvmti {
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), mem, bytes.len());
         }
         Ok(mem)
+    }
+
+    /// The signatures (`Ljava/lang/Object;`, `[I`, `I`) of every class
+    /// loaded (`GetLoadedClasses`, `GetClassSignature`); each class's local
+    /// reference is deleted as soon as its signature is read.
+    ///
+    /// # Safety
+    /// `jni` must be the current thread's JNI environment, in the live
+    /// phase.
+    pub unsafe fn loaded_class_signatures(&self, jni: Jni) -> Result<Vec<String>, String> {
+        let mut count: jint = 0;
+        let mut classes: *mut jobject = std::ptr::null_mut();
+        // SAFETY: slots and signatures as in jvmti.h and jni.h; the array
+        // and the strings are the JVM's, freed with Deallocate.
+        unsafe {
+            let loaded: unsafe extern "C" fn(JvmtiEnv, *mut jint, *mut *mut jobject) -> jvmtiError =
+                function(self.0, slot::GET_LOADED_CLASSES);
+            Self::check(loaded(self.0, &mut count, &mut classes), "GetLoadedClasses")?;
+            let signature: unsafe extern "C" fn(
+                JvmtiEnv,
+                jobject,
+                *mut *mut c_char,
+                *mut *mut c_char,
+            ) -> jvmtiError = function(self.0, slot::GET_CLASS_SIGNATURE);
+            let delete: unsafe extern "C" fn(JNIEnv, jobject) =
+                function(jni.0, jni_slot::DELETE_LOCAL_REF);
+            let mut out = Vec::with_capacity(count.max(0) as usize);
+            for i in 0..count.max(0) as usize {
+                let class = *classes.add(i);
+                let mut sig: *mut c_char = std::ptr::null_mut();
+                if signature(self.0, class, &mut sig, std::ptr::null_mut()) == JVMTI_ERROR_NONE
+                    && !sig.is_null()
+                {
+                    out.push(CStr::from_ptr(sig).to_string_lossy().into_owned());
+                    self.deallocate(sig as *mut c_uchar);
+                }
+                delete(jni.0, class);
+            }
+            self.deallocate(classes as *mut c_uchar);
+            Ok(out)
+        }
     }
 
     /// `Deallocate`.

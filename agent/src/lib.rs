@@ -20,21 +20,24 @@
 //!   `jdk.internal.module.Builder` declares and exports their packages.
 //! * `VMDeath`: a summary (with `verbose`, or when some class failed).
 
+pub mod class_cache;
 pub mod jvmti;
 pub mod options;
 
 use std::collections::HashSet;
 use std::ffi::{c_char, c_uchar, c_void, CStr};
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use major_archive::RuntimeImage;
 use major_weaver::jdk::Jdk;
-use major_weaver::load_time::{load_time_index, LoadTimeWeaver};
+use major_weaver::load_time::{class_name, load_time_index, LoadTimeWeaver, Transformed};
 use major_weaver::report::MajorError;
 use major_weaver::weave_run::{compile_aspects, AspectSources};
 
+use class_cache::{Cached, ClassCache, Environment};
 use jvmti::{jint, jobject, Capabilities, EventCallbacks, JNIEnv, JavaVM, Jni, Jvmti, JvmtiEnv};
 use options::Options;
 
@@ -56,6 +59,9 @@ struct Agent {
     jvmti: Jvmti,
     options: Options,
     weaver: LoadTimeWeaver<'static>,
+    /// The cache of woven classes (none with `no-class-cache`, or when
+    /// there is no cache directory).
+    cache: Option<ClassCache>,
     /// Extra classes of boot classes woven before JNI could define them
     /// (the primordial phase), defined at `VMStart`.
     pending: Mutex<Vec<(String, Vec<u8>)>>,
@@ -65,8 +71,11 @@ struct Agent {
     setup: std::time::Duration,
     /// Time spent in the hook, in nanoseconds, all threads together.
     hook_nanos: std::sync::atomic::AtomicU64,
-    /// With `dump`: the name of every class the hook saw.
+    /// The name of every class the hook saw.
     seen: Mutex<Vec<String>>,
+    /// With `dump`: the name of every class the cache of woven classes
+    /// missed.
+    missed: Mutex<Vec<String>>,
     stats: Stats,
 }
 
@@ -131,7 +140,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         .map(|cp| std::env::split_paths(&cp).collect())
         .unwrap_or_default();
     let start = std::time::Instant::now();
-    let weaver = prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
+    let (weaver, cache) = prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
     let setup = start.elapsed();
 
     let mut wanted = Capabilities::default();
@@ -169,16 +178,21 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
             jvmti,
             options,
             weaver,
+            cache,
             pending: Mutex::new(Vec::new()),
             started: AtomicBool::new(false),
             setup,
             hook_nanos: Default::default(),
             seen: Mutex::new(Vec::new()),
+            missed: Mutex::new(Vec::new()),
             stats: Stats::default(),
         })
         .is_err()
     {
         return Err("the agent is loaded twice".into());
+    }
+    if let Some(cache) = AGENT.get().and_then(|a| a.cache.as_ref()) {
+        cache.start_writer();
     }
     jvmti.set_event_callbacks(&callbacks)?;
     for e in [
@@ -191,8 +205,12 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The error's text with its causes.
+/// The error's text with its causes; an aspect that does not compile with
+/// javac's messages (file:line:column, the source line).
 fn error_text(e: &MajorError) -> String {
+    if let MajorError::AspectCompile(c) = e {
+        return format!("{e}:\n{}", c.render().trim_end());
+    }
     let mut s = e.to_string();
     let mut src = std::error::Error::source(e);
     while let Some(c) = src {
@@ -203,12 +221,13 @@ fn error_text(e: &MajorError) -> String {
 }
 
 /// The aspects compiled (from the cache), the index over the running JDK
-/// and the class path, and the weaver, all kept for the life of the JVM.
+/// and the class path, and the weaver, all kept for the life of the JVM;
+/// and the cache of woven classes for them.
 fn prepare(
     options: &Options,
     java_home: &std::path::Path,
     class_path: &[PathBuf],
-) -> Result<LoadTimeWeaver<'static>, MajorError> {
+) -> Result<(LoadTimeWeaver<'static>, Option<ClassCache>), MajorError> {
     let javac_jdk = match &options.jdk {
         Some(home) => Jdk::at(home).ok_or_else(|| {
             MajorError::Usage(format!(
@@ -236,13 +255,64 @@ fn prepare(
     }
     let program: &'static _ = Box::leak(Box::new(compiled.program));
     let aspects: &'static _ = Box::leak(Box::new(compiled.aspects));
-    let image = Arc::new(RuntimeImage::open(&java_home.join("lib").join("modules"))?);
+    let modules = java_home.join("lib").join("modules");
+    let image = Arc::new(RuntimeImage::open(&modules)?);
     let index: &'static _ = Box::leak(Box::new(load_time_index(
         image.clone(),
         class_path,
         aspects,
     )?));
-    LoadTimeWeaver::new(program, aspects, index, &image, options.bypass)
+    let weaver = LoadTimeWeaver::new(program, aspects, index, &image, options.bypass)?;
+    let class_cache = match (&options.class_cache, cache) {
+        _ if options.no_class_cache => None,
+        (Some(dir), _) => Some(dir.clone()),
+        (None, Some(dir)) => Some(dir.join(class_cache::SUBDIR)),
+        (None, None) => None,
+    };
+    let class_cache = match (class_cache, own_library()) {
+        (Some(dir), Some(agent)) => {
+            let mut sources = Vec::new();
+            for p in &options.aspects {
+                let text = std::fs::read(p)
+                    .map_err(|e| MajorError::Usage(format!("{}: {e}", p.display())))?;
+                sources.push((p.clone(), text));
+            }
+            let env = Environment {
+                agent: &agent,
+                aspect_sources: &sources,
+                aspect_classes: &aspects.classes,
+                bypass: major_weaver::load_time::bypass_name(options.bypass),
+                image: &modules,
+                class_path,
+            };
+            Some(ClassCache::new(dir, env.key()))
+        }
+        (Some(dir), None) => {
+            say(&format!(
+                "warning: class cache {}: not used, the agent cannot tell which file it \
+                 was loaded from (its build is part of every key)",
+                dir.display()
+            ));
+            None
+        }
+        (None, _) => None,
+    };
+    Ok((weaver, class_cache))
+}
+
+/// The file of the agent library this code was loaded from (`dladdr`).
+fn own_library() -> Option<PathBuf> {
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    // SAFETY: dladdr reads the address of a function of this library and
+    // fills `info`; the file name it gives lives as long as the library.
+    let found = unsafe { libc::dladdr(own_library as *const c_void, &mut info) };
+    if found == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated string owned by the dynamic loader.
+    let name = unsafe { CStr::from_ptr(info.dli_fname) };
+    let path = PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes()));
+    std::fs::canonicalize(&path).ok()
 }
 
 /// The added classes in an order the boot loader can define them in: each
@@ -372,6 +442,47 @@ fn failure(agent: &Agent, class: &str, why: &str) {
     }
 }
 
+/// What the weave makes of the class `name` (as the hook got it) whose
+/// class file is `bytes`: from the cache of woven classes when it holds the
+/// class, else woven (and stored there). `None`: the class stays as it is.
+fn weave_or_fetch(
+    agent: &Agent,
+    name: Option<&str>,
+    bytes: &[u8],
+) -> Result<Option<Transformed>, major_classfile::Error> {
+    let name = class_name(name, bytes)?;
+    if !agent.weaver.admit(&name, bytes)? {
+        return Ok(None);
+    }
+    let Some(cache) = &agent.cache else {
+        return agent.weaver.weave(bytes);
+    };
+    let key = cache.key(&name, bytes);
+    match cache.get(&key) {
+        Some(Cached::Unchanged) => return Ok(None),
+        Some(Cached::Woven { bytes, extra }) => return Ok(Some(Transformed { bytes, extra })),
+        None => {
+            if agent.options.dump.is_some() {
+                agent
+                    .missed
+                    .lock()
+                    .expect("missed lock")
+                    .push(name.to_string());
+            }
+        }
+    }
+    let t = agent.weaver.weave(bytes)?;
+    let value = match &t {
+        None => Cached::Unchanged,
+        Some(t) => Cached::Woven {
+            bytes: t.bytes.clone(),
+            extra: t.extra.clone(),
+        },
+    };
+    cache.put(&key, &value);
+    Ok(t)
+}
+
 /// `ClassFileLoadHook`: weaves the class.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn class_file_load_hook(
@@ -396,14 +507,17 @@ unsafe extern "C" fn class_file_load_hook(
         .then(|| CStr::from_ptr(name).to_str().ok())
         .flatten();
     let shown = || name.unwrap_or("(a class without a name)").to_string();
-    if agent.options.dump.is_some() {
-        agent.seen.lock().expect("seen lock").push(shown());
-    }
+    agent.seen.lock().expect("seen lock").push(shown());
     let start = std::time::Instant::now();
-    let r = std::panic::catch_unwind(|| agent.weaver.transform(name, bytes));
+    let r = std::panic::catch_unwind(|| weave_or_fetch(agent, name, bytes));
     agent
         .hook_nanos
         .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    if let Some(cache) = &agent.cache {
+        for w in cache.take_warnings() {
+            say(&w);
+        }
+    }
     let t = match r {
         Ok(Ok(Some(t))) => t,
         Ok(Ok(None)) => return,
@@ -454,23 +568,129 @@ unsafe extern "C" fn class_file_load_hook(
 }
 
 /// `VMDeath`: the summary.
-unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, _jni: JNIEnv) {
+unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, jni: JNIEnv) {
     let Some(agent) = AGENT.get() else { return };
-    let _ = std::panic::catch_unwind(|| summarize(agent));
+    let _ = std::panic::catch_unwind(|| {
+        // Counted only for a summary or a dump (a call per loaded class).
+        let wanted = agent.options.verbose
+            || agent.options.dump.is_some()
+            || agent.stats.failed.load(Ordering::Relaxed) > 0;
+        let unseen = if !wanted {
+            Err("not counted".to_string())
+        } else if jni.is_null() {
+            Err("no JNI environment at VMDeath".to_string())
+        } else {
+            // SAFETY: the JNIEnv of this VMDeath event (live phase).
+            unsafe { agent.jvmti.loaded_class_signatures(Jni(jni)) }.map(|sigs| {
+                let seen = agent.seen.lock().expect("seen lock");
+                Unseen::of(&sigs, &seen)
+            })
+        };
+        summarize(agent, unseen)
+    });
+}
+
+/// The loaded classes the hook never saw: the JVM does not hand hidden
+/// classes to `ClassFileLoadHook` (JDK 15 on), so they are not woven.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Unseen {
+    /// Hidden classes of lambdas (`C$$Lambda...`).
+    lambdas: usize,
+    /// Hidden classes of `java.lang.invoke` (lambda forms, species, method
+    /// handle adapters).
+    invoke: usize,
+    /// Other hidden classes (defined with `Lookup.defineHiddenClass`).
+    hidden: Vec<String>,
+    /// Classes that are not hidden and that the hook did not see.
+    other: Vec<String>,
+}
+
+impl Unseen {
+    /// Sorts the loaded classes (their signatures) that are not in `seen`
+    /// (internal names): arrays and primitive types have no class file and
+    /// are left out.
+    fn of(signatures: &[String], seen: &[String]) -> Unseen {
+        let seen: HashSet<&str> = seen.iter().map(String::as_str).collect();
+        let mut u = Unseen::default();
+        for sig in signatures {
+            let Some(name) = sig.strip_prefix('L').and_then(|s| s.strip_suffix(';')) else {
+                continue; // an array or a primitive type
+            };
+            if seen.contains(name) {
+                continue;
+            }
+            // A hidden class's name ends in `.0x<address>` here (`/0x` in
+            // Class.getName()); no class file name holds a `.`.
+            let hidden = name
+                .rsplit_once(['.', '/'])
+                .is_some_and(|(_, last)| last.starts_with("0x"));
+            if !hidden {
+                u.other.push(name.to_string());
+            } else if name.contains("$$Lambda") {
+                u.lambdas += 1;
+            } else if name.starts_with("java/lang/invoke/") {
+                u.invoke += 1;
+            } else {
+                u.hidden.push(name.to_string());
+            }
+        }
+        u.hidden.sort();
+        u.other.sort();
+        u
+    }
+
+    /// The summary's line.
+    fn line(&self) -> String {
+        let hidden = self.lambdas + self.invoke + self.hidden.len();
+        let mut s = format!(
+            "not woven: {hidden} hidden classes ({} lambdas, {} of java.lang.invoke, {} other; \
+             the JVM does not hand hidden classes to the hook)",
+            self.lambdas,
+            self.invoke,
+            self.hidden.len()
+        );
+        if !self.other.is_empty() {
+            let shown: Vec<&str> = self.other.iter().take(5).map(String::as_str).collect();
+            s.push_str(&format!(
+                ", {} other classes the hook never saw ({}{})",
+                self.other.len(),
+                shown.join(", "),
+                if self.other.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            ));
+        }
+        s
+    }
 }
 
 /// The summary at exit (and, with `dump`, the names of the classes seen).
-fn summarize(agent: &Agent) {
+fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
     let s = &agent.stats;
     let failed = s.failed.load(Ordering::Relaxed);
     if let Some(dir) = &agent.options.dump {
-        let mut seen = agent.seen.lock().expect("seen lock").clone();
-        seen.sort();
-        let path = dir.join("seen.txt");
-        if let Err(e) = std::fs::write(&path, seen.join("\n") + "\n") {
-            say(&format!("dump: cannot write {}: {e}", path.display()));
+        let unseen = unseen.as_ref().map_or(Vec::new(), |u| {
+            u.hidden.iter().chain(&u.other).cloned().collect()
+        });
+        let unseen = Mutex::new(unseen);
+        for (file, names) in [
+            ("seen.txt", &agent.seen),
+            ("cache-misses.txt", &agent.missed),
+            ("unseen.txt", &unseen),
+        ] {
+            let mut names = names.lock().expect("names lock").clone();
+            names.sort();
+            let path = dir.join(file);
+            let written = std::fs::create_dir_all(dir)
+                .and_then(|()| std::fs::write(&path, names.join("\n") + "\n"));
+            if let Err(e) = written {
+                say(&format!("dump: cannot write {}: {e}", path.display()));
+            }
         }
     }
+    let waited = agent.cache.as_ref().map(|c| c.finish());
     if agent.options.verbose || failed > 0 {
         say(&format!(
             "{} classes seen, {} woven, {} failed (loaded as they were), {} extra classes, \
@@ -483,11 +703,74 @@ fn summarize(agent: &Agent) {
             agent.setup.as_secs_f64() * 1e3,
             agent.hook_nanos.load(Ordering::Relaxed) as f64 / 1e6,
         ));
+        match &unseen {
+            Ok(u) => say(&u.line()),
+            Err(e) => say(&format!(
+                "the classes the hook never saw cannot be counted: {e}"
+            )),
+        }
+        if let Some(cache) = &agent.cache {
+            let mut line = cache.summary();
+            if let Some(w) = waited.filter(|_| cache.stats.stored.load(Ordering::Relaxed) > 0) {
+                line.push_str(&format!(
+                    " (the last {:.0} ms of them after the program ended)",
+                    w.as_secs_f64() * 1e3
+                ));
+            }
+            say(&line);
+        }
+    }
+    if let Some(cache) = &agent.cache {
+        for w in cache.take_warnings() {
+            say(&w);
+        }
+        if cache.stats.stored.load(Ordering::Relaxed) > 0 {
+            cache.prune(
+                agent
+                    .options
+                    .class_cache_max
+                    .unwrap_or(class_cache::DEFAULT_MAX_BYTES),
+            );
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unseen_classes_are_sorted_into_hidden_and_other() {
+        let sigs: Vec<String> = [
+            "Ljava/lang/Object;",
+            "[Ljava/lang/Object;",
+            "I",
+            "Lapp/Main$$Lambda$14.0x0000000800c02a00;",
+            "Lapp/Main$$Lambda.0x0000000801001000;",
+            "Ljava/lang/invoke/LambdaForm$MH.0x0000000800c01000;",
+            "Ljava/lang/String$$StringConcat.0x00000000870c0400;",
+            "Lapp/Seen;",
+            "Lapp/Missed;",
+        ]
+        .map(String::from)
+        .to_vec();
+        let seen = ["java/lang/Object", "app/Seen"].map(String::from).to_vec();
+        let u = super::Unseen::of(&sigs, &seen);
+        assert_eq!((u.lambdas, u.invoke), (2, 1));
+        assert_eq!(
+            u.hidden,
+            ["java/lang/String$$StringConcat.0x00000000870c0400"]
+        );
+        assert_eq!(u.other, ["app/Missed"]);
+        let line = u.line();
+        assert!(
+            line.starts_with("not woven: 4 hidden classes (2 lambdas"),
+            "{line}"
+        );
+        assert!(
+            line.contains("1 other classes the hook never saw (app/Missed)"),
+            "{line}"
+        );
+    }
+
     #[test]
     fn supers_are_defined_first() {
         // Runtime classes: some extend others; the order puts each after

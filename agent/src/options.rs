@@ -7,6 +7,11 @@
 //!   `major_weaver::aspects::cache::default_dir`); `major run --aspect`
 //!   compiles the aspects into it before starting `java`, so that the agent
 //!   finds javac's output there and never runs javac itself;
+//! * `class-cache=DIR`: the cache of woven classes (default:
+//!   `woven-classes` in the aspect cache directory; see [`crate::class_cache`]);
+//! * `no-class-cache`: weave every class, neither reading nor writing the
+//!   cache of woven classes;
+//! * `class-cache-max=MB`: the bound on that cache's size (default 512);
 //! * `jdk=HOME`: the JDK whose javac compiles the aspects on a cache miss
 //!   (default: the running JVM's `java.home`, else `JAVA_HOME`/`PATH`);
 //! * `bypass=guards|duplicate`: the form of the bypass checks, as `major
@@ -16,12 +21,15 @@
 //! * `dump=DIR`: every class the agent changes is written to
 //!   `DIR/<internal name>.class` as the JVM got it (its extra class beside
 //!   it), the classes it adds to `DIR/added/`, and the names of all the
-//!   classes the hook saw to `DIR/seen.txt`: for comparing with
+//!   classes the hook saw to `DIR/seen.txt` (those the cache of woven
+//!   classes missed to `DIR/cache-misses.txt`): for comparing with
 //!   `major weave --jdk`;
 //! * `fatal`: a class that fails to weave ends the JVM (exit status 70)
 //!   instead of being loaded as it was (for CI).
 //!
-//! Paths cannot hold commas.
+//! Paths cannot hold commas there; `@FILE` instead of the list reads the
+//! items from FILE, one a line (a path may then hold commas; `major run
+//! --aspect` writes such a file when one does).
 
 use std::path::PathBuf;
 
@@ -32,6 +40,12 @@ pub struct Options {
     pub aspects: Vec<PathBuf>,
     /// The aspect cache directory.
     pub cache: Option<PathBuf>,
+    /// The cache of woven classes, when not the default.
+    pub class_cache: Option<PathBuf>,
+    /// No cache of woven classes.
+    pub no_class_cache: bool,
+    /// The bound on the size of the cache of woven classes, in bytes.
+    pub class_cache_max: Option<u64>,
     /// The JDK whose javac compiles the aspects.
     pub jdk: Option<PathBuf>,
     /// Report a summary and every failure.
@@ -48,8 +62,19 @@ impl Options {
     /// Parses the option string given after `=` in `-agentpath:` (empty
     /// when there is none).
     pub fn parse(s: &str) -> Result<Options, String> {
+        if let Some(file) = s.strip_prefix('@') {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("the options file {file}: {e}"))?;
+            return Options::parse_items(text.lines());
+        }
+        Options::parse_items(s.split(','))
+    }
+
+    /// The options from their items (`key=value`, flags); empty items are
+    /// skipped.
+    fn parse_items<'a>(items: impl Iterator<Item = &'a str>) -> Result<Options, String> {
         let mut o = Options::default();
-        for item in s.split(',').filter(|i| !i.is_empty()) {
+        for item in items.filter(|i| !i.is_empty()) {
             let (key, value) = match item.split_once('=') {
                 Some((k, v)) => (k, Some(v)),
                 None => (item, None),
@@ -63,6 +88,15 @@ impl Options {
                 "aspect" => o.aspects.push(need(value)?),
                 "cache" => o.cache = Some(need(value)?),
                 "jdk" => o.jdk = Some(need(value)?),
+                "class-cache" => o.class_cache = Some(need(value)?),
+                "no-class-cache" if value.is_none() => o.no_class_cache = true,
+                "class-cache-max" => {
+                    let v = value.unwrap_or_default();
+                    let mb: u64 = v.parse().map_err(|_| {
+                        format!("class-cache-max={v}: expected a size in MiB (class-cache-max=512)")
+                    })?;
+                    o.class_cache_max = Some(mb << 20);
+                }
                 "dump" => o.dump = Some(need(value)?),
                 "bypass" => {
                     let v = value.unwrap_or_default();
@@ -75,7 +109,8 @@ impl Options {
                 _ => {
                     return Err(format!(
                         "unknown option `{item}` (expected aspect=PATH, cache=DIR, jdk=HOME, \
-                         dump=DIR, bypass=FORM, verbose, fatal; separated by commas)"
+                         class-cache=DIR, no-class-cache, class-cache-max=MB, dump=DIR, \
+                         bypass=FORM, verbose, fatal; separated by commas)"
                     ))
                 }
             }
@@ -100,6 +135,28 @@ mod tests {
         );
         assert_eq!(o.cache, Some(PathBuf::from("/c")));
         assert!(o.verbose && !o.fatal);
+        assert!(!o.no_class_cache && o.class_cache.is_none());
+        let o =
+            Options::parse("aspect=A.aj,class-cache=/w,class-cache-max=3,no-class-cache").unwrap();
+        assert_eq!(o.class_cache, Some(PathBuf::from("/w")));
+        assert_eq!(o.class_cache_max, Some(3 << 20));
+        assert!(o.no_class_cache);
+        assert!(Options::parse("aspect=A.aj,class-cache-max=lots")
+            .unwrap_err()
+            .contains("size in MiB"));
+    }
+
+    #[test]
+    fn reads_an_options_file_one_item_a_line() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("options");
+        std::fs::write(&f, "aspect=/a,b/A.aj\n\ncache=/c,d\nverbose\n").unwrap();
+        let o = Options::parse(&format!("@{}", f.display())).unwrap();
+        assert_eq!(o.aspects, vec![PathBuf::from("/a,b/A.aj")]);
+        assert_eq!(o.cache, Some(PathBuf::from("/c,d")));
+        assert!(o.verbose);
+        let missing = Options::parse("@/no/such/options").unwrap_err();
+        assert!(missing.contains("/no/such/options"), "{missing}");
     }
 
     #[test]

@@ -56,6 +56,8 @@ fn check(home: &Path) {
         ("GetPhase", slot::GET_PHASE),
         ("GetPotentialCapabilities", slot::GET_POTENTIAL_CAPABILITIES),
         ("AddCapabilities", slot::ADD_CAPABILITIES),
+        ("GetClassSignature", slot::GET_CLASS_SIGNATURE),
+        ("GetLoadedClasses", slot::GET_LOADED_CLASSES),
     ] {
         assert_eq!(
             funcs.get(i).map(String::as_str),

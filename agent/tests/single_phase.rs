@@ -14,41 +14,23 @@
 //! * `major run --aspect` passes the program's exit status through, and
 //!   bad agent options stop the JVM with a message.
 
+mod common;
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::{
+    agent_library, compile_program, count, here, major_binary, os, repo, run, summary, text, walk,
+};
 use major_archive::RuntimeImage;
 use major_tests::{jdk17, jdk25, skip};
 use major_weaver::jdk::Jdk;
-use major_weaver::load_time::{AgentRun, AGENT_LIBRARY};
 use major_weaver::weave::bypass::BypassForm;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn here() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
-}
-
-/// The agent library cargo built for this test (`target/<profile>/deps`,
-/// or its parent).
-fn agent_library() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary");
-    let deps = exe.parent().expect("deps dir");
-    for dir in [deps, deps.parent().unwrap_or(deps)] {
-        let lib = dir.join(AGENT_LIBRARY);
-        if lib.is_file() {
-            return lib;
-        }
-    }
-    panic!("{AGENT_LIBRARY} not found beside {}", exe.display());
-}
 
 /// The `java` command with the agent weaving `aspects`, then `args`.
 fn agent_command(jdk: &Path, aspects: &[PathBuf], cache: &Path, args: &[OsString]) -> Command {
-    agent_command_with(jdk, aspects, BypassForm::default(), cache, args)
+    common::agent_command(jdk, aspects, cache, &[], args)
 }
 
 /// [`agent_command`] with the bypass checks in the form `bypass`.
@@ -59,71 +41,7 @@ fn agent_command_with(
     cache: &Path,
     args: &[OsString],
 ) -> Command {
-    AgentRun {
-        aspects: aspects.to_vec(),
-        jdk: Jdk::at(jdk).expect("a JDK"),
-        cache: Some(cache.to_path_buf()),
-        agent: agent_library(),
-        verbose: true,
-        bypass,
-    }
-    .command(args)
-    .unwrap_or_else(|e| panic!("preparing the agent run: {e}"))
-}
-
-fn os(args: &[&str]) -> Vec<OsString> {
-    args.iter().map(OsString::from).collect()
-}
-
-fn run(mut c: Command) -> Output {
-    let o = c.output().expect("start java");
-    if !o.status.success() {
-        panic!(
-            "{:?} failed ({}):\n{}",
-            c,
-            o.status,
-            String::from_utf8_lossy(&o.stderr)
-        );
-    }
-    o
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// Compiles the test program into `dir/classes` with `jdk`'s javac.
-fn compile_program(jdk: &Path, dir: &Path) -> PathBuf {
-    let classes = dir.join("classes");
-    major_tests::javac(jdk, "17", &classes, &[here().join("java/app/Main.java")]);
-    classes
-}
-
-/// The agent's summary line: (seen, woven, failed).
-fn summary(stderr: &str) -> (usize, usize, usize) {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("major agent: ") && l.contains(" classes seen, "))
-        .unwrap_or_else(|| panic!("no agent summary in:\n{stderr}"));
-    let n: Vec<usize> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap())
-        .collect();
-    (n[0], n[1], n[2])
-}
-
-/// The number a line `<prefix> N ...` of `stderr` gives.
-fn count(stderr: &str, prefix: &str) -> u64 {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with(prefix))
-        .unwrap_or_else(|| panic!("no `{prefix}` line in:\n{stderr}"));
-    line[prefix.len()..]
-        .split_whitespace()
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no count in `{line}`"))
+    common::agent_command_with(jdk, aspects, bypass, cache, &[], args)
 }
 
 fn program_runs_woven(jdk: &Path) {
@@ -154,6 +72,18 @@ fn program_runs_woven(jdk: &Path) {
     assert_eq!(failed, 0, "{err}");
     assert!(wove > 300 && seen >= wove, "{err}");
     assert!(executions > 10_000, "{err}");
+    // The program's three lambdas (and the JDK's) are hidden classes: never
+    // handed to the hook, counted; every other class was seen.
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("major agent: not woven: "))
+        .unwrap_or_else(|| panic!("no count of unwoven classes: {err}"));
+    let lambdas: usize = line
+        .split_once(" lambdas")
+        .and_then(|(a, _)| a.rsplit('(').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no count of lambdas: {line}"));
+    assert!(lambdas >= 3, "{line}");
+    assert!(!line.contains("the hook never saw ("), "{line}");
     // Another aspect: counts in the JDK (ArrayList.add) and in the program.
     let woven = run(agent_command(
         jdk,
@@ -319,24 +249,6 @@ fn agrees_with_two_phase(jdk: &Path, bypass: BypassForm) {
     }
 }
 
-/// Every file below `dir`.
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn agrees_with_two_phase_on_jdk17() {
     let Some(jdk) = jdk17() else {
@@ -461,23 +373,11 @@ fn major_run_passes_the_exit_status_through() {
     let Some(jdk) = jdk17() else {
         return skip("JDK 17 is not installed");
     };
-    let major = agent_library().with_file_name("major");
-    let major = if major.is_file() {
-        major
-    } else {
-        let up = agent_library()
-            .parent()
-            .and_then(Path::parent)
-            .map(|d| d.join("major"));
-        match up.filter(|p| p.is_file()) {
-            Some(p) => p,
-            None => {
-                return skip(
-                    "the major binary is not built beside the agent \
-                     (cargo build --release -p major-weaver)",
-                )
-            }
-        }
+    let Some(major) = major_binary() else {
+        return skip(
+            "the major binary is not built beside the agent \
+             (cargo build --release -p major-weaver)",
+        );
     };
     let work = tempfile::tempdir().unwrap();
     let classes = compile_program(&jdk, work.path());

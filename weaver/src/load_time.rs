@@ -22,7 +22,7 @@
 //! how both make the classes the weave adds.
 
 use std::collections::{BTreeSet, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use major_archive::{Archive, RuntimeImage};
@@ -217,31 +217,58 @@ impl<'p> LoadTimeWeaver<'p> {
     /// classes or a class never woven). The bytes are those `major weave
     /// --jdk` writes for the same class. A class the index did not know
     /// (defined at run time) is added to it first, so that frames of the
-    /// classes after it can name it.
+    /// classes after it can name it. The same as [`admit`](Self::admit)
+    /// then [`weave`](Self::weave).
     pub fn transform(
         &self,
         internal_name: Option<&str>,
         bytes: &[u8],
     ) -> Result<Option<Transformed>, major_classfile::Error> {
-        let owned;
-        let name = match internal_name {
-            Some(n) => n,
-            None => {
-                owned = ClassFile::parse(bytes)?.name()?.into_owned();
-                &owned
-            }
-        };
-        if self.added_names.contains(name) {
+        let name = class_name(internal_name, bytes)?;
+        if !self.admit(&name, bytes)? {
             return Ok(None);
+        }
+        self.weave(bytes)
+    }
+
+    /// The first half of [`transform`](Self::transform), which a caller
+    /// that caches woven classes runs for every class, cached or not:
+    /// `false` for the classes the weave added (never woven); a class the
+    /// index does not know (defined at run time) is added to it, so that
+    /// matching and frames of later classes can name it.
+    pub fn admit(&self, name: &str, bytes: &[u8]) -> Result<bool, major_classfile::Error> {
+        if self.added_names.contains(name) {
+            return Ok(false);
         }
         if !self.index.contains(name) {
             self.index.add_defined(bytes)?;
         }
+        Ok(true)
+    }
+
+    /// The second half of [`transform`](Self::transform): the class woven
+    /// (`None` when it stays as it is), for a class [`admit`](Self::admit)
+    /// let through.
+    pub fn weave(&self, bytes: &[u8]) -> Result<Option<Transformed>, major_classfile::Error> {
         let mut outcome = self.weaver.weave_class(bytes)?;
         Ok(outcome.bytes.take().map(|b| Transformed {
             bytes: b,
             extra: outcome.extra.take(),
         }))
+    }
+}
+
+/// The internal name of a class: `internal_name` as the JVM gave it, else
+/// the one its class file `bytes` declares.
+pub fn class_name<'a>(
+    internal_name: Option<&'a str>,
+    bytes: &[u8],
+) -> Result<std::borrow::Cow<'a, str>, major_classfile::Error> {
+    match internal_name {
+        Some(n) => Ok(std::borrow::Cow::Borrowed(n)),
+        None => Ok(std::borrow::Cow::Owned(
+            ClassFile::parse(bytes)?.name()?.into_owned(),
+        )),
     }
 }
 
@@ -264,6 +291,12 @@ pub struct AgentRun {
     pub verbose: bool,
     /// The form of the bypass checks.
     pub bypass: bypass::BypassForm,
+    /// Weave every class, without the agent's cache of woven classes
+    /// (the agent's `no-class-cache`).
+    pub no_class_cache: bool,
+    /// A class that fails to weave ends the run (exit status 70) instead of
+    /// being loaded as it was (the agent's `fatal`).
+    pub fatal: bool,
 }
 
 /// The name of a bypass form, as `--bypass` and the agent's `bypass=` take it.
@@ -311,10 +344,65 @@ pub fn agent_beside_major() -> Result<PathBuf, MajorError> {
     }
 }
 
+/// The agent library for `major run --aspect`: `$MAJOR_AGENT_LIBRARY` if
+/// set; else the library embedded in the `major` binary (`embedded`: its
+/// bytes and content hash, see `weaver/build.rs`), extracted into `cache`
+/// ([`extract_agent`]; the system's temporary directory when there is no
+/// cache or it cannot be written); else the library beside the binary
+/// ([`agent_beside_major`]).
+pub fn find_agent(
+    embedded: Option<(&[u8], &str)>,
+    cache: Option<&Path>,
+) -> Result<PathBuf, MajorError> {
+    if let Some(p) = std::env::var_os("MAJOR_AGENT_LIBRARY").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(MajorError::Usage(format!(
+                "MAJOR_AGENT_LIBRARY={}: no such file",
+                p.display()
+            )))
+        };
+    }
+    let Some((bytes, hash)) = embedded else {
+        return agent_beside_major();
+    };
+    let in_cache = cache.map(|c| extract_agent(bytes, hash, &c.join("agent")));
+    match in_cache {
+        Some(Ok(p)) => Ok(p),
+        _ => extract_agent(bytes, hash, &std::env::temp_dir()).map_err(|e| {
+            MajorError::Usage(format!(
+                "cannot write the agent library embedded in major to {}: {e}",
+                std::env::temp_dir().display()
+            ))
+        }),
+    }
+}
+
+/// Writes the agent library `bytes` (content hash `hash`) into `dir` as
+/// `libmajor_agent-<hash>.so`, unless a file of that name and size is
+/// there already (another run extracted it): written to a temporary file
+/// in `dir` and renamed, so concurrent runs never load half a library.
+pub fn extract_agent(bytes: &[u8], hash: &str, dir: &Path) -> std::io::Result<PathBuf> {
+    let path = dir.join(format!("libmajor_agent-{hash}.so"));
+    if std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64) {
+        return Ok(path);
+    }
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".libmajor_agent-")
+        .tempfile_in(dir)?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    tmp.persist(&path).map_err(|e| e.error)?;
+    Ok(path)
+}
+
 /// The class path `java` would give a program run with `args` (`-cp`,
 /// `-classpath`, `--class-path`, `-jar`, else `CLASSPATH`, else `.`), as
 /// the agent reads it from `java.class.path`.
 pub fn java_class_path(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
+    let args = expand_arg_files(args);
     let mut cp: Option<std::ffi::OsString> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -338,6 +426,106 @@ pub fn java_class_path(args: &[std::ffi::OsString]) -> Vec<PathBuf> {
         .or_else(|| std::env::var_os("CLASSPATH").filter(|c| !c.is_empty()))
         .unwrap_or_else(|| ".".into());
     std::env::split_paths(&cp).collect()
+}
+
+/// The java arguments with each `@argfile` (before the main class) replaced
+/// by the arguments in the file, as `java` reads them: separated by white
+/// space, quoted with `"` or `'` (a quoted part may hold spaces), `#` to the
+/// end of the line a comment; `@@x` is the argument `@x`. A file that cannot
+/// be read is left as it is (java reports it).
+pub fn expand_arg_files(args: &[std::ffi::OsString]) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::new();
+    let mut main_seen = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let s = a.to_string_lossy();
+        if main_seen {
+            out.push(a.clone());
+            continue;
+        }
+        if let Some(rest) = s.strip_prefix("@@") {
+            out.push(format!("@{rest}").into());
+            continue;
+        }
+        if let Some(file) = s.strip_prefix('@') {
+            if let Ok(text) = std::fs::read_to_string(file) {
+                out.extend(arg_file_words(&text).into_iter().map(Into::into));
+                continue;
+            }
+        }
+        // The main class ends the java options (options taking a value
+        // carry it in the next argument).
+        if !s.starts_with('-') {
+            main_seen = !out.last().is_some_and(|p: &std::ffi::OsString| {
+                let p = p.to_string_lossy();
+                matches!(
+                    p.as_ref(),
+                    "-cp"
+                        | "-classpath"
+                        | "--class-path"
+                        | "-p"
+                        | "--module-path"
+                        | "--add-modules"
+                        | "--add-opens"
+                        | "--add-exports"
+                        | "--add-reads"
+                        | "--patch-module"
+                        | "--upgrade-module-path"
+                        | "--limit-modules"
+                )
+            });
+        }
+        if s == "-jar" || s == "-m" || s == "--module" {
+            out.push(a.clone());
+            if let Some(next) = it.next() {
+                out.push(next.clone());
+            }
+            main_seen = true;
+            continue;
+        }
+        out.push(a.clone());
+    }
+    out
+}
+
+/// The words of an `@argfile` (see [`expand_arg_files`]).
+fn arg_file_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c == '#' && !in_word => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            None => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
 }
 
 impl AgentRun {
@@ -374,17 +562,53 @@ impl AgentRun {
         if self.verbose {
             options.push("verbose".into());
         }
-        if let Some(bad) = options.iter().find(|o| o.contains(',')) {
-            return Err(MajorError::Usage(format!(
-                "{bad}: the agent's options are separated by commas, so its paths cannot \
-                 hold one"
-            )));
+        if self.no_class_cache {
+            options.push("no-class-cache".into());
         }
+        if self.fatal {
+            options.push("fatal".into());
+        }
+        // A path with a comma: the options go into a file (one a line),
+        // named by its content, which the agent reads (`=@FILE`).
+        let options = if options.iter().any(|o| o.contains(',') || o.contains('\n')) {
+            if options.iter().any(|o| o.contains('\n')) {
+                return Err(MajorError::Usage(
+                    "a path of the agent's options holds a line break".into(),
+                ));
+            }
+            let text = options.join("\n") + "\n";
+            let dir = self
+                .cache
+                .as_ref()
+                .map(|c| c.join("agent-options"))
+                .filter(|d| std::fs::create_dir_all(d).is_ok())
+                .unwrap_or_else(std::env::temp_dir);
+            let mut key = crate::aspects::cache::CacheKey::new();
+            key.bytes("agent options", text.as_bytes());
+            let file = dir.join(format!("{}.options", &key.finish()[..16]));
+            if std::fs::read(&file).ok().as_deref() != Some(text.as_bytes()) {
+                let mut tmp = tempfile::Builder::new()
+                    .prefix(".options-")
+                    .tempfile_in(&dir)
+                    .and_then(|mut t| {
+                        std::io::Write::write_all(&mut t, text.as_bytes()).map(|()| t)
+                    })
+                    .map_err(|e| {
+                        MajorError::Usage(format!("{}: cannot write: {e}", dir.display()))
+                    })?;
+                tmp.as_file_mut().sync_all().ok();
+                tmp.persist(&file).map_err(|e| {
+                    MajorError::Usage(format!("{}: cannot write: {}", file.display(), e.error))
+                })?;
+            }
+            format!("@{}", file.display())
+        } else {
+            options.join(",")
+        };
         let mut c = std::process::Command::new(self.jdk.java());
         c.arg(format!(
-            "-agentpath:{}={}",
+            "-agentpath:{}={options}",
             absolute(&self.agent).display(),
-            options.join(",")
         ))
         .args(args);
         Ok(c)
@@ -398,6 +622,59 @@ mod tests {
 
     fn cp(args: &[&str]) -> Vec<PathBuf> {
         java_class_path(&args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_embedded_agent_is_extracted_once_by_content() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("agent");
+        let p = extract_agent(b"ELF one", "00aa", &dir).unwrap();
+        assert_eq!(p, dir.join("libmajor_agent-00aa.so"));
+        assert_eq!(std::fs::read(&p).unwrap(), b"ELF one");
+        // A file of the right size is taken as it is; one of another size
+        // (cut short) is written again.
+        let again = extract_agent(b"ELF one", "00aa", &dir).unwrap();
+        assert_eq!(again, p);
+        std::fs::write(&p, b"ELF").unwrap();
+        extract_agent(b"ELF one", "00aa", &dir).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"ELF one");
+        // Another build: another file beside it.
+        let q = extract_agent(b"ELF two!", "00bb", &dir).unwrap();
+        assert_ne!(p, q);
+        assert!(p.is_file() && q.is_file());
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(names.len(), 2, "no temporary file left");
+    }
+
+    #[test]
+    fn arg_files_are_read_as_java_reads_them() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("args");
+        std::fs::write(
+            &f,
+            "# the class path\n-cp \"lib/a b.jar:c.jar\"  -Xmx1g\n'x y' # trailing\n",
+        )
+        .unwrap();
+        let at = format!("@{}", f.display());
+        assert_eq!(
+            cp(&["-Xss1m", &at, "Main"]),
+            vec![PathBuf::from("lib/a b.jar"), PathBuf::from("c.jar")]
+        );
+        let expanded = expand_arg_files(&[OsString::from(&at)]);
+        assert_eq!(expanded, ["-cp", "lib/a b.jar:c.jar", "-Xmx1g", "x y"]);
+        // After the main class, `@x` is the program's; `@@` escapes.
+        let after = expand_arg_files(&[
+            OsString::from("-cp"),
+            "d".into(),
+            "Main".into(),
+            at.clone().into(),
+        ]);
+        assert_eq!(after.last().unwrap(), &OsString::from(&at));
+        assert_eq!(expand_arg_files(&["@@x".into()]), ["@x"]);
+        assert_eq!(
+            expand_arg_files(&["@/no/such/file".into()]),
+            ["@/no/such/file"]
+        );
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The `major` command.
 
+mod single_phase_run;
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -95,6 +97,14 @@ enum Command {
         /// `major weave --jdk`).
         #[arg(long, value_enum, default_value = "guards", requires = "aspects")]
         bypass: major_weaver::weave::bypass::BypassForm,
+        /// Single-phase: weave every class as it loads, neither reading nor
+        /// writing the cache of woven classes (CACHE_DIR/woven-classes).
+        #[arg(long, requires = "aspects")]
+        no_class_cache: bool,
+        /// Single-phase: a class that fails to weave ends the run with exit
+        /// status 70, instead of being loaded as it was with a message (for CI).
+        #[arg(long, requires = "aspects")]
+        fail_on_weave_error: bool,
         /// Print the java command instead of running it.
         #[arg(long)]
         print_command: bool,
@@ -345,12 +355,14 @@ fn main() -> ExitCode {
             verbose,
             print_command,
             bypass,
+            no_class_cache,
+            fail_on_weave_error,
             args,
-        } => run_agent(
+        } => single_phase_run::run_agent(
             aspects,
             java_home,
             cache_dir,
-            (verbose, bypass),
+            (verbose, bypass, no_class_cache, fail_on_weave_error),
             print_command,
             &args,
         ),
@@ -676,35 +688,6 @@ fn man(out: Option<&Path>) -> Result<ExitCode, MajorError> {
 fn run(woven: &Path, print_command: bool, args: &[OsString]) -> Result<ExitCode, MajorError> {
     let w = WovenJdk::open(woven)?;
     let command = w.command(args);
-    if print_command {
-        let line: Vec<&std::ffi::OsStr> = std::iter::once(command.get_program())
-            .chain(command.get_args())
-            .collect();
-        println!("{}", major_weaver::woven_jdk::shell_line(&line));
-        return Ok(ExitCode::SUCCESS);
-    }
-    run_passing_status(command)
-}
-
-/// `major run --aspect`: the program under the single-phase agent; its exit
-/// code is passed through.
-fn run_agent(
-    aspects: Vec<PathBuf>,
-    java_home: Option<PathBuf>,
-    cache_dir: Option<PathBuf>,
-    (verbose, bypass): (bool, major_weaver::weave::bypass::BypassForm),
-    print_command: bool,
-    args: &[OsString],
-) -> Result<ExitCode, MajorError> {
-    let run = major_weaver::load_time::AgentRun {
-        aspects,
-        jdk: jdk_or_default(java_home)?,
-        cache: cache_dir.or_else(major_weaver::aspects::cache::default_dir),
-        agent: major_weaver::load_time::agent_beside_major()?,
-        verbose,
-        bypass,
-    };
-    let command = run.command(args)?;
     if print_command {
         let line: Vec<&std::ffi::OsStr> = std::iter::once(command.get_program())
             .chain(command.get_args())
