@@ -563,7 +563,8 @@ pub struct AspectSources<'a> {
     /// Aspect files (`.aj`, or `@Aspect` `.java`).
     pub aspects: &'a [PathBuf],
     /// The class path javac sees besides the runtime (the program's classes:
-    /// aspects may name its types); part of the cache key.
+    /// aspects may name its types); the aspect cache checks the classes javac
+    /// read from it.
     pub classpath: Vec<PathBuf>,
     /// The JDK whose javac compiles them.
     pub jdk: &'a Jdk,
@@ -655,9 +656,16 @@ pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, Major
             src.jdk.home.display()
         ))
     })?;
-    // Aspects may name program types: javac sees the inputs and the class path too.
+    // Aspects may name program types: javac sees the inputs and the class path
+    // too, as canonical paths (the aspect cache matches javac's `-verbose`
+    // lines against them).
+    let program_cp: Vec<PathBuf> = src
+        .classpath
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
     let cp: Vec<PathBuf> = std::iter::once(rt.clone())
-        .chain(src.classpath.iter().cloned())
+        .chain(program_cp.iter().cloned())
         .collect();
     let cp = PathBuf::from(
         std::env::join_paths(&cp).map_err(|e| MajorError::Usage(format!("class path: {e}")))?,
@@ -667,12 +675,10 @@ pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, Major
         for (name, bytes) in RUNTIME_CLASSES {
             key.bytes(name, bytes);
         }
-        for p in &src.classpath {
-            key.path_stamp("classpath", &std::path::absolute(p).unwrap_or(p.clone()));
-        }
         CompileCache {
             cache: AspectCache::new(dir),
             key,
+            classpath: program_cp.clone(),
         }
     });
     let aspects = compile(&program, &cp, &javac, work.path(), cache.as_ref())

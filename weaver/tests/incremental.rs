@@ -520,3 +520,140 @@ fn incremental_weaves_equal_full_weaves_over_a_sequence_of_edits() {
     rewove(&b.check("nothing changed at the end", &p), 0);
     assert!(b.step >= 20);
 }
+
+/// Whether a weave compiled its aspects with javac (rather than taking
+/// javac's output from the aspect cache).
+fn ran_javac(r: &WeaveReport) -> bool {
+    let phases: Vec<&str> = r.timings.iter().map(|(p, _)| *p).collect();
+    assert!(
+        phases.contains(&"compile aspects") != phases.contains(&"aspects (cached)"),
+        "{phases:?}"
+    );
+    phases.contains(&"compile aspects")
+}
+
+/// The aspect cache keys javac's output on the classes javac read: an edit of
+/// a class the aspect does not name leaves the cached output in use (the
+/// incremental update of that edit runs no javac), an edit of the class it
+/// names (a constant javac inlines into the aspect) compiles again, and the
+/// woven program prints the new constant.
+#[test]
+fn javac_runs_again_only_when_a_class_the_aspects_read_changes() {
+    let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
+        eprintln!("SKIP: no JDK with javac");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let (src, classes, out) = (root.join("src"), root.join("classes"), root.join("out"));
+    let aspect = root.join("Tag.aj");
+    std::fs::write(
+        &aspect,
+        "aspect Tag {\n    before(): execution(* app.Main.main(..)) {\n        \
+         System.out.println(app.Util.TAG);\n    }\n}\n",
+    )
+    .unwrap();
+    // Writes the classes: Util.TAG is `tag`; Other's body returns `other`.
+    let build = |tag: &str, other: u32, extra: bool| {
+        let mut units = vec![
+            (
+                "Main",
+                "package app;\npublic class Main {\n    public static void main(String[] a) {\n        \
+                 System.out.println(\"main \" + Other.f());\n    }\n}\n"
+                    .to_string(),
+            ),
+            (
+                "Util",
+                format!("package app;\npublic class Util {{\n    public static final String TAG = \"{tag}\";\n}}\n"),
+            ),
+            (
+                "Other",
+                format!("package app;\npublic class Other {{\n    public static int f() {{\n        return {other};\n    }}\n}}\n"),
+            ),
+        ];
+        if extra {
+            units.push(("Extra", "package app;\npublic class Extra {}\n".to_string()));
+        }
+        let _ = std::fs::remove_dir_all(&src);
+        std::fs::create_dir_all(src.join("app")).unwrap();
+        let paths: Vec<PathBuf> = units
+            .iter()
+            .map(|(n, t)| {
+                let f = src.join(format!("app/{n}.java"));
+                std::fs::write(&f, t).unwrap();
+                f
+            })
+            .collect();
+        let _ = std::fs::remove_dir_all(&classes);
+        let o = Command::new(jdk.javac().unwrap())
+            .args(["--release", "11", "-d"])
+            .arg(&classes)
+            .args(&paths)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let weave = || {
+        run(&WeaveOptions {
+            aspects: vec![aspect.clone()],
+            inputs: vec![classes.clone()],
+            output: out.clone(),
+            classpath: Vec::new(),
+            jdk: jdk.clone(),
+            bundle_runtime: true,
+            strict: false,
+            full_coverage: false,
+            bypass: Default::default(),
+            cache: Some(root.join("cache")),
+            jars: Default::default(),
+            modules: Vec::new(),
+        })
+        .unwrap()
+    };
+    let prints = || {
+        let o = Command::new(jdk.java())
+            .arg("-cp")
+            .arg(&out)
+            .arg("app.Main")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+
+    build("one", 1, false);
+    assert!(ran_javac(&weave()), "the first weave compiles");
+    assert_eq!(prints(), "one\nmain 1\n");
+    assert!(!ran_javac(&weave()), "nothing changed: cached");
+
+    build("one", 2, false);
+    let r = weave();
+    assert!(!ran_javac(&r), "Other is not read by javac: cached");
+    rewove(r.incremental.as_ref().unwrap(), 1);
+    assert_eq!(prints(), "one\nmain 2\n");
+
+    build("two", 2, false);
+    assert!(ran_javac(&weave()), "Util is read by javac: compiled again");
+    assert_eq!(
+        prints(),
+        "two\nmain 2\n",
+        "the aspect prints the new constant"
+    );
+    assert!(!ran_javac(&weave()), "and cached again");
+
+    // A class added: javac resolves names against what exists, so the
+    // compilation is not reused.
+    build("two", 2, true);
+    assert!(ran_javac(&weave()), "a class added: compiled again");
+    assert_eq!(prints(), "two\nmain 2\n");
+
+    // The class removed again: the names are those of the entry stored
+    // with Util's `two`, which still holds (one entry per key: the one stored
+    // for `one` was replaced).
+    build("two", 3, false);
+    assert!(!ran_javac(&weave()), "the entry of the same names again");
+    assert_eq!(prints(), "two\nmain 3\n");
+    build("one", 3, false);
+    assert!(ran_javac(&weave()), "Util changed back: compiled again");
+    assert_eq!(prints(), "one\nmain 3\n");
+}
