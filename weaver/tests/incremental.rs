@@ -344,6 +344,17 @@ impl Bench {
             )
         };
         assert_eq!(said(&inc), said(&full), "step {} ({what})", self.step);
+        // The JSON report's per-class records too (shadows per kind, advice
+        // per kind, declares with their methods).
+        assert_eq!(
+            inc.class_records, full.class_records,
+            "step {} ({what}): class records",
+            self.step
+        );
+        assert!(full
+            .class_records
+            .iter()
+            .any(|c| !c.advice_kinds.is_empty()));
         std::fs::remove_dir_all(&full_dir).unwrap();
         let s = inc.incremental.clone().expect("a weave keeping state");
         eprintln!(

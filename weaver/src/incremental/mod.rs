@@ -305,6 +305,11 @@ pub fn stored_outcome(o: &ClassOutcome, woven: bool) -> StoredOutcome {
             .filter(|(_, n)| **n > 0)
             .map(|(i, n)| (i, *n))
             .collect(),
+        kinds: o
+            .advice_kinds
+            .iter()
+            .map(|(&(a, k), &n)| (a, k.to_string(), n))
+            .collect(),
         declares: o.declares.clone(),
         skipped: o.skipped_methods.iter().map(|e| e.to_string()).collect(),
         notes: o.notes.clone(),
@@ -334,15 +339,17 @@ fn kind_named(name: &str) -> Option<&'static str> {
     .find(|k| *k == name)
 }
 
-/// Adds a stored outcome to the report, as `weave_run`'s tally adds a fresh
-/// one.
+/// Adds a stored outcome of entry `e` (class `class` of the one input) to
+/// the report, as `weave_run`'s tally adds a fresh one.
 fn tally_stored(
     report: &mut WeaveReport,
     hits: &mut [usize],
     errors: &mut Vec<(String, DeclareHit)>,
     class: &str,
-    o: &StoredOutcome,
+    e: &EntryRecord,
 ) {
+    let Some(o) = &e.outcome else { return };
+    report.class_records.extend(class_record(class, e, o));
     report.classes += 1;
     report.woven += usize::from(o.woven);
     report.empty_finalizers += o.empty_finalizers;
@@ -367,6 +374,49 @@ fn tally_stored(
         }
     }
     report.skipped_methods.extend(o.skipped.iter().cloned());
+}
+
+/// The report's record of a class whose outcome the state kept, as
+/// [`ClassRecord::of`](crate::report::ClassRecord::of) makes it of a fresh
+/// one.
+fn class_record(
+    class: &str,
+    e: &EntryRecord,
+    o: &StoredOutcome,
+) -> Option<crate::report::ClassRecord> {
+    let quiet = !o.woven
+        && o.skipped.is_empty()
+        && o.intrinsics == 0
+        && o.empty_finalizers == 0
+        && o.notes.is_empty()
+        && o.declares.is_empty();
+    if quiet {
+        return None;
+    }
+    let kind = |k: &str| kind_named(k).expect("kinds checked when the state was read");
+    Some(crate::report::ClassRecord {
+        name: class.to_string(),
+        input: Some(0),
+        release: None,
+        woven: o.woven,
+        // The class's file, then its extra class's.
+        extra_class: e
+            .outputs
+            .get(1)
+            .map(|f| f.trim_end_matches(".class").to_string()),
+        shadows: o.advised.iter().map(|(k, n)| (kind(k), *n)).collect(),
+        advice: o.hits.clone(),
+        advice_kinds: o
+            .kinds
+            .iter()
+            .map(|(a, k, n)| ((*a, kind(k)), *n))
+            .collect(),
+        skipped_methods: o.skipped.clone(),
+        intrinsics: o.intrinsics,
+        empty_finalizers: o.empty_finalizers,
+        notes: o.notes.clone(),
+        declares: o.declares.clone(),
+    })
 }
 
 /// The state a run starts from, and what it builds.
@@ -488,10 +538,16 @@ impl Session {
 fn check_outcomes(s: State, advice: usize) -> Result<State, String> {
     for e in &s.entries {
         if let Some(o) = &e.outcome {
-            if o.hits.iter().any(|(a, _)| *a >= advice) {
+            if o.hits.iter().any(|(a, _)| *a >= advice)
+                || o.kinds.iter().any(|(a, _, _)| *a >= advice)
+            {
                 return Err(format!("{}: an advice number out of range", e.name));
             }
-            if let Some((k, _)) = o.advised.iter().find(|(k, _)| kind_named(k).is_none()) {
+            let kinds = o.advised.iter().map(|(k, _)| k);
+            if let Some(k) = kinds
+                .chain(o.kinds.iter().map(|(_, k, _)| k))
+                .find(|k| kind_named(k).is_none())
+            {
                 return Err(format!("{}: an unknown join-point kind {k}", e.name));
             }
         }
@@ -693,9 +749,7 @@ impl Update {
             }
             match k {
                 Some(r) => {
-                    if let Some(o) = &r.outcome {
-                        tally_stored(report, hits, errors, e.class_name().unwrap_or(&e.name), o);
-                    }
+                    tally_stored(report, hits, errors, e.class_name().unwrap_or(&e.name), r);
                     records.push((*r).clone());
                 }
                 None => {
@@ -703,14 +757,14 @@ impl Update {
                     debug_assert_eq!(i, j);
                     let r = r?;
                     match &r.record.outcome {
-                        Some(o) => {
+                        Some(_) => {
                             self.summary.rewoven += 1;
                             tally_stored(
                                 report,
                                 hits,
                                 errors,
                                 e.class_name().unwrap_or(&e.name),
-                                o,
+                                &r.record,
                             );
                         }
                         None => self.summary.recopied += 1,

@@ -15,7 +15,8 @@
 //! out <file>                              the files it produced
 //! dep <i><L> ...                          the classes its weave looked up
 //! outcome <woven 0|1> <empty finalize()> <intrinsics>
-//! advised <kind> <n> / hit <advice> <n> / declare <0|1> <message> <location>
+//! advised <kind> <n> / hit <advice> <n> / kind <advice> <kind> <n>
+//! declare <0|1> <message> <location> <method> <line|->
 //! skipped <text> / note <text>            what the report says of it
 //! added <file>                            the classes major added
 //! end <sha-256 of everything above>
@@ -37,7 +38,7 @@ use crate::weave::DeclareHit;
 pub const STATE_FILE: &str = ".major/incremental";
 
 /// The first line: the format and its version.
-const HEADER: &str = "major incremental state 1";
+const HEADER: &str = "major incremental state 2";
 
 /// What the report says of one woven class.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -48,6 +49,8 @@ pub struct StoredOutcome {
     pub advised: Vec<(String, usize)>,
     /// Shadows per advice id (only advice with some).
     pub hits: Vec<(usize, usize)>,
+    /// Shadows per advice id and join-point kind.
+    pub kinds: Vec<(usize, String, usize)>,
     /// `declare warning/error` matches.
     pub declares: Vec<DeclareHit>,
     /// Methods left unwoven, as the report words them.
@@ -205,13 +208,18 @@ impl State {
                 for (a, n) in &o.hits {
                     let _ = writeln!(t, "hit {a} {n}");
                 }
+                for (a, k, n) in &o.kinds {
+                    let _ = writeln!(t, "kind {a} {} {n}", esc(k));
+                }
                 for d in &o.declares {
                     let _ = writeln!(
                         t,
-                        "declare {} {} {}",
+                        "declare {} {} {} {} {}",
                         u8::from(d.is_error),
                         esc(&d.message),
-                        esc(&d.location)
+                        esc(&d.location),
+                        esc(&d.method),
+                        d.line.map_or("-".to_string(), |l| l.to_string())
                     );
                 }
                 for s in &o.skipped {
@@ -367,10 +375,16 @@ impl State {
                     match tag {
                         "advised" => o.advised.push((text(0)?, num(1)?)),
                         "hit" => o.hits.push((num(0)?, num(1)?)),
+                        "kind" => o.kinds.push((num(0)?, text(1)?, num(2)?)),
                         "declare" => o.declares.push(DeclareHit {
                             is_error: num(0)? == 1,
                             message: text(1)?,
                             location: text(2)?,
+                            method: text(3)?,
+                            line: match field(4) {
+                                Some("-") => None,
+                                _ => Some(num(4)? as u32),
+                            },
                         }),
                         "skipped" => o.skipped.push(text(0)?),
                         "note" => o.notes.push(text(0)?),
@@ -433,11 +447,23 @@ mod tests {
                         woven: true,
                         advised: vec![("method-call".into(), 3)],
                         hits: vec![(0, 3)],
-                        declares: vec![DeclareHit {
-                            is_error: false,
-                            message: "100% bad\nhere".into(),
-                            location: "A.java:3".into(),
-                        }],
+                        kinds: vec![(0, "method-call".into(), 3)],
+                        declares: vec![
+                            DeclareHit {
+                                is_error: false,
+                                message: "100% bad\nhere".into(),
+                                location: "A.java:3".into(),
+                                method: "m(I)V".into(),
+                                line: Some(3),
+                            },
+                            DeclareHit {
+                                is_error: true,
+                                message: "e".into(),
+                                location: "p/A".into(),
+                                method: "<init>()V".into(),
+                                line: None,
+                            },
+                        ],
                         skipped: vec![String::new()],
                         notes: vec!["n".into()],
                         empty_finalizers: 1,
