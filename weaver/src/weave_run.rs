@@ -425,13 +425,58 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                     let results: Vec<Result<_, MajorError>> = (start..end)
                         .into_par_iter()
                         .map(|i| {
+                            // Into a jar, an entry the previous weave's
+                            // output stands for is not woven again.
+                            let kept = match &recorder {
+                                Some(r) => r.kept(&index, a, i)?,
+                                None => None,
+                            };
+                            if let Some(k) = kept {
+                                let class = k
+                                    .class
+                                    .as_ref()
+                                    .map(|b| PreparedEntry::like(kind, a, i, b))
+                                    .transpose()?;
+                                let extra = k
+                                    .extra
+                                    .as_ref()
+                                    .map(|(n, x)| PreparedEntry::new(kind, n, x));
+                                return Ok(Err((k.record, class, extra)));
+                            }
                             crate::incremental::observe(recorder.is_some(), &index, a, i, || {
                                 weave_entry(&weavers, a, multi_release[input], i, kind)
                             })
+                            .map(Ok)
                         })
                         .collect();
                     for (index, r) in (start..end).zip(results) {
-                        let (w, seen) = r?;
+                        let (w, seen) = match r? {
+                            Ok(woven) => woven,
+                            Err((record, class, extra)) => {
+                                let e = &a.entries()[index];
+                                let name = e.class_name().unwrap_or(&e.name);
+                                crate::incremental::tally_stored(
+                                    &mut report,
+                                    &mut hits,
+                                    &mut errors,
+                                    name,
+                                    &record,
+                                );
+                                if let Some(rec) = recorder.as_mut() {
+                                    rec.keep(record);
+                                }
+                                let job = Written {
+                                    input,
+                                    index,
+                                    class,
+                                    extra,
+                                };
+                                if tx.send(job).is_err() {
+                                    return Ok(()); // the writer failed: its error is reported
+                                }
+                                continue;
+                            }
+                        };
                         if let (Some(rec), Some(seen)) = (recorder.as_mut(), seen) {
                             let outputs = output_files(&a.entries()[index], &replaced, w.as_ref());
                             let outcome = w.as_ref().map(|w| (&w.outcome, w.class.is_some()));
@@ -535,10 +580,16 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
-    // The incremental state, for the next weave into the same directory.
+    // The incremental state, for the next weave into the same directory (in
+    // it) or jar (beside it, once it is in place).
+    let mut beside = None;
     if let Some(rec) = recorder {
         let (state, summary) = rec.finish(&index, report.added_classes.clone());
-        outs[plan.added].write(crate::incremental::state::STATE_FILE, &state)?;
+        if out_kind == OutputKind::Zip {
+            beside = Some(state);
+        } else {
+            outs[plan.added].write(crate::incremental::state::STATE_FILE, &state)?;
+        }
         report.incremental = Some(summary);
     }
     // Every output is complete: only now does any of them go into place. A
@@ -552,6 +603,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         out.finish()?;
     }
     created_dir.keep();
+    if let Some(state) = beside {
+        crate::incremental::write_beside(&opts.output, &state)?;
+    }
     clock.lap("finish output");
     report.timings = clock.laps;
     Ok(report)

@@ -228,6 +228,9 @@ struct Bench {
     root: PathBuf,
     aspect: String,
     step: usize,
+    /// The classes go into a jar, woven into a jar (else a directory into a
+    /// directory).
+    jar: bool,
 }
 
 impl Bench {
@@ -236,7 +239,46 @@ impl Bench {
     }
 
     fn incremental(&self) -> PathBuf {
-        self.root.join("woven-incremental")
+        self.output("woven-incremental")
+    }
+
+    /// The output called `name` (a jar's, `name.jar`).
+    fn output(&self, name: &str) -> PathBuf {
+        match self.jar {
+            true => self.root.join(format!("{name}.jar")),
+            false => self.root.join(name),
+        }
+    }
+
+    /// What a weave wrote to `out`: every file of a directory (its state
+    /// included), or a jar's entries and its state beside it.
+    fn written(&self, out: &Path) -> BTreeMap<String, Vec<u8>> {
+        if !self.jar {
+            return files(out);
+        }
+        let a = major_archive::Archive::open(out).unwrap();
+        let mut m: BTreeMap<String, Vec<u8>> = (0..a.entries().len())
+            .map(|i| (a.entries()[i].name.clone(), a.read(i).unwrap().into_owned()))
+            .collect();
+        m.insert("(jar)".into(), std::fs::read(out).unwrap());
+        let state = major_weaver::incremental::state_beside(out);
+        m.insert("(state)".into(), std::fs::read(state).unwrap());
+        m
+    }
+
+    /// The input: the classes directory, or a jar of it.
+    fn input(&self) -> PathBuf {
+        if !self.jar {
+            return self.classes();
+        }
+        let jar = self.root.join("classes.jar");
+        let mut out =
+            major_archive::OutputArchive::create(&jar, major_archive::OutputKind::Zip).unwrap();
+        for (name, bytes) in files(&self.classes()) {
+            out.write(&name, &bytes).unwrap();
+        }
+        out.finish().unwrap();
+        jar
     }
 
     /// Compiles `p` from scratch and brings `classes` up to date the way a
@@ -288,7 +330,7 @@ impl Bench {
         std::fs::write(&aspect, &self.aspect).unwrap();
         run(&WeaveOptions {
             aspects: vec![aspect],
-            inputs: vec![self.classes()],
+            inputs: vec![self.input()],
             output: out.to_path_buf(),
             classpath: Vec::new(),
             jdk: self.jdk.clone(),
@@ -311,11 +353,11 @@ impl Bench {
         let t = std::time::Instant::now();
         let inc = self.weave(&self.incremental());
         let t_inc = t.elapsed();
-        let full_dir = self.root.join(format!("woven-full-{}", self.step));
+        let full_dir = self.output(&format!("woven-full-{}", self.step));
         let t = std::time::Instant::now();
         let full = self.weave(&full_dir);
         let t_full = t.elapsed();
-        let (a, b) = (files(&self.incremental()), files(&full_dir));
+        let (a, b) = (self.written(&self.incremental()), self.written(&full_dir));
         let differ: Vec<&String> = a
             .keys()
             .chain(b.keys())
@@ -328,7 +370,10 @@ impl Bench {
             "step {} ({what}): the incremental output differs from a full weave in {differ:?}",
             self.step
         );
-        assert!(a.contains_key(".major/incremental"), "no state written");
+        assert!(
+            a.contains_key(".major/incremental") || a.contains_key("(state)"),
+            "no state written"
+        );
         // The reports say the same (but for how the weave went).
         let said = |r: &WeaveReport| {
             format!(
@@ -355,7 +400,12 @@ impl Bench {
             .class_records
             .iter()
             .any(|c| !c.advice_kinds.is_empty()));
-        std::fs::remove_dir_all(&full_dir).unwrap();
+        if self.jar {
+            std::fs::remove_file(major_weaver::incremental::state_beside(&full_dir)).unwrap();
+            std::fs::remove_file(&full_dir).unwrap();
+        } else {
+            std::fs::remove_dir_all(&full_dir).unwrap();
+        }
         let s = inc.incremental.clone().expect("a weave keeping state");
         eprintln!(
             "step {:>2} {what:<48} re-woven {:>3} of {:>3}, copied {}, removed {}{} \
@@ -384,6 +434,17 @@ fn rewove(s: &Summary, n: usize) {
 
 #[test]
 fn incremental_weaves_equal_full_weaves_over_a_sequence_of_edits() {
+    edit_sequence(false);
+}
+
+/// The same edits, the classes in a jar woven into a jar: written whole, the
+/// classes that need no weave taken from the previous jar.
+#[test]
+fn incremental_jar_weaves_equal_full_weaves_over_a_sequence_of_edits() {
+    edit_sequence(true);
+}
+
+fn edit_sequence(jar: bool) {
     let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
         eprintln!("SKIP: no JDK with javac");
         return;
@@ -394,6 +455,7 @@ fn incremental_weaves_equal_full_weaves_over_a_sequence_of_edits() {
         root: dir.path().to_path_buf(),
         aspect: ASPECT.to_string(),
         step: 0,
+        jar,
     };
     let mut p = Project::new(56);
     let total = 56 + 4;
@@ -500,13 +562,31 @@ fn incremental_weaves_equal_full_weaves_over_a_sequence_of_edits() {
         "{s:?}"
     );
 
-    // A woven file removed from the output behind major's back.
-    let gone = b.incremental().join("gen/g1/C41.class");
-    std::fs::remove_file(&gone).unwrap();
-    rewove(&b.check("an output file deleted", &p), 1);
+    if jar {
+        // The output jar rewritten behind major's back: a full weave.
+        let out = b.incremental();
+        let mut bytes = std::fs::read(&out).unwrap();
+        bytes.extend_from_slice(b"trailing");
+        std::fs::write(&out, bytes).unwrap();
+        let s = b.check("the output jar changed", &p);
+        assert!(
+            s.full
+                .as_deref()
+                .is_some_and(|w| w.contains("not as major left it")),
+            "{s:?}"
+        );
+    } else {
+        // A woven file removed from the output behind major's back.
+        let gone = b.incremental().join("gen/g1/C41.class");
+        std::fs::remove_file(&gone).unwrap();
+        rewove(&b.check("an output file deleted", &p), 1);
+    }
 
     // A damaged state: a full weave, saying why.
-    let state = b.incremental().join(".major/incremental");
+    let state = match jar {
+        true => major_weaver::incremental::state_beside(&b.incremental()),
+        false => b.incremental().join(".major/incremental"),
+    };
     let mut bytes = std::fs::read(&state).unwrap();
     let at = bytes.len() / 2;
     bytes[at] ^= 0x20;

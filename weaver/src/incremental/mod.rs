@@ -69,13 +69,20 @@ pub struct Summary {
     pub full: Option<String>,
 }
 
-/// Whether a weave keeps incremental state: one class directory (not a
-/// multi-release one) woven into a directory, without full coverage.
+/// Whether a weave keeps incremental state: one input (not a multi-release
+/// one) without full coverage, either a class directory woven into a
+/// directory (updated in place, [`Update`]) or a class directory or jar woven
+/// into a jar (written whole, the entries that need no weave taken from the
+/// previous jar: [`Reuse`]).
 pub fn eligible(opts: &WeaveOptions, inputs: &[Arc<Archive>], multi_release: &[bool]) -> bool {
+    let into_jar = OutputArchive::kind_for(&opts.output) == OutputKind::Zip;
     inputs.len() == 1
-        && inputs[0].kind() == ArchiveKind::Directory
+        && match inputs[0].kind() {
+            ArchiveKind::Directory => true,
+            ArchiveKind::Zip => into_jar,
+            _ => false,
+        }
         && !multi_release[0]
-        && OutputArchive::kind_for(&opts.output) == OutputKind::Directory
         && opts.jars.runtime_jar.is_none()
         && !opts.full_coverage
         && opts.modules.is_empty()
@@ -341,7 +348,7 @@ fn kind_named(name: &str) -> Option<&'static str> {
 
 /// Adds a stored outcome of entry `e` (class `class` of the one input) to
 /// the report, as `weave_run`'s tally adds a fresh one.
-fn tally_stored(
+pub fn tally_stored(
     report: &mut WeaveReport,
     hits: &mut [usize],
     errors: &mut Vec<(String, DeclareHit)>,
@@ -460,12 +467,27 @@ impl Session {
                 global: global.clone(),
                 entries: Vec::new(),
                 why,
+                reuse: None,
             })
         };
-        let path = self.dir.join(STATE_FILE);
+        let into_jar = OutputArchive::kind_for(&self.dir) == OutputKind::Zip;
+        let path = if into_jar {
+            state_beside(&self.dir)
+        } else {
+            self.dir.join(STATE_FILE)
+        };
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(_) => return full(None, self.key),
+        };
+        // A jar's state begins with the SHA-256 of the jar it describes.
+        let (bytes, jar) = if into_jar {
+            match jar_as_left(&bytes, &self.dir) {
+                Ok((state, jar)) => (state.to_vec(), Some(jar)),
+                Err(why) => return full(Some(why), self.key),
+            }
+        } else {
+            (bytes, None)
         };
         // The state is written last: an output file changed after it was
         // changed by something else (a compiler writing into the classes
@@ -489,7 +511,12 @@ impl Session {
                 self.key,
             );
         }
-        if let Err(e) = major_archive::check_replace(std::slice::from_ref(&self.dir), &[], false) {
+        // (A jar's bytes were checked against its state above.)
+        let checked = match jar {
+            Some(_) => Ok(()),
+            None => major_archive::check_replace(std::slice::from_ref(&self.dir), &[], false),
+        };
+        if let Err(e) = checked {
             return full(
                 Some(format!("the output is not as major left it ({e})")),
                 self.key,
@@ -517,6 +544,25 @@ impl Session {
                 Some("a class the aspects name, or their own classes look up, changed".into()),
                 self.key,
             );
+        }
+        if let Some(jar) = jar {
+            let mut r = match full(None, self.key) {
+                Mode::Full(r) => r,
+                Mode::Update(_) => unreachable!("full() is a full weave"),
+            };
+            r.reuse = Some(Box::new(Reuse {
+                by_name: old
+                    .entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e.name.clone(), i))
+                    .collect(),
+                old,
+                changed,
+                jar,
+                summary: Summary::default(),
+            }));
+            return Mode::Full(r);
         }
         Mode::Update(Box::new(Update {
             dir: self.dir,
@@ -579,12 +625,82 @@ fn state_bytes(
     .to_bytes()
 }
 
-/// A full weave's state, built entry by entry as the weave goes.
+/// A full weave's state, built entry by entry as the weave goes; into a jar
+/// with a sound state, also what the previous weave left that can be reused.
 pub struct Recorder {
     key: String,
     global: Vec<(String, Level)>,
     entries: Vec<EntryRecord>,
     why: Option<String>,
+    reuse: Option<Box<Reuse>>,
+}
+
+/// A weave into a jar whose previous weave left a sound state: the jar is
+/// written whole by the ordinary writer, but an input entry whose bytes and
+/// lookups are unchanged is not woven again: its woven class (and extra
+/// class) are read from the previous jar, and its report from the state. So
+/// the output is what a full weave writes, by construction.
+pub struct Reuse {
+    old: State,
+    /// Entry name → index in `old.entries`.
+    by_name: HashMap<String, usize>,
+    /// The (class, level) pairs of the old table that look different now.
+    changed: HashSet<(String, Level)>,
+    /// The previous output jar (still in place until this weave's replaces it).
+    jar: Archive,
+    summary: Summary,
+}
+
+/// An input entry that needs no weave: its record, and the bytes its woven
+/// class and extra class (name, bytes) had in the previous output.
+pub struct Kept {
+    /// The entry's record, as the new state keeps it.
+    pub record: EntryRecord,
+    /// The woven class, if the weave changed it.
+    pub class: Option<Vec<u8>>,
+    /// The extra class beside it (entry name, bytes).
+    pub extra: Option<(String, Vec<u8>)>,
+}
+
+/// Where the incremental state of a weave into the jar `output` lives: a
+/// hidden file beside it (`.NAME.major-incremental`), so that the jar holds
+/// only what a weave puts there.
+pub fn state_beside(output: &Path) -> PathBuf {
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    output.with_file_name(format!(".{name}.major-incremental"))
+}
+
+/// Writes the state of a weave into the jar `output` beside it (after the jar
+/// is in place): the jar's SHA-256 on the first line, then `state`.
+pub fn write_beside(output: &Path, state: &[u8]) -> Result<(), MajorError> {
+    let fail = |e: std::io::Error| MajorError::Usage(format!("{}: {e}", output.display()));
+    let jar = std::fs::read(output).map_err(fail)?;
+    let mut bytes = format!("output {}\n", hex(&Sha256::digest(&jar))).into_bytes();
+    bytes.extend_from_slice(state);
+    let path = state_beside(output);
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, &bytes)
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .map_err(fail)
+}
+
+/// The state of a jar state file (`bytes`), and the jar `output` opened, if
+/// the jar is the one that state describes.
+fn jar_as_left<'a>(bytes: &'a [u8], output: &Path) -> Result<(&'a [u8], Archive), String> {
+    let not_as_left = || format!("{} is not as major left it", output.display());
+    let (first, state) = match bytes.iter().position(|&b| b == b'\n') {
+        Some(n) => (&bytes[..n], &bytes[n + 1..]),
+        None => return Err(not_as_left()),
+    };
+    let jar = std::fs::read(output).map_err(|_| not_as_left())?;
+    if first != format!("output {}", hex(&Sha256::digest(&jar))).as_bytes() {
+        return Err(not_as_left());
+    }
+    let archive = Archive::open(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    Ok((state, archive))
 }
 
 /// One input entry as a full weave saw it: its hash and what its weave looked
@@ -612,6 +728,57 @@ pub fn observe<T>(
 }
 
 impl Recorder {
+    /// Entry `i` of `a`, if the previous weave's output can stand for its
+    /// weave: its bytes and every class its weave looked up are as they
+    /// were, and the previous jar holds its files. `None` without a
+    /// previous weave to reuse.
+    pub fn kept(
+        &self,
+        index: &ClassIndex,
+        a: &Arc<Archive>,
+        i: usize,
+    ) -> Result<Option<Kept>, MajorError> {
+        let Some(reuse) = self.reuse.as_deref() else {
+            return Ok(None);
+        };
+        let e = &a.entries()[i];
+        let Some(r) = reuse.by_name.get(&e.name).map(|&k| &reuse.old.entries[k]) else {
+            return Ok(None);
+        };
+        if r.deps.iter().any(|d| reuse.changed.contains(d)) || r.hash != hash_entry(index, a, i)? {
+            return Ok(None);
+        }
+        let read = |name: &str| -> Option<Vec<u8>> {
+            let k = reuse.jar.find(name)?;
+            reuse.jar.read(k).ok().map(|b| b.into_owned())
+        };
+        let mut kept = Kept {
+            record: r.clone(),
+            class: None,
+            extra: None,
+        };
+        // A woven class's files: the class under the entry's name, then its
+        // extra class (none when an aspect class replaces it).
+        if r.outcome.as_ref().is_some_and(|o| o.woven) && r.outputs.first() == Some(&e.name) {
+            let Some(class) = read(&e.name) else {
+                return Ok(None);
+            };
+            kept.class = Some(class);
+            if let Some(x) = r.outputs.get(1) {
+                let Some(bytes) = read(x) else {
+                    return Ok(None);
+                };
+                kept.extra = Some((x.clone(), bytes));
+            }
+        }
+        Ok(Some(kept))
+    }
+
+    /// Records an entry [`kept`](Self::kept) from the previous weave.
+    pub fn keep(&mut self, record: EntryRecord) {
+        self.entries.push(record);
+    }
+
     /// Records entry `i` of `a`: `outcome` and whether the class changed if
     /// it was woven, and the files it went to.
     pub fn entry(
@@ -622,6 +789,12 @@ impl Recorder {
         outcome: Option<(&ClassOutcome, bool)>,
         outputs: Vec<String>,
     ) {
+        if let Some(r) = self.reuse.as_deref_mut() {
+            match outcome {
+                Some(_) => r.summary.rewoven += 1,
+                None => r.summary.recopied += 1,
+            }
+        }
         self.entries.push(EntryRecord {
             name: a.entries()[i].name.clone(),
             hash: seen.hash,
@@ -635,11 +808,26 @@ impl Recorder {
     /// summary.
     pub fn finish(self, index: &ClassIndex, added: Vec<String>) -> (Vec<u8>, Summary) {
         let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
-        let summary = Summary {
-            rewoven: classes,
-            classes,
-            full: Some(self.why.unwrap_or_else(|| NO_STATE.into())),
-            ..Summary::default()
+        let summary = match self.reuse {
+            Some(r) => {
+                let now: HashSet<&str> = self.entries.iter().map(|e| e.name.as_str()).collect();
+                Summary {
+                    classes,
+                    removed: r
+                        .old
+                        .entries
+                        .iter()
+                        .filter(|e| !now.contains(e.name.as_str()))
+                        .count(),
+                    ..r.summary
+                }
+            }
+            None => Summary {
+                rewoven: classes,
+                classes,
+                full: Some(self.why.unwrap_or_else(|| NO_STATE.into())),
+                ..Summary::default()
+            },
         };
         let bytes = state_bytes(
             index,
