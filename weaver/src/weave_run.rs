@@ -428,7 +428,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                             // Into a jar, an entry the previous weave's
                             // output stands for is not woven again.
                             let kept = match &recorder {
-                                Some(r) => r.kept(&index, a, i)?,
+                                Some(r) => r.kept(&index, input, a, i)?,
                                 None => None,
                             };
                             if let Some(k) = kept {
@@ -480,7 +480,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                         if let (Some(rec), Some(seen)) = (recorder.as_mut(), seen) {
                             let outputs = output_files(&a.entries()[index], &replaced, w.as_ref());
                             let outcome = w.as_ref().map(|w| (&w.outcome, w.class.is_some()));
-                            rec.entry(a, index, seen, outcome, outputs);
+                            rec.entry(input, a, index, seen, outcome, outputs);
                         }
                         let (class, extra) = match w {
                             Some(w) => {

@@ -231,6 +231,9 @@ struct Bench {
     /// The classes go into a jar, woven into a jar (else a directory into a
     /// directory).
     jar: bool,
+    /// With `jar`: the classes split between a jar and a directory, both
+    /// woven into one jar.
+    several: bool,
 }
 
 impl Bench {
@@ -266,19 +269,35 @@ impl Bench {
         m
     }
 
-    /// The input: the classes directory, or a jar of it.
-    fn input(&self) -> PathBuf {
+    /// The inputs: the classes directory, or a jar of it, or (`several`) a
+    /// jar of packages `gen.g0`, `gen.g1` and `gen.api` and a directory of
+    /// the rest.
+    fn inputs(&self) -> Vec<PathBuf> {
         if !self.jar {
-            return self.classes();
+            return vec![self.classes()];
         }
         let jar = self.root.join("classes.jar");
+        let rest = self.root.join("rest");
+        let _ = std::fs::remove_dir_all(&rest);
         let mut out =
             major_archive::OutputArchive::create(&jar, major_archive::OutputKind::Zip).unwrap();
         for (name, bytes) in files(&self.classes()) {
-            out.write(&name, &bytes).unwrap();
+            let in_jar = ["gen/g0/", "gen/g1/", "gen/api/"]
+                .iter()
+                .any(|p| name.starts_with(p));
+            if in_jar || !self.several {
+                out.write(&name, &bytes).unwrap();
+            } else {
+                let f = rest.join(&name);
+                std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+                std::fs::write(f, bytes).unwrap();
+            }
         }
         out.finish().unwrap();
-        jar
+        match self.several {
+            true => vec![jar, rest],
+            false => vec![jar],
+        }
     }
 
     /// Compiles `p` from scratch and brings `classes` up to date the way a
@@ -330,7 +349,7 @@ impl Bench {
         std::fs::write(&aspect, &self.aspect).unwrap();
         run(&WeaveOptions {
             aspects: vec![aspect],
-            inputs: vec![self.input()],
+            inputs: self.inputs(),
             output: out.to_path_buf(),
             classpath: Vec::new(),
             jdk: self.jdk.clone(),
@@ -444,7 +463,18 @@ fn incremental_jar_weaves_equal_full_weaves_over_a_sequence_of_edits() {
     edit_sequence(true);
 }
 
+/// The same edits, the classes split between a jar and a directory, both
+/// woven into one jar.
+#[test]
+fn incremental_weaves_of_several_inputs_equal_full_weaves_over_a_sequence_of_edits() {
+    edit_sequence_of(true, true);
+}
+
 fn edit_sequence(jar: bool) {
+    edit_sequence_of(jar, false);
+}
+
+fn edit_sequence_of(jar: bool, several: bool) {
     let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
         eprintln!("SKIP: no JDK with javac");
         return;
@@ -456,6 +486,7 @@ fn edit_sequence(jar: bool) {
         aspect: ASPECT.to_string(),
         step: 0,
         jar,
+        several,
     };
     let mut p = Project::new(56);
     let total = 56 + 4;

@@ -69,20 +69,22 @@ pub struct Summary {
     pub full: Option<String>,
 }
 
-/// Whether a weave keeps incremental state: one input (not a multi-release
-/// one) without full coverage, either a class directory woven into a
-/// directory (updated in place, [`Update`]) or a class directory or jar woven
-/// into a jar (written whole, the entries that need no weave taken from the
-/// previous jar: [`Reuse`]).
+/// Whether a weave keeps incremental state, without full coverage and
+/// multi-release inputs: a class directory woven into a directory (updated
+/// in place, [`Update`]), or class directories and jars, one or several,
+/// woven into one jar (written whole, the entries that need no weave taken
+/// from the previous jar: [`Reuse`]).
 pub fn eligible(opts: &WeaveOptions, inputs: &[Arc<Archive>], multi_release: &[bool]) -> bool {
     let into_jar = OutputArchive::kind_for(&opts.output) == OutputKind::Zip;
-    inputs.len() == 1
-        && match inputs[0].kind() {
-            ArchiveKind::Directory => true,
-            ArchiveKind::Zip => into_jar,
-            _ => false,
-        }
-        && !multi_release[0]
+    let kinds_ok = inputs.iter().all(|a| match a.kind() {
+        ArchiveKind::Directory => true,
+        ArchiveKind::Zip => into_jar,
+        _ => false,
+    });
+    !inputs.is_empty()
+        && (into_jar || inputs.len() == 1)
+        && kinds_ok
+        && !multi_release.iter().any(|&mr| mr)
         && opts.jars.runtime_jar.is_none()
         && !opts.full_coverage
         && opts.modules.is_empty()
@@ -346,7 +348,7 @@ fn kind_named(name: &str) -> Option<&'static str> {
     .find(|k| *k == name)
 }
 
-/// Adds a stored outcome of entry `e` (class `class` of the one input) to
+/// Adds a stored outcome of entry `e` (class `class` of input `e.input`) to
 /// the report, as `weave_run`'s tally adds a fresh one.
 pub fn tally_stored(
     report: &mut WeaveReport,
@@ -403,7 +405,7 @@ fn class_record(
     let kind = |k: &str| kind_named(k).expect("kinds checked when the state was read");
     Some(crate::report::ClassRecord {
         name: class.to_string(),
-        input: Some(0),
+        input: Some(e.input),
         release: None,
         woven: o.woven,
         // The class's file, then its extra class's.
@@ -555,7 +557,7 @@ impl Session {
                     .entries
                     .iter()
                     .enumerate()
-                    .map(|(i, e)| (e.name.clone(), i))
+                    .map(|(i, e)| ((e.input, e.name.clone()), i))
                     .collect(),
                 old,
                 changed,
@@ -642,8 +644,8 @@ pub struct Recorder {
 /// the output is what a full weave writes, by construction.
 pub struct Reuse {
     old: State,
-    /// Entry name → index in `old.entries`.
-    by_name: HashMap<String, usize>,
+    /// (Input, entry name) → index in `old.entries`.
+    by_name: HashMap<(usize, String), usize>,
     /// The (class, level) pairs of the old table that look different now.
     changed: HashSet<(String, Level)>,
     /// The previous output jar (still in place until this weave's replaces it).
@@ -728,13 +730,14 @@ pub fn observe<T>(
 }
 
 impl Recorder {
-    /// Entry `i` of `a`, if the previous weave's output can stand for its
-    /// weave: its bytes and every class its weave looked up are as they
-    /// were, and the previous jar holds its files. `None` without a
-    /// previous weave to reuse.
+    /// Entry `i` of `a` (input `input`), if the previous weave's output can
+    /// stand for its weave: its bytes and every class its weave looked up
+    /// are as they were, and the previous jar holds its files. `None`
+    /// without a previous weave to reuse.
     pub fn kept(
         &self,
         index: &ClassIndex,
+        input: usize,
         a: &Arc<Archive>,
         i: usize,
     ) -> Result<Option<Kept>, MajorError> {
@@ -742,7 +745,8 @@ impl Recorder {
             return Ok(None);
         };
         let e = &a.entries()[i];
-        let Some(r) = reuse.by_name.get(&e.name).map(|&k| &reuse.old.entries[k]) else {
+        let key = (input, e.name.clone());
+        let Some(r) = reuse.by_name.get(&key).map(|&k| &reuse.old.entries[k]) else {
             return Ok(None);
         };
         if r.deps.iter().any(|d| reuse.changed.contains(d)) || r.hash != hash_entry(index, a, i)? {
@@ -779,10 +783,11 @@ impl Recorder {
         self.entries.push(record);
     }
 
-    /// Records entry `i` of `a`: `outcome` and whether the class changed if
-    /// it was woven, and the files it went to.
+    /// Records entry `i` of `a` (input `input`): `outcome` and whether the
+    /// class changed if it was woven, and the files it went to.
     pub fn entry(
         &mut self,
+        input: usize,
         a: &Archive,
         i: usize,
         seen: Observed,
@@ -797,6 +802,7 @@ impl Recorder {
         }
         self.entries.push(EntryRecord {
             name: a.entries()[i].name.clone(),
+            input,
             hash: seen.hash,
             outputs,
             deps: sorted(seen.deps),
@@ -810,14 +816,18 @@ impl Recorder {
         let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
         let summary = match self.reuse {
             Some(r) => {
-                let now: HashSet<&str> = self.entries.iter().map(|e| e.name.as_str()).collect();
+                let now: HashSet<(usize, &str)> = self
+                    .entries
+                    .iter()
+                    .map(|e| (e.input, e.name.as_str()))
+                    .collect();
                 Summary {
                     classes,
                     removed: r
                         .old
                         .entries
                         .iter()
-                        .filter(|e| !now.contains(e.name.as_str()))
+                        .filter(|e| !now.contains(&(e.input, e.name.as_str())))
                         .count(),
                     ..r.summary
                 }
@@ -1110,6 +1120,7 @@ fn redo_entry(
     };
     let mut record = EntryRecord {
         name: e.name.clone(),
+        input: 0,
         hash: hash_entry(index, a, i)?,
         outputs: Vec::new(),
         deps: Vec::new(),

@@ -11,7 +11,7 @@
 //! table <n>                               every class looked up, sorted:
 //! <name> <bytes-fp> [P|H|D<fp> ...]       what it resolved to, per level asked
 //! global <i><L> ...                       looked up by the weave as a whole
-//! entry <name> <input sha-256>            per input entry, in input order:
+//! entry <name> <sha-256> <input>         per input entry, in input order:
 //! out <file>                              the files it produced
 //! dep <i><L> ...                          the classes its weave looked up
 //! outcome <woven 0|1> <empty finalize()> <intrinsics>
@@ -38,7 +38,7 @@ use crate::weave::DeclareHit;
 pub const STATE_FILE: &str = ".major/incremental";
 
 /// The first line: the format and its version.
-const HEADER: &str = "major incremental state 2";
+const HEADER: &str = "major incremental state 3";
 
 /// What the report says of one woven class.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -66,8 +66,10 @@ pub struct StoredOutcome {
 /// One input entry as the last weave saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryRecord {
-    /// The entry's name in the input directory.
+    /// The entry's name in its input.
     pub name: String,
+    /// Which input (its index on the command line).
+    pub input: usize,
     /// SHA-256 of its bytes, hex.
     pub hash: String,
     /// The files of the output it produced.
@@ -187,7 +189,7 @@ impl State {
         }
         let _ = writeln!(t, "global{}", refs(&self.global));
         for e in &self.entries {
-            let _ = writeln!(t, "entry {} {}", esc(&e.name), e.hash);
+            let _ = writeln!(t, "entry {} {} {}", esc(&e.name), e.hash, e.input);
             for o in &e.outputs {
                 let _ = writeln!(t, "out {}", esc(o));
             }
@@ -338,6 +340,7 @@ impl State {
                 state.entries.push(EntryRecord {
                     name: text(0)?,
                     hash: field(1).ok_or_else(|| bad(n, "a digest"))?.to_string(),
+                    input: num(2)?,
                     outputs: Vec::new(),
                     deps: Vec::new(),
                     outcome: None,
@@ -437,6 +440,7 @@ mod tests {
             entries: vec![
                 EntryRecord {
                     name: "p/A b.class".into(),
+                    input: 0,
                     hash: "00".into(),
                     outputs: vec!["p/A b.class".into(), "p/A$MajorStatics.class".into()],
                     deps: vec![
@@ -472,6 +476,7 @@ mod tests {
                 },
                 EntryRecord {
                     name: "res.txt".into(),
+                    input: 1,
                     hash: "11".into(),
                     outputs: vec!["res.txt".into()],
                     deps: vec![],
