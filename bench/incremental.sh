@@ -85,7 +85,7 @@ for A in CallCounter ExecutionCounter; do
     ASPECT=$ROOT/aspects/$A.aj
     for FORM in dir jar; do
         if [ "$FORM" = dir ]; then INPUT=$WORK/guava EXT=""; else INPUT=$WORK/guava.jar EXT=.jar; fi
-        rm -rf "$CACHE" "$WORK/inc$EXT" "$WORK/.inc$EXT.major-incremental"
+        rm -rf "$CACHE" "$WORK/inc$EXT" "$WORK/.inc$EXT.major"
         weave "$WORK/warm$EXT" >/dev/null # the aspects into the cache
         full=()
         for _ in $(seq "$RUNS"); do

@@ -665,14 +665,15 @@ pub struct Kept {
 }
 
 /// Where the incremental state of a weave into the jar `output` lives: a
-/// hidden file beside it (`.NAME.major-incremental`), so that the jar holds
-/// only what a weave puts there.
+/// hidden file beside it (`.NAME.major`), so that the jar holds only what a
+/// weave puts there. (Not `.NAME.major-*`: those are the output writer's
+/// temporaries.)
 pub fn state_beside(output: &Path) -> PathBuf {
     let name = output
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    output.with_file_name(format!(".{name}.major-incremental"))
+    output.with_file_name(format!(".{name}.major"))
 }
 
 /// Writes the state of a weave into the jar `output` beside it (after the jar
@@ -683,7 +684,9 @@ pub fn write_beside(output: &Path, state: &[u8]) -> Result<(), MajorError> {
     let mut bytes = format!("output {}\n", hex(&Sha256::digest(&jar))).into_bytes();
     bytes.extend_from_slice(state);
     let path = state_beside(output);
-    let tmp = path.with_extension("tmp");
+    let mut tmp = path.clone().into_os_string();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, &bytes)
         .and_then(|()| std::fs::rename(&tmp, &path))
         .map_err(fail)
