@@ -83,6 +83,9 @@ pub struct ClassRecord {
     /// (woven, or left unwoven as an intrinsic's or empty finalizer's
     /// execution); advice matching nothing in the class is left out.
     pub advice: Vec<(usize, usize)>,
+    /// The same per advice and join-point kind (advice id, kind name →
+    /// shadows).
+    pub advice_kinds: std::collections::BTreeMap<(usize, &'static str), usize>,
     /// Methods left unwoven, each with the reason.
     pub skipped_methods: Vec<String>,
     /// `@IntrinsicCandidate` methods whose execution advice matched, left
@@ -132,6 +135,7 @@ impl ClassRecord {
                 .filter(|(_, n)| **n > 0)
                 .map(|(id, n)| (id, *n))
                 .collect(),
+            advice_kinds: o.advice_kinds.clone(),
             skipped_methods: o.skipped_methods.iter().map(|e| e.to_string()).collect(),
             intrinsics: o.intrinsics,
             empty_finalizers: o.empty_finalizers,

@@ -97,10 +97,21 @@ struct Advice<'a> {
     description: &'a str,
     could_match: &'a [&'static str],
     shadows: usize,
+    shadows_by_kind: BTreeMap<&'static str, usize>,
 }
 
-impl<'a> From<&'a AdviceRecord> for Advice<'a> {
-    fn from(a: &'a AdviceRecord) -> Self {
+impl<'a> Advice<'a> {
+    /// The entry of `a`, its shadows per kind summed over `classes`.
+    fn of(a: &'a AdviceRecord, classes: &[ClassRecord]) -> Self {
+        let mut shadows_by_kind = BTreeMap::new();
+        for c in classes {
+            for (&(id, kind), &n) in c.advice_kinds.range((a.id, "")..) {
+                if id != a.id {
+                    break;
+                }
+                *shadows_by_kind.entry(kind).or_insert(0) += n;
+            }
+        }
         Advice {
             id: a.id,
             kind: a.kind,
@@ -111,6 +122,7 @@ impl<'a> From<&'a AdviceRecord> for Advice<'a> {
             description: &a.description,
             could_match: &a.could_match,
             shadows: a.shadows,
+            shadows_by_kind,
         }
     }
 }
@@ -119,6 +131,7 @@ impl<'a> From<&'a AdviceRecord> for Advice<'a> {
 struct AdviceCount {
     advice: usize,
     shadows: usize,
+    shadows_by_kind: BTreeMap<&'static str, usize>,
 }
 
 #[derive(Serialize)]
@@ -129,22 +142,24 @@ struct Declare<'a> {
     file: &'a str,
     line: Option<u32>,
     class: &'a str,
+    method: &'a str,
 }
 
 impl<'a> Declare<'a> {
     fn of(class: &'a str, d: &'a DeclareHit) -> Self {
         // `File.java:12`; a class without a SourceFile is named instead.
-        let (file, line) = match d.location.rsplit_once(':') {
-            Some((f, l)) => (f, l.parse().ok()),
-            None => (d.location.as_str(), None),
+        let file = match d.location.rsplit_once(':') {
+            Some((f, _)) => f,
+            None => d.location.as_str(),
         };
         Declare {
             kind: if d.is_error { "error" } else { "warning" },
             message: &d.message,
             location: &d.location,
             file,
-            line,
+            line: d.line,
             class,
+            method: &d.method,
         }
     }
 }
@@ -177,7 +192,16 @@ impl<'a> From<&'a ClassRecord> for Class<'a> {
             advice: c
                 .advice
                 .iter()
-                .map(|&(advice, shadows)| AdviceCount { advice, shadows })
+                .map(|&(advice, shadows)| AdviceCount {
+                    advice,
+                    shadows,
+                    shadows_by_kind: c
+                        .advice_kinds
+                        .iter()
+                        .filter(|((a, _), _)| *a == advice)
+                        .map(|(&(_, kind), &n)| (kind, n))
+                        .collect(),
+                })
                 .collect(),
             skipped_methods: &c.skipped_methods,
             intrinsics: c.intrinsics,
@@ -322,7 +346,7 @@ pub fn render(r: &WeaveReport, cx: &ReportContext) -> String {
                 woven,
             })
             .collect(),
-        advice: r.advice.iter().map(Advice::from).collect(),
+        advice: r.advice.iter().map(|a| Advice::of(a, records)).collect(),
         unmatched_advice: r
             .advice
             .iter()
@@ -478,14 +502,21 @@ mod tests {
             is_error: false,
             message: "m".into(),
             location: "Foo.java:12".into(),
+            method: "m()V".into(),
+            line: Some(12),
         };
         let j = Declare::of("p/Foo", &d);
-        assert_eq!((j.file, j.line, j.kind), ("Foo.java", Some(12), "warning"));
+        assert_eq!(
+            (j.file, j.line, j.kind, j.method),
+            ("Foo.java", Some(12), "warning", "m()V")
+        );
         let d = DeclareHit {
             location: "p/Foo".into(),
+            line: None,
             ..d
         };
-        assert_eq!(Declare::of("p/Foo", &d).line, None);
+        let j = Declare::of("p/Foo", &d);
+        assert_eq!((j.file, j.line), ("p/Foo", None));
     }
 
     #[test]

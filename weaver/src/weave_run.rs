@@ -432,6 +432,24 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                     let results: Vec<Result<_, MajorError>> = (start..end)
                         .into_par_iter()
                         .map(|i| {
+                            // Into a jar, an entry the previous weave's
+                            // output stands for is not woven again.
+                            let kept = match &recorder {
+                                Some(r) => r.kept(&index, input, a, i)?,
+                                None => None,
+                            };
+                            if let Some(k) = kept {
+                                let class = k
+                                    .class
+                                    .as_ref()
+                                    .map(|b| PreparedEntry::like(kind, a, i, b))
+                                    .transpose()?;
+                                let extra = k
+                                    .extra
+                                    .as_ref()
+                                    .map(|(n, x)| PreparedEntry::new(kind, n, x));
+                                return Ok(Err((k.record, class, extra)));
+                            }
                             crate::incremental::observe(recorder.is_some(), &index, a, i, || {
                                 weave_entry(
                                     &weavers,
@@ -442,14 +460,41 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                                     plan.compression,
                                 )
                             })
+                            .map(Ok)
                         })
                         .collect();
                     for (index, r) in (start..end).zip(results) {
-                        let (w, seen) = r?;
+                        let (w, seen) = match r? {
+                            Ok(woven) => woven,
+                            Err((record, class, extra)) => {
+                                let e = &a.entries()[index];
+                                let name = e.class_name().unwrap_or(&e.name);
+                                crate::incremental::tally_stored(
+                                    &mut report,
+                                    &mut hits,
+                                    &mut errors,
+                                    name,
+                                    &record,
+                                );
+                                if let Some(rec) = recorder.as_mut() {
+                                    rec.keep(record);
+                                }
+                                let job = Written {
+                                    input,
+                                    index,
+                                    class,
+                                    extra,
+                                };
+                                if tx.send(job).is_err() {
+                                    return Ok(()); // the writer failed: its error is reported
+                                }
+                                continue;
+                            }
+                        };
                         if let (Some(rec), Some(seen)) = (recorder.as_mut(), seen) {
                             let outputs = output_files(&a.entries()[index], &replaced, w.as_ref());
                             let outcome = w.as_ref().map(|w| (&w.outcome, w.class.is_some()));
-                            rec.entry(a, index, seen, outcome, outputs);
+                            rec.entry(input, a, index, seen, outcome, outputs);
                         }
                         let (class, extra) = match w {
                             Some(w) => {
@@ -549,10 +594,16 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             }
         }
     }
-    // The incremental state, for the next weave into the same directory.
+    // The incremental state, for the next weave into the same directory (in
+    // it) or jar (beside it, once it is in place).
+    let mut beside = None;
     if let Some(rec) = recorder {
         let (state, summary) = rec.finish(&index, report.added_classes.clone());
-        outs[plan.added].write(crate::incremental::state::STATE_FILE, &state)?;
+        if out_kind == OutputKind::Zip {
+            beside = Some(state);
+        } else {
+            outs[plan.added].write(crate::incremental::state::STATE_FILE, &state)?;
+        }
         report.incremental = Some(summary);
     }
     // Every output is complete: only now does any of them go into place. A
@@ -566,6 +617,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         out.finish()?;
     }
     created_dir.keep();
+    if let Some(state) = beside {
+        crate::incremental::write_beside(&opts.output, &state)?;
+    }
     clock.lap("finish output");
     report.timings = clock.laps;
     Ok(report)
@@ -577,7 +631,8 @@ pub struct AspectSources<'a> {
     /// Aspect files (`.aj`, or `@Aspect` `.java`).
     pub aspects: &'a [PathBuf],
     /// The class path javac sees besides the runtime (the program's classes:
-    /// aspects may name its types); part of the cache key.
+    /// aspects may name its types); the aspect cache checks the classes javac
+    /// read from it.
     pub classpath: Vec<PathBuf>,
     /// The JDK whose javac compiles them.
     pub jdk: &'a Jdk,
@@ -669,9 +724,16 @@ pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, Major
             src.jdk.home.display()
         ))
     })?;
-    // Aspects may name program types: javac sees the inputs and the class path too.
+    // Aspects may name program types: javac sees the inputs and the class path
+    // too, as canonical paths (the aspect cache matches javac's `-verbose`
+    // lines against them).
+    let program_cp: Vec<PathBuf> = src
+        .classpath
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
     let cp: Vec<PathBuf> = std::iter::once(rt.clone())
-        .chain(src.classpath.iter().cloned())
+        .chain(program_cp.iter().cloned())
         .collect();
     let cp = PathBuf::from(
         std::env::join_paths(&cp).map_err(|e| MajorError::Usage(format!("class path: {e}")))?,
@@ -681,12 +743,10 @@ pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, Major
         for (name, bytes) in RUNTIME_CLASSES {
             key.bytes(name, bytes);
         }
-        for p in &src.classpath {
-            key.path_stamp("classpath", &std::path::absolute(p).unwrap_or(p.clone()));
-        }
         CompileCache {
             cache: AspectCache::new(dir),
             key,
+            classpath: program_cp.clone(),
         }
     });
     let aspects = compile(&program, &cp, &javac, work.path(), cache.as_ref())

@@ -519,10 +519,8 @@ impl WovenJdk {
     /// modules resolved only on request are left in comments.
     fn args_file(&self) -> String {
         if self.form == JdkForm::Image {
-            return format!(
-                "# a woven JDK image needs no options: run {} directly\n",
-                self.java().display()
-            );
+            // No path: the image runs from wherever it is.
+            return "# a woven JDK image needs no options: run its bin/java directly\n".into();
         }
         let mut text = format!(
             "# java options of a JDK woven by major: java @{ARGS_FILE} -cp APP MAIN ARGS\n"
@@ -559,7 +557,12 @@ impl WovenJdk {
                 JdkForm::Patch => "patch",
             }
         );
-        let _ = writeln!(t, "java.home={}", self.java_home.display());
+        // A patch names the JDK it patches; an image is its own home (`.`),
+        // so that its files hold no path (see `open`).
+        let _ = match self.form {
+            JdkForm::Image => writeln!(t, "java.home=."),
+            JdkForm::Patch => writeln!(t, "java.home={}", self.java_home.display()),
+        };
         let _ = writeln!(t, "version={}", self.version);
         for m in &self.modules {
             let _ = writeln!(t, "module={m}");
@@ -797,6 +800,28 @@ mod tests {
         assert!(err.contains("java.xml") && err.contains("missing"), "{err}");
         let err = WovenJdk::open(d.path()).unwrap_err().to_string();
         assert!(err.contains("not a woven JDK"), "{err}");
+    }
+
+    #[test]
+    fn an_image_s_files_hold_no_path() {
+        let d = tempfile::tempdir().unwrap();
+        let made = d.path().join("made");
+        let w = WovenJdk {
+            form: JdkForm::Image,
+            java_home: made.clone(),
+            ..sample(&made, &made)
+        };
+        let (info, args) = (w.info(), w.args_file());
+        for text in [&info, &args] {
+            assert!(!text.contains(&*made.to_string_lossy()), "{text}");
+        }
+        // Read back where it is now, it is its own home.
+        let moved = d.path().join("moved");
+        std::fs::create_dir_all(moved.join("bin")).unwrap();
+        std::fs::write(moved.join("bin/java"), b"").unwrap();
+        std::fs::write(moved.join(INFO_FILE), info).unwrap();
+        let back = WovenJdk::open(&moved).unwrap();
+        assert_eq!((back.form, &back.java_home), (JdkForm::Image, &moved));
     }
 
     #[test]

@@ -228,6 +228,12 @@ struct Bench {
     root: PathBuf,
     aspect: String,
     step: usize,
+    /// The classes go into a jar, woven into a jar (else a directory into a
+    /// directory).
+    jar: bool,
+    /// With `jar`: the classes split between a jar and a directory, both
+    /// woven into one jar.
+    several: bool,
 }
 
 impl Bench {
@@ -236,7 +242,62 @@ impl Bench {
     }
 
     fn incremental(&self) -> PathBuf {
-        self.root.join("woven-incremental")
+        self.output("woven-incremental")
+    }
+
+    /// The output called `name` (a jar's, `name.jar`).
+    fn output(&self, name: &str) -> PathBuf {
+        match self.jar {
+            true => self.root.join(format!("{name}.jar")),
+            false => self.root.join(name),
+        }
+    }
+
+    /// What a weave wrote to `out`: every file of a directory (its state
+    /// included), or a jar's entries and its state beside it.
+    fn written(&self, out: &Path) -> BTreeMap<String, Vec<u8>> {
+        if !self.jar {
+            return files(out);
+        }
+        let a = major_archive::Archive::open(out).unwrap();
+        let mut m: BTreeMap<String, Vec<u8>> = (0..a.entries().len())
+            .map(|i| (a.entries()[i].name.clone(), a.read(i).unwrap().into_owned()))
+            .collect();
+        m.insert("(jar)".into(), std::fs::read(out).unwrap());
+        let state = major_weaver::incremental::state_beside(out);
+        m.insert("(state)".into(), std::fs::read(state).unwrap());
+        m
+    }
+
+    /// The inputs: the classes directory, or a jar of it, or (`several`) a
+    /// jar of packages `gen.g0`, `gen.g1` and `gen.api` and a directory of
+    /// the rest.
+    fn inputs(&self) -> Vec<PathBuf> {
+        if !self.jar {
+            return vec![self.classes()];
+        }
+        let jar = self.root.join("classes.jar");
+        let rest = self.root.join("rest");
+        let _ = std::fs::remove_dir_all(&rest);
+        let mut out =
+            major_archive::OutputArchive::create(&jar, major_archive::OutputKind::Zip).unwrap();
+        for (name, bytes) in files(&self.classes()) {
+            let in_jar = ["gen/g0/", "gen/g1/", "gen/api/"]
+                .iter()
+                .any(|p| name.starts_with(p));
+            if in_jar || !self.several {
+                out.write(&name, &bytes).unwrap();
+            } else {
+                let f = rest.join(&name);
+                std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+                std::fs::write(f, bytes).unwrap();
+            }
+        }
+        out.finish().unwrap();
+        match self.several {
+            true => vec![jar, rest],
+            false => vec![jar],
+        }
     }
 
     /// Compiles `p` from scratch and brings `classes` up to date the way a
@@ -288,7 +349,7 @@ impl Bench {
         std::fs::write(&aspect, &self.aspect).unwrap();
         run(&WeaveOptions {
             aspects: vec![aspect],
-            inputs: vec![self.classes()],
+            inputs: self.inputs(),
             output: out.to_path_buf(),
             classpath: Vec::new(),
             jdk: self.jdk.clone(),
@@ -311,11 +372,11 @@ impl Bench {
         let t = std::time::Instant::now();
         let inc = self.weave(&self.incremental());
         let t_inc = t.elapsed();
-        let full_dir = self.root.join(format!("woven-full-{}", self.step));
+        let full_dir = self.output(&format!("woven-full-{}", self.step));
         let t = std::time::Instant::now();
         let full = self.weave(&full_dir);
         let t_full = t.elapsed();
-        let (a, b) = (files(&self.incremental()), files(&full_dir));
+        let (a, b) = (self.written(&self.incremental()), self.written(&full_dir));
         let differ: Vec<&String> = a
             .keys()
             .chain(b.keys())
@@ -328,7 +389,10 @@ impl Bench {
             "step {} ({what}): the incremental output differs from a full weave in {differ:?}",
             self.step
         );
-        assert!(a.contains_key(".major/incremental"), "no state written");
+        assert!(
+            a.contains_key(".major/incremental") || a.contains_key("(state)"),
+            "no state written"
+        );
         // The reports say the same (but for how the weave went).
         let said = |r: &WeaveReport| {
             format!(
@@ -344,7 +408,23 @@ impl Bench {
             )
         };
         assert_eq!(said(&inc), said(&full), "step {} ({what})", self.step);
-        std::fs::remove_dir_all(&full_dir).unwrap();
+        // The JSON report's per-class records too (shadows per kind, advice
+        // per kind, declares with their methods).
+        assert_eq!(
+            inc.class_records, full.class_records,
+            "step {} ({what}): class records",
+            self.step
+        );
+        assert!(full
+            .class_records
+            .iter()
+            .any(|c| !c.advice_kinds.is_empty()));
+        if self.jar {
+            std::fs::remove_file(major_weaver::incremental::state_beside(&full_dir)).unwrap();
+            std::fs::remove_file(&full_dir).unwrap();
+        } else {
+            std::fs::remove_dir_all(&full_dir).unwrap();
+        }
         let s = inc.incremental.clone().expect("a weave keeping state");
         eprintln!(
             "step {:>2} {what:<48} re-woven {:>3} of {:>3}, copied {}, removed {}{} \
@@ -373,6 +453,28 @@ fn rewove(s: &Summary, n: usize) {
 
 #[test]
 fn incremental_weaves_equal_full_weaves_over_a_sequence_of_edits() {
+    edit_sequence(false);
+}
+
+/// The same edits, the classes in a jar woven into a jar: written whole, the
+/// classes that need no weave taken from the previous jar.
+#[test]
+fn incremental_jar_weaves_equal_full_weaves_over_a_sequence_of_edits() {
+    edit_sequence(true);
+}
+
+/// The same edits, the classes split between a jar and a directory, both
+/// woven into one jar.
+#[test]
+fn incremental_weaves_of_several_inputs_equal_full_weaves_over_a_sequence_of_edits() {
+    edit_sequence_of(true, true);
+}
+
+fn edit_sequence(jar: bool) {
+    edit_sequence_of(jar, false);
+}
+
+fn edit_sequence_of(jar: bool, several: bool) {
     let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
         eprintln!("SKIP: no JDK with javac");
         return;
@@ -383,6 +485,8 @@ fn incremental_weaves_equal_full_weaves_over_a_sequence_of_edits() {
         root: dir.path().to_path_buf(),
         aspect: ASPECT.to_string(),
         step: 0,
+        jar,
+        several,
     };
     let mut p = Project::new(56);
     let total = 56 + 4;
@@ -489,13 +593,31 @@ fn incremental_weaves_equal_full_weaves_over_a_sequence_of_edits() {
         "{s:?}"
     );
 
-    // A woven file removed from the output behind major's back.
-    let gone = b.incremental().join("gen/g1/C41.class");
-    std::fs::remove_file(&gone).unwrap();
-    rewove(&b.check("an output file deleted", &p), 1);
+    if jar {
+        // The output jar rewritten behind major's back: a full weave.
+        let out = b.incremental();
+        let mut bytes = std::fs::read(&out).unwrap();
+        bytes.extend_from_slice(b"trailing");
+        std::fs::write(&out, bytes).unwrap();
+        let s = b.check("the output jar changed", &p);
+        assert!(
+            s.full
+                .as_deref()
+                .is_some_and(|w| w.contains("not as major left it")),
+            "{s:?}"
+        );
+    } else {
+        // A woven file removed from the output behind major's back.
+        let gone = b.incremental().join("gen/g1/C41.class");
+        std::fs::remove_file(&gone).unwrap();
+        rewove(&b.check("an output file deleted", &p), 1);
+    }
 
     // A damaged state: a full weave, saying why.
-    let state = b.incremental().join(".major/incremental");
+    let state = match jar {
+        true => major_weaver::incremental::state_beside(&b.incremental()),
+        false => b.incremental().join(".major/incremental"),
+    };
     let mut bytes = std::fs::read(&state).unwrap();
     let at = bytes.len() / 2;
     bytes[at] ^= 0x20;
@@ -519,4 +641,141 @@ fn incremental_weaves_equal_full_weaves_over_a_sequence_of_edits() {
 
     rewove(&b.check("nothing changed at the end", &p), 0);
     assert!(b.step >= 20);
+}
+
+/// Whether a weave compiled its aspects with javac (rather than taking
+/// javac's output from the aspect cache).
+fn ran_javac(r: &WeaveReport) -> bool {
+    let phases: Vec<&str> = r.timings.iter().map(|(p, _)| *p).collect();
+    assert!(
+        phases.contains(&"compile aspects") != phases.contains(&"aspects (cached)"),
+        "{phases:?}"
+    );
+    phases.contains(&"compile aspects")
+}
+
+/// The aspect cache keys javac's output on the classes javac read: an edit of
+/// a class the aspect does not name leaves the cached output in use (the
+/// incremental update of that edit runs no javac), an edit of the class it
+/// names (a constant javac inlines into the aspect) compiles again, and the
+/// woven program prints the new constant.
+#[test]
+fn javac_runs_again_only_when_a_class_the_aspects_read_changes() {
+    let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
+        eprintln!("SKIP: no JDK with javac");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let (src, classes, out) = (root.join("src"), root.join("classes"), root.join("out"));
+    let aspect = root.join("Tag.aj");
+    std::fs::write(
+        &aspect,
+        "aspect Tag {\n    before(): execution(* app.Main.main(..)) {\n        \
+         System.out.println(app.Util.TAG);\n    }\n}\n",
+    )
+    .unwrap();
+    // Writes the classes: Util.TAG is `tag`; Other's body returns `other`.
+    let build = |tag: &str, other: u32, extra: bool| {
+        let mut units = vec![
+            (
+                "Main",
+                "package app;\npublic class Main {\n    public static void main(String[] a) {\n        \
+                 System.out.println(\"main \" + Other.f());\n    }\n}\n"
+                    .to_string(),
+            ),
+            (
+                "Util",
+                format!("package app;\npublic class Util {{\n    public static final String TAG = \"{tag}\";\n}}\n"),
+            ),
+            (
+                "Other",
+                format!("package app;\npublic class Other {{\n    public static int f() {{\n        return {other};\n    }}\n}}\n"),
+            ),
+        ];
+        if extra {
+            units.push(("Extra", "package app;\npublic class Extra {}\n".to_string()));
+        }
+        let _ = std::fs::remove_dir_all(&src);
+        std::fs::create_dir_all(src.join("app")).unwrap();
+        let paths: Vec<PathBuf> = units
+            .iter()
+            .map(|(n, t)| {
+                let f = src.join(format!("app/{n}.java"));
+                std::fs::write(&f, t).unwrap();
+                f
+            })
+            .collect();
+        let _ = std::fs::remove_dir_all(&classes);
+        let o = Command::new(jdk.javac().unwrap())
+            .args(["--release", "11", "-d"])
+            .arg(&classes)
+            .args(&paths)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let weave = || {
+        run(&WeaveOptions {
+            aspects: vec![aspect.clone()],
+            inputs: vec![classes.clone()],
+            output: out.clone(),
+            classpath: Vec::new(),
+            jdk: jdk.clone(),
+            bundle_runtime: true,
+            strict: false,
+            full_coverage: false,
+            bypass: Default::default(),
+            cache: Some(root.join("cache")),
+            jars: Default::default(),
+            modules: Vec::new(),
+        })
+        .unwrap()
+    };
+    let prints = || {
+        let o = Command::new(jdk.java())
+            .arg("-cp")
+            .arg(&out)
+            .arg("app.Main")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+
+    build("one", 1, false);
+    assert!(ran_javac(&weave()), "the first weave compiles");
+    assert_eq!(prints(), "one\nmain 1\n");
+    assert!(!ran_javac(&weave()), "nothing changed: cached");
+
+    build("one", 2, false);
+    let r = weave();
+    assert!(!ran_javac(&r), "Other is not read by javac: cached");
+    rewove(r.incremental.as_ref().unwrap(), 1);
+    assert_eq!(prints(), "one\nmain 2\n");
+
+    build("two", 2, false);
+    assert!(ran_javac(&weave()), "Util is read by javac: compiled again");
+    assert_eq!(
+        prints(),
+        "two\nmain 2\n",
+        "the aspect prints the new constant"
+    );
+    assert!(!ran_javac(&weave()), "and cached again");
+
+    // A class added: javac resolves names against what exists, so the
+    // compilation is not reused.
+    build("two", 2, true);
+    assert!(ran_javac(&weave()), "a class added: compiled again");
+    assert_eq!(prints(), "two\nmain 2\n");
+
+    // The class removed again: the names are those of the entry stored
+    // with Util's `two`, which still holds (one entry per key: the one stored
+    // for `one` was replaced).
+    build("two", 3, false);
+    assert!(!ran_javac(&weave()), "the entry of the same names again");
+    assert_eq!(prints(), "two\nmain 3\n");
+    build("one", 3, false);
+    assert!(ran_javac(&weave()), "Util changed back: compiled again");
+    assert_eq!(prints(), "one\nmain 3\n");
 }

@@ -168,6 +168,10 @@ fn a_guava_report_matches_its_schema_and_the_weave() {
         .sum();
     assert_eq!(per_class, count(&a["shadows"]));
     assert_eq!(per_class, shadows, "one advice: one per shadow");
+    assert_eq!(
+        a["shadows_by_kind"],
+        serde_json::json!({ "constructor-call": per_class })
+    );
     assert!(r["unmatched_advice"].as_array().unwrap().is_empty());
     // The added classes are the aspect's and the runtime's.
     let added: Vec<&str> = r["added_classes"]
@@ -333,6 +337,7 @@ fn a_small_report_has_declares_unmatched_advice_and_what_was_left_unwoven() {
     assert_eq!(d["file"], "Main.java");
     assert_eq!(count(&d["line"]), line_of(MAIN_JAVA, "helper();"));
     assert_eq!(d["class"], "app/Main");
+    assert_eq!(d["method"], "run()V", "the method the call is in");
     assert!(stderr(&o).contains(&format!(
         "{} [warning] helper called",
         d["location"].as_str().unwrap()
@@ -352,7 +357,11 @@ fn a_small_report_has_declares_unmatched_advice_and_what_was_left_unwoven() {
     let helper = by_line("execution(static void Probe.probeHelper())");
     assert_eq!(
         probe["advice"],
-        serde_json::json!([{"advice": helper["id"], "shadows": 1}])
+        serde_json::json!([{
+            "advice": helper["id"],
+            "shadows": 1,
+            "shadows_by_kind": {"method-execution": 1}
+        }])
     );
     assert_eq!(count(&s["advised_shadows"]), 2);
     assert_eq!(main["name"], "app/Main");
@@ -362,8 +371,8 @@ fn a_small_report_has_declares_unmatched_advice_and_what_was_left_unwoven() {
     assert_eq!(
         main["advice"],
         serde_json::json!([
-            {"advice": run["id"], "shadows": 1},
-            {"advice": finalize["id"], "shadows": 1}
+            {"advice": run["id"], "shadows": 1, "shadows_by_kind": {"method-execution": 1}},
+            {"advice": finalize["id"], "shadows": 1, "shadows_by_kind": {"method-execution": 1}}
         ])
     );
     assert_eq!(count(&main["empty_finalizers"]), 1);
@@ -375,6 +384,72 @@ fn a_small_report_has_declares_unmatched_advice_and_what_was_left_unwoven() {
     assert_eq!(
         r["inputs"],
         serde_json::json!([classes.display().to_string()])
+    );
+}
+
+/// One advice matching shadows of three kinds: the report counts each kind
+/// exactly, per class and per advice, and the counts add up to its shadows.
+#[test]
+fn advice_is_counted_per_shadow_kind() {
+    let Some(jdk) = jdk_with_javac() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let classes = small_program(&jdk, dir.path());
+    std::fs::write(
+        dir.path().join("Kinds.aj"),
+        "aspect Kinds {\n    before(): call(static void app.Main.helper()) \
+         || execution(* app..*(..)) && !execution(* main(..)) \
+         || call(app.Main.new()) {\n    }\n}\n",
+    )
+    .unwrap();
+    let o = major(
+        dir.path(),
+        &[
+            "weave".as_ref(),
+            "--no-cache".as_ref(),
+            "-a".as_ref(),
+            "Kinds.aj".as_ref(),
+            classes.as_os_str(),
+            "-o".as_ref(),
+            "woven".as_ref(),
+            "--report".as_ref(),
+            "json".as_ref(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    validate(&r);
+    let a = &r["advice"][0];
+    // Calls: helper() in run(), new Main() in main(). Executions: run(),
+    // helper(), finalize() (empty: matched, left unwoven), twice(int).
+    let expected = serde_json::json!({
+        "method-call": 1,
+        "constructor-call": 1,
+        "method-execution": 4
+    });
+    assert_eq!(a["shadows_by_kind"], expected, "{a}");
+    assert_eq!(count(&a["shadows"]), 6);
+    // Per class: Main's and Other's counts, summing to the advice's.
+    let mut sum = std::collections::BTreeMap::<String, u64>::new();
+    for c in r["classes"].as_array().unwrap() {
+        for x in c["advice"].as_array().unwrap() {
+            let kinds = x["shadows_by_kind"].as_object().unwrap();
+            let total: u64 = kinds.values().map(count).sum();
+            assert_eq!(total, count(&x["shadows"]), "{c}");
+            for (k, n) in kinds {
+                *sum.entry(k.clone()).or_default() += count(n);
+            }
+        }
+    }
+    assert_eq!(serde_json::to_value(&sum).unwrap(), expected);
+    let other = r["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "app/Other")
+        .expect("app/Other is woven");
+    assert_eq!(
+        other["advice"][0]["shadows_by_kind"],
+        serde_json::json!({"method-execution": 1})
     );
 }
 
@@ -414,6 +489,7 @@ fn a_declare_error_gives_a_failed_report() {
     assert_eq!(d["class"], "app/Main");
     assert_eq!(d["file"], "Main.java");
     assert_eq!(count(&d["line"]), line_of(MAIN_JAVA, "helper();"));
+    assert_eq!(d["method"], "run()V");
     // The text report still names the error where a compiler would.
     assert!(
         stderr(&o).contains("Main.java:5 [error] no helper"),

@@ -2,13 +2,29 @@
 //! can change them, so that weaving again with unchanged aspects skips javac
 //! (about a second of JVM start-up and compilation).
 //!
-//! The key is a SHA-256 over, in order: major's version and the bytes of the
-//! embedded runtime classes; the `javac` used (canonical path, size, mtime) and
-//! its JDK's `release` file; every class-path element javac sees besides the
-//! runtime (path, size and mtime — of each file below it, for a directory);
-//! and every source unit handed to javac (its relative path and text). A change
-//! to any of them is a miss. Only successful compilations are stored; a failing
-//! one runs javac again, so its diagnostics are always fresh.
+//! **The key** (the entry's file name) is a SHA-256 over, in order: major's
+//! version and the bytes of the embedded runtime classes; the `javac` used
+//! (canonical path, size, mtime) and its JDK's `release` file; the *names* of
+//! the class files on the program's class path ([`ClassPathView`]: the union
+//! over its elements, never their paths or stamps); and every source unit
+//! handed to javac (its relative path and text). A change to any of them is a
+//! miss.
+//!
+//! **The classes javac read.** Aspects may name program types, so javac sees
+//! the program's classes (the weave's inputs among them); but its output
+//! depends only on the class files it read, and on which names exist (a
+//! name's absence decides how a simple name resolves). So javac runs with
+//! `-verbose`, its `[loading ...]` lines say which class files it read, and
+//! the entry records those of the program's class path with the SHA-256 of
+//! their bytes ([`ClassRead`]). On lookup the entry is valid only if each
+//! recorded class, looked up as javac would (the first element holding it),
+//! still has those bytes: an edit to a class the aspects do not read keeps the
+//! entry, an edit to one they read (or a class added or removed anywhere on
+//! the class path, which changes the key) runs javac again. A class read from
+//! anywhere else than the class path, the runtime jar or the JDK (a jar named
+//! by a `Class-Path` manifest attribute, say) makes the compilation
+//! uncacheable. Only successful compilations are stored; a failing one runs
+//! javac again, so its diagnostics are always fresh.
 //!
 //! One file per key (`<hex>.classes`), written to a temporary file in the same
 //! directory and renamed into place, so readers never see half a file and
@@ -16,8 +32,9 @@
 //! its own key and ends with a SHA-256 of everything before it: a file that
 //! does not read back exactly (bad magic, truncation, checksum) or that holds
 //! another key (a file copied or renamed over another) is a miss and is
-//! removed, so a cache hit is always what javac made for that key. At most [`MAX_ENTRIES`] files are kept; the least recently used go
-//! first (a hit refreshes the file's modification time).
+//! removed, so a cache hit is always what javac made for that key and those
+//! class-path classes. At most [`MAX_ENTRIES`] files are kept; the least
+//! recently used go first (a hit refreshes the file's modification time).
 
 use std::fs;
 use std::io::Write;
@@ -29,7 +46,7 @@ use sha2::{Digest, Sha256};
 /// How many compiled aspect sets the cache keeps.
 pub const MAX_ENTRIES: usize = 64;
 
-const MAGIC: &[u8; 8] = b"MAJORAC2";
+const MAGIC: &[u8; 8] = b"MAJORAC3";
 const SUFFIX: &str = ".classes";
 
 /// The default cache directory: `$MAJOR_CACHE_DIR`, else
@@ -125,6 +142,157 @@ fn mtime_nanos(m: &fs::Metadata) -> u128 {
         .map_or(0, |d| d.as_nanos())
 }
 
+/// A class file javac read from the program's class path, as a cache entry
+/// records it: its name within the class-path element (`p/A.class`,
+/// `META-INF/versions/9/p/A.class`) and the SHA-256 of its bytes.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ClassRead {
+    /// The entry name, `/`-separated, relative to its class-path element.
+    pub entry: String,
+    /// The SHA-256 of the bytes javac read.
+    pub sha256: [u8; 32],
+}
+
+/// What one cache entry holds: javac's class files and the program classes
+/// javac read to make them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Compilation {
+    /// The class files (entry name, bytes), sorted by name.
+    pub classes: Vec<(String, Vec<u8>)>,
+    /// The class-path classes javac read, sorted by entry name.
+    pub reads: Vec<ClassRead>,
+}
+
+/// The program's class path as javac sees it: its elements (class
+/// directories and jars) opened, to name the class files it holds (part of
+/// the key) and to hash the ones javac read (recorded, then checked on
+/// lookup). An element that cannot be opened (missing, not an archive) holds
+/// nothing, as for javac.
+pub struct ClassPathView {
+    elements: Vec<(PathBuf, Option<major_archive::Archive>)>,
+}
+
+impl ClassPathView {
+    /// Opens each element of `classpath`, in order.
+    pub fn open(classpath: &[PathBuf]) -> ClassPathView {
+        ClassPathView {
+            elements: classpath
+                .iter()
+                .map(|p| (p.clone(), major_archive::Archive::open(p).ok()))
+                .collect(),
+        }
+    }
+
+    /// Adds the names of every class file on the class path to `key`: the
+    /// sorted union over the elements (no paths, no stamps, no contents). A
+    /// class that appears or disappears anywhere changes the key, since javac's
+    /// resolution of a name can depend on what is absent.
+    pub fn add_names(&self, key: &mut CacheKey) {
+        let names: std::collections::BTreeSet<&str> = self
+            .elements
+            .iter()
+            .filter_map(|(_, a)| a.as_ref())
+            .flat_map(|a| a.entries().iter())
+            .filter(|e| !e.is_dir && e.class_name().is_some())
+            .map(|e| e.name.as_str())
+            .collect();
+        key.bytes("classpath classes", &(names.len() as u64).to_le_bytes());
+        for n in names {
+            key.bytes("class", n.as_bytes());
+        }
+    }
+
+    /// The SHA-256 of `entry` as javac finds it: in the first element that
+    /// holds it. `None` if no element does or it cannot be read.
+    fn sha256_of(&self, entry: &str) -> Option<[u8; 32]> {
+        let a = self
+            .elements
+            .iter()
+            .filter_map(|(_, a)| a.as_ref())
+            .find(|a| a.find(entry).is_some())?;
+        let bytes = a.read(a.find(entry)?).ok()?;
+        Some(Sha256::digest(&bytes).into())
+    }
+
+    /// Whether every class of `reads` still has the recorded bytes (an entry
+    /// recorded by [`reads_of`](Self::reads_of) is valid for this class path).
+    pub fn reads_hold(&self, reads: &[ClassRead]) -> bool {
+        reads
+            .iter()
+            .all(|r| self.sha256_of(&r.entry) == Some(r.sha256))
+    }
+
+    /// The class-path classes a `javac -verbose` run read, from its
+    /// `[loading ...]` lines (`log`): a directory element's file
+    /// (`<element>/p/A.class`) or a jar's entry (`<element>(/p/A.class)`),
+    /// hashed now. Classes from `trusted` elements (covered by the key: the
+    /// runtime jar) and from the JDK (`/modules/...`, `ct.sym`'s `*.sig`) are
+    /// left out. `None` when javac read a class from anywhere else, or a
+    /// class that cannot be read back: such a compilation is not cached.
+    pub fn reads_of(&self, log: &str, trusted: &[PathBuf]) -> Option<Vec<ClassRead>> {
+        let mut entries = std::collections::BTreeSet::new();
+        for line in log.lines() {
+            let Some(loaded) = line
+                .strip_prefix("[loading ")
+                .and_then(|l| l.strip_suffix(']'))
+            else {
+                continue;
+            };
+            let mut found = false;
+            for (path, archive) in &self.elements {
+                let Some(a) = archive else { continue };
+                // Overlapping elements (a directory and one below it) may
+                // both name the file: each reading is recorded.
+                if let Some(rel) = relative_to(loaded, path).filter(|r| a.find(r).is_some()) {
+                    entries.insert(rel.to_string());
+                    found = true;
+                }
+            }
+            let from_jdk = loaded.starts_with("/modules/")
+                || (loaded.ends_with(".sig") && !loaded.contains('('));
+            if !found && !from_jdk && !trusted.iter().any(|t| relative_to(loaded, t).is_some()) {
+                return None;
+            }
+        }
+        entries
+            .into_iter()
+            .map(|entry| {
+                let sha256 = self.sha256_of(&entry)?;
+                Some(ClassRead { entry, sha256 })
+            })
+            .collect()
+    }
+}
+
+/// Whether a line of javac's output is one of `-verbose`'s progress lines
+/// (kept apart from its diagnostics).
+pub fn is_verbose_line(line: &str) -> bool {
+    const PREFIXES: [&str; 7] = [
+        "[loading ",
+        "[parsing started ",
+        "[parsing completed ",
+        "[search path for ",
+        "[checking ",
+        "[wrote ",
+        "[total ",
+    ];
+    line.ends_with(']') && PREFIXES.iter().any(|p| line.starts_with(p))
+}
+
+/// The entry name of `loaded` (a path javac printed) within class-path element
+/// `element`: `<element>/rel` for a directory, `<element>(/rel)` for a jar.
+fn relative_to<'a>(loaded: &'a str, element: &Path) -> Option<&'a str> {
+    // javac prints the element as a normalized path: no `.` components, no
+    // doubled or trailing separators.
+    let normal: PathBuf = element.components().collect();
+    let rest = loaded.strip_prefix(normal.to_str()?)?;
+    if let Some(rel) = rest.strip_prefix('/') {
+        return Some(rel);
+    }
+    let inner = rest.strip_prefix('(')?.strip_suffix(')')?;
+    Some(inner.strip_prefix('/').unwrap_or(inner))
+}
+
 /// A cache directory of compiled aspect sets.
 #[derive(Debug, Clone)]
 pub struct AspectCache {
@@ -146,9 +314,11 @@ impl AspectCache {
         self.dir.join(format!("{key}{SUFFIX}"))
     }
 
-    /// The classes stored under `key` (entry name, bytes), or `None` on a miss.
-    /// A damaged file is removed and counts as a miss.
-    pub fn load(&self, key: &str) -> Option<Vec<(String, Vec<u8>)>> {
+    /// The compilation stored under `key`, or `None` on a miss. A damaged
+    /// file is removed and counts as a miss. The caller still checks its
+    /// [`reads`](Compilation::reads) against the class path
+    /// ([`ClassPathView::reads_hold`]).
+    pub fn load(&self, key: &str) -> Option<Compilation> {
         let path = self.file(key);
         let data = fs::read(&path).ok()?;
         match decode(&data, key) {
@@ -166,14 +336,14 @@ impl AspectCache {
         }
     }
 
-    /// Stores `classes` under `key`, atomically, then prunes the cache to
+    /// Stores `compilation` under `key`, atomically, then prunes the cache to
     /// [`MAX_ENTRIES`] files.
-    pub fn store(&self, key: &str, classes: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+    pub fn store(&self, key: &str, compilation: &Compilation) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
         let mut tmp = tempfile::Builder::new()
             .prefix(".major-cache-")
             .tempfile_in(&self.dir)?;
-        tmp.write_all(&encode(key, classes))?;
+        tmp.write_all(&encode(key, compilation))?;
         tmp.as_file().sync_all()?;
         tmp.persist(self.file(key)).map_err(|e| e.error)?;
         self.prune();
@@ -336,15 +506,22 @@ fn unique() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// `MAGIC`, the key (length, bytes), count, then (name length, name, data
-/// length, data) per class, all lengths u32 little-endian, then the SHA-256 of
-/// everything before it.
-fn encode(key: &str, classes: &[(String, Vec<u8>)]) -> Vec<u8> {
+/// `MAGIC`, the key (length, bytes), the reads' count, then (name length,
+/// name, SHA-256) per class read, the classes' count, then (name length, name,
+/// data length, data) per class, all lengths u32 little-endian, then the
+/// SHA-256 of everything before it.
+fn encode(key: &str, compilation: &Compilation) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     out.extend_from_slice(&(key.len() as u32).to_le_bytes());
     out.extend_from_slice(key.as_bytes());
-    out.extend_from_slice(&(classes.len() as u32).to_le_bytes());
-    for (name, data) in classes {
+    out.extend_from_slice(&(compilation.reads.len() as u32).to_le_bytes());
+    for r in &compilation.reads {
+        out.extend_from_slice(&(r.entry.len() as u32).to_le_bytes());
+        out.extend_from_slice(r.entry.as_bytes());
+        out.extend_from_slice(&r.sha256);
+    }
+    out.extend_from_slice(&(compilation.classes.len() as u32).to_le_bytes());
+    for (name, data) in &compilation.classes {
         out.extend_from_slice(&(name.len() as u32).to_le_bytes());
         out.extend_from_slice(name.as_bytes());
         out.extend_from_slice(&(data.len() as u32).to_le_bytes());
@@ -355,9 +532,9 @@ fn encode(key: &str, classes: &[(String, Vec<u8>)]) -> Vec<u8> {
     out
 }
 
-/// The classes of a file written by [`encode`] for `key`; `None` if it is
-/// damaged or holds another key.
-fn decode(data: &[u8], key: &str) -> Option<Vec<(String, Vec<u8>)>> {
+/// The compilation of a file written by [`encode`] for `key`; `None` if it
+/// is damaged or holds another key.
+fn decode(data: &[u8], key: &str) -> Option<Compilation> {
     let body_len = data.len().checked_sub(32)?;
     let (body, sum) = data.split_at(body_len);
     if Sha256::digest(body).as_slice() != sum || !body.starts_with(MAGIC) {
@@ -378,25 +555,39 @@ fn decode(data: &[u8], key: &str) -> Option<Vec<(String, Vec<u8>)>> {
         return None;
     }
     let count = u32_at(take(4)?);
-    let mut out = Vec::with_capacity(count.min(1 << 16));
+    let mut reads = Vec::with_capacity(count.min(1 << 16));
+    for _ in 0..count {
+        let n = u32_at(take(4)?);
+        let entry = String::from_utf8(take(n)?.to_vec()).ok()?;
+        let sha256 = take(32)?.try_into().ok()?;
+        reads.push(ClassRead { entry, sha256 });
+    }
+    let count = u32_at(take(4)?);
+    let mut classes = Vec::with_capacity(count.min(1 << 16));
     for _ in 0..count {
         let n = u32_at(take(4)?);
         let name = String::from_utf8(take(n)?.to_vec()).ok()?;
         let n = u32_at(take(4)?);
-        out.push((name, take(n)?.to_vec()));
+        classes.push((name, take(n)?.to_vec()));
     }
-    rest.is_empty().then_some(out)
+    rest.is_empty().then_some(Compilation { classes, reads })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sample() -> Vec<(String, Vec<u8>)> {
-        vec![
-            ("p/A.class".to_string(), vec![0xca, 0xfe, 0xba, 0xbe, 1, 2]),
-            ("p/A$1.class".to_string(), vec![]),
-        ]
+    fn sample() -> Compilation {
+        Compilation {
+            classes: vec![
+                ("p/A.class".to_string(), vec![0xca, 0xfe, 0xba, 0xbe, 1, 2]),
+                ("p/A$1.class".to_string(), vec![]),
+            ],
+            reads: vec![ClassRead {
+                entry: "q/B.class".to_string(),
+                sha256: [7; 32],
+            }],
+        }
     }
 
     #[test]
@@ -431,7 +622,10 @@ mod tests {
     fn a_file_swapped_for_another_key_is_a_miss() {
         let d = tempfile::tempdir().unwrap();
         let c = AspectCache::new(d.path());
-        let other = vec![("q/B.class".to_string(), vec![0xca, 0xfe, 0xba, 0xbe, 9])];
+        let other = Compilation {
+            classes: vec![("q/B.class".to_string(), vec![0xca, 0xfe, 0xba, 0xbe, 9])],
+            reads: Vec::new(),
+        };
         c.store("a", &sample()).unwrap();
         c.store("b", &other).unwrap();
         // The file of key `b` replaced by the (intact) file of key `a`.
@@ -511,6 +705,109 @@ mod tests {
         assert_ne!(file1, key(&f));
         assert_ne!(dir1, key(d.path()));
         assert_ne!(key(&d.path().join("missing")), key(&f));
+    }
+
+    /// A class directory `dir/d` holding `p/A.class` and `p/B.class`, and a
+    /// jar `dir/x.jar` holding `p/A.class` (other bytes) and `q/C.class`.
+    fn class_path(dir: &Path) -> Vec<PathBuf> {
+        let d = dir.join("d");
+        fs::create_dir_all(d.join("p")).unwrap();
+        fs::write(d.join("p/A.class"), b"dir A").unwrap();
+        fs::write(d.join("p/B.class"), b"dir B").unwrap();
+        let jar = dir.join("x.jar");
+        let mut out =
+            major_archive::OutputArchive::create(&jar, major_archive::OutputKind::Zip).unwrap();
+        out.write("p/A.class", b"jar A").unwrap();
+        out.write("q/C.class", b"jar C").unwrap();
+        out.finish().unwrap();
+        vec![d, jar]
+    }
+
+    fn sha(b: &[u8]) -> [u8; 32] {
+        Sha256::digest(b).into()
+    }
+
+    #[test]
+    fn javac_reads_are_the_class_path_files_it_loaded() {
+        let t = tempfile::tempdir().unwrap();
+        let cp = class_path(t.path());
+        let view = ClassPathView::open(&cp);
+        let (d, jar) = (cp[0].display(), cp[1].display());
+        let rt = t.path().join("rt.jar");
+        let log = format!(
+            "[search path for class files: {d},{jar}]\n\
+             [loading {d}/p/A.class]\n\
+             [loading {jar}(/q/C.class)]\n\
+             [loading /87/java.base/java/lang/Object.sig]\n\
+             [loading /modules/java.base/java/lang/String.class]\n\
+             [loading {}(/major/runtime/X.class)]\n\
+             [loading {d}/p/A.class]\n",
+            rt.display()
+        );
+        let reads = view.reads_of(&log, std::slice::from_ref(&rt)).unwrap();
+        assert_eq!(
+            reads,
+            vec![
+                ClassRead {
+                    entry: "p/A.class".into(),
+                    sha256: sha(b"dir A")
+                },
+                ClassRead {
+                    entry: "q/C.class".into(),
+                    sha256: sha(b"jar C")
+                },
+            ]
+        );
+        assert!(view.reads_hold(&reads));
+        // A class from anywhere else: not cacheable.
+        let elsewhere = format!("{log}[loading /other/y.jar(/r/D.class)]\n");
+        assert!(view.reads_of(&elsewhere, &[rt]).is_none());
+    }
+
+    #[test]
+    fn reads_hold_until_a_class_read_changes() {
+        let t = tempfile::tempdir().unwrap();
+        let cp = class_path(t.path());
+        let reads = vec![ClassRead {
+            entry: "p/A.class".into(),
+            sha256: sha(b"dir A"),
+        }];
+        let names = |cp: &[PathBuf]| {
+            let mut k = CacheKey::new();
+            ClassPathView::open(cp).add_names(&mut k);
+            k.finish()
+        };
+        let before = names(&cp);
+        // Another class edited: the entry holds, the key is the same.
+        fs::write(cp[0].join("p/B.class"), b"dir B, edited").unwrap();
+        assert!(ClassPathView::open(&cp).reads_hold(&reads));
+        assert_eq!(before, names(&cp));
+        // The class read edited: it does not.
+        fs::write(cp[0].join("p/A.class"), b"dir A, edited").unwrap();
+        assert!(!ClassPathView::open(&cp).reads_hold(&reads));
+        // Gone from the directory, javac would read the jar's: not the same.
+        fs::remove_file(cp[0].join("p/A.class")).unwrap();
+        assert!(!ClassPathView::open(&cp).reads_hold(&reads));
+        // The jar first: its `p/A.class` is the one javac reads.
+        fs::write(cp[0].join("p/A.class"), b"dir A").unwrap();
+        let swapped = vec![cp[1].clone(), cp[0].clone()];
+        assert!(ClassPathView::open(&cp).reads_hold(&reads));
+        assert!(!ClassPathView::open(&swapped).reads_hold(&reads));
+        // A class added anywhere changes the key.
+        fs::write(cp[0].join("p/New.class"), b"new").unwrap();
+        assert_ne!(before, names(&cp));
+    }
+
+    #[test]
+    fn verbose_lines_are_told_from_diagnostics() {
+        assert!(is_verbose_line("[loading /x/p/A.class]"));
+        assert!(is_verbose_line("[wrote /tmp/c/a/M.class]"));
+        assert!(is_verbose_line("[total 159ms]"));
+        assert!(!is_verbose_line(
+            "/tmp/src/a/M.java:3: error: cannot find symbol"
+        ));
+        assert!(!is_verbose_line("    [loading x]"));
+        assert!(!is_verbose_line("[loading x"));
     }
 
     #[test]

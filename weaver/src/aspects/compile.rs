@@ -28,7 +28,9 @@ use major_pointcut_lang::display::type_text;
 use major_pointcut_lang::resolve::{Pc, PcKind};
 use major_pointcut_lang::{Diagnostic, Program, SourceFile};
 
-use super::cache::{AspectCache, CacheKey, JavacArchive};
+use super::cache::{
+    is_verbose_line, AspectCache, CacheKey, ClassPathView, Compilation, JavacArchive,
+};
 use super::{
     annotation_style, AdviceMethod, CompiledAspect, CompiledAspects, Extra, IfTest, Param,
 };
@@ -199,8 +201,12 @@ pub fn compile(
     if sources.is_empty() {
         return Ok(CompiledAspects::default());
     }
-    let key = cache.map(|c| {
+    // The program's class path: the names on it are part of the key, the
+    // classes javac read from it are checked against the entry.
+    let view = cache.map(|c| ClassPathView::open(&c.classpath));
+    let key = cache.zip(view.as_ref()).map(|(c, view)| {
         let mut k = c.key.clone();
+        view.add_names(&mut k);
         k.path_stamp(
             "javac",
             &std::fs::canonicalize(javac).unwrap_or(javac.into()),
@@ -217,13 +223,16 @@ pub fn compile(
         }
         k.finish()
     });
-    let cached = cache.zip(key.as_deref()).and_then(|(c, k)| c.cache.load(k));
+    let cached = cache
+        .zip(key.as_deref())
+        .and_then(|(c, k)| c.cache.load(k))
+        .filter(|hit| view.as_ref().is_some_and(|v| v.reads_hold(&hit.reads)));
     let from_cache = cached.is_some();
     let classes = match cached {
-        Some(classes) => classes,
+        Some(hit) => hit.classes,
         None => {
             let mut cds = cache.map(|c| JavacArchive::new(c.cache.dir(), javac));
-            let classes = run_javac_on(
+            let (classes, log) = run_javac_on(
                 program,
                 &mut sources,
                 runtime_classpath,
@@ -231,11 +240,23 @@ pub fn compile(
                 work_dir,
                 cds.as_mut(),
             )?;
-            if let (Some(c), Some(k)) = (cache, key.as_deref()) {
-                // A cache that cannot be written only costs time next run.
-                let _ = c.cache.store(k, &classes);
+            if let (Some(c), Some(k), Some(view)) = (cache, key.as_deref(), view.as_ref()) {
+                // Everything on javac's class path but the program's is
+                // covered by the key (the runtime jar).
+                let trusted: Vec<PathBuf> = std::env::split_paths(runtime_classpath)
+                    .filter(|p| !c.classpath.contains(p))
+                    .collect();
+                if let Some(reads) = view.reads_of(&log, &trusted) {
+                    let compilation = Compilation { classes, reads };
+                    // A cache that cannot be written only costs time next run.
+                    let _ = c.cache.store(k, &compilation);
+                    compilation.classes
+                } else {
+                    classes
+                }
+            } else {
+                classes
             }
-            classes
         }
     };
     let mut compiled = describe(program, &ifs, classes)?;
@@ -245,19 +266,27 @@ pub fn compile(
 }
 
 /// Where [`compile`] may find javac's output for the same inputs, and the key
-/// seeded with what the caller knows of them (the class path besides the
-/// runtime); `compile` adds javac and the sources.
+/// seeded with what the caller knows of them (the runtime classes); `compile`
+/// adds javac, the names of the classes on `classpath` and the sources, and
+/// checks the classes javac read from `classpath` ([`super::cache`]).
 #[derive(Clone)]
 pub struct CompileCache {
     /// The cache directory.
     pub cache: AspectCache,
-    /// The key so far.
+    /// The key so far: it must cover every element of the class path given to
+    /// [`compile`] that is not in `classpath`.
     pub key: CacheKey,
+    /// The program's class-path elements, each as it appears in the class
+    /// path given to [`compile`] (absolute paths: javac's `-verbose` lines
+    /// are matched against them).
+    pub classpath: Vec<PathBuf>,
 }
 
 /// Writes the sources below `work_dir` and compiles them (with `--release 8`
-/// first, then for javac's own release); the class files, sorted by name, or
-/// javac's errors mapped back to the aspect files.
+/// first, then for javac's own release); the class files, sorted by name, and
+/// javac's `-verbose` lines (with a cache: which classes it read), or javac's
+/// errors mapped back to the aspect files.
+#[allow(clippy::type_complexity)]
 fn run_javac_on(
     program: &Program,
     sources: &mut [GenUnit],
@@ -265,7 +294,7 @@ fn run_javac_on(
     javac: &Path,
     work_dir: &Path,
     mut cds: Option<&mut JavacArchive>,
-) -> Result<Vec<(String, Vec<u8>)>, AspectCompileError> {
+) -> Result<(Vec<(String, Vec<u8>)>, String), AspectCompileError> {
     let src_dir = work_dir.join("src");
     let classes_dir = work_dir.join("classes");
     reset_dir(&src_dir)?;
@@ -282,6 +311,8 @@ fn run_javac_on(
             .map_err(io_err(format!("cannot write {}", u.path.display())))?;
     }
     let files: Vec<PathBuf> = sources.iter().map(|u| u.path.clone()).collect();
+    // With a cache, javac says which classes it read (`-verbose`).
+    let list_reads = cds.is_some();
     let mut javac_run = |release: Option<&str>| -> Result<JavacRun, AspectCompileError> {
         let jvm = cds
             .as_deref()
@@ -295,6 +326,7 @@ fn run_javac_on(
             &classes_dir,
             &files,
             release,
+            list_reads,
         )?;
         // A JVM that crashed mapping the class-data-sharing archive (a damaged
         // one): delete it and run again, dumping a new one.
@@ -310,6 +342,7 @@ fn run_javac_on(
                     &classes_dir,
                     &files,
                     release,
+                    list_reads,
                 )?;
             }
         }
@@ -332,6 +365,7 @@ fn run_javac_on(
                 &classes_dir,
                 &files,
                 release,
+                list_reads,
             );
         }
         Ok(run)
@@ -354,7 +388,7 @@ fn run_javac_on(
             AspectCompileError::Compile { diagnostics }
         });
     }
-    collect_classes(&classes_dir)
+    Ok((collect_classes(&classes_dir)?, run.verbose))
 }
 
 /// Adds `aspectOf()`/`hasAspect()` and the instance to every concrete
@@ -1428,7 +1462,10 @@ struct JavacRun {
     /// The JVM died of a signal or wrote a fatal error report.
     crashed: bool,
     status: String,
+    /// What javac printed, but for `-verbose`'s lines.
     output: String,
+    /// `-verbose`'s lines.
+    verbose: String,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1440,6 +1477,7 @@ fn run_javac(
     classes_dir: &Path,
     files: &[PathBuf],
     release: Option<&str>,
+    verbose: bool,
 ) -> Result<JavacRun, AspectCompileError> {
     reset_dir(classes_dir)?;
     // A JVM that crashes writes its fatal error report (hs_err_pid*.log) here,
@@ -1477,6 +1515,9 @@ fn run_javac(
     if let Some(r) = release {
         cmd.args(["--release", r]);
     }
+    if verbose {
+        cmd.arg("-verbose");
+    }
     cmd.arg("-sourcepath")
         .arg(src_dir)
         .arg("-cp")
@@ -1490,8 +1531,19 @@ fn run_javac(
             path: javac.to_path_buf(),
             reason: e.to_string(),
         })?;
-    let mut output = String::from_utf8_lossy(&out.stderr).into_owned();
-    output.push_str(&String::from_utf8_lossy(&out.stdout));
+    let mut all = String::from_utf8_lossy(&out.stderr).into_owned();
+    all.push_str(&String::from_utf8_lossy(&out.stdout));
+    // `-verbose`'s lines apart from the diagnostics.
+    let (mut output, mut verbose) = (String::new(), String::new());
+    for line in all.lines() {
+        let to = if is_verbose_line(line) {
+            &mut verbose
+        } else {
+            &mut output
+        };
+        to.push_str(line);
+        to.push('\n');
+    }
     #[cfg(unix)]
     let signalled = std::os::unix::process::ExitStatusExt::signal(&out.status).is_some();
     #[cfg(not(unix))]
@@ -1502,6 +1554,7 @@ fn run_javac(
         crashed: signalled || reported,
         status: out.status.to_string(),
         output,
+        verbose,
     })
 }
 

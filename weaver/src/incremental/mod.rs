@@ -69,13 +69,22 @@ pub struct Summary {
     pub full: Option<String>,
 }
 
-/// Whether a weave keeps incremental state: one class directory (not a
-/// multi-release one) woven into a directory, without full coverage.
+/// Whether a weave keeps incremental state, without full coverage and
+/// multi-release inputs: a class directory woven into a directory (updated
+/// in place, [`Update`]), or class directories and jars, one or several,
+/// woven into one jar (written whole, the entries that need no weave taken
+/// from the previous jar: [`Reuse`]).
 pub fn eligible(opts: &WeaveOptions, inputs: &[Arc<Archive>], multi_release: &[bool]) -> bool {
-    inputs.len() == 1
-        && inputs[0].kind() == ArchiveKind::Directory
-        && !multi_release[0]
-        && OutputArchive::kind_for(&opts.output) == OutputKind::Directory
+    let into_jar = OutputArchive::kind_for(&opts.output) == OutputKind::Zip;
+    let kinds_ok = inputs.iter().all(|a| match a.kind() {
+        ArchiveKind::Directory => true,
+        ArchiveKind::Zip => into_jar,
+        _ => false,
+    });
+    !inputs.is_empty()
+        && (into_jar || inputs.len() == 1)
+        && kinds_ok
+        && !multi_release.iter().any(|&mr| mr)
         && opts.jars.runtime_jar.is_none()
         && !opts.full_coverage
         && opts.modules.is_empty()
@@ -305,6 +314,11 @@ pub fn stored_outcome(o: &ClassOutcome, woven: bool) -> StoredOutcome {
             .filter(|(_, n)| **n > 0)
             .map(|(i, n)| (i, *n))
             .collect(),
+        kinds: o
+            .advice_kinds
+            .iter()
+            .map(|(&(a, k), &n)| (a, k.to_string(), n))
+            .collect(),
         declares: o.declares.clone(),
         skipped: o.skipped_methods.iter().map(|e| e.to_string()).collect(),
         notes: o.notes.clone(),
@@ -334,15 +348,17 @@ fn kind_named(name: &str) -> Option<&'static str> {
     .find(|k| *k == name)
 }
 
-/// Adds a stored outcome to the report, as `weave_run`'s tally adds a fresh
-/// one.
-fn tally_stored(
+/// Adds a stored outcome of entry `e` (class `class` of input `e.input`) to
+/// the report, as `weave_run`'s tally adds a fresh one.
+pub fn tally_stored(
     report: &mut WeaveReport,
     hits: &mut [usize],
     errors: &mut Vec<(String, DeclareHit)>,
     class: &str,
-    o: &StoredOutcome,
+    e: &EntryRecord,
 ) {
+    let Some(o) = &e.outcome else { return };
+    report.class_records.extend(class_record(class, e, o));
     report.classes += 1;
     report.woven += usize::from(o.woven);
     report.empty_finalizers += o.empty_finalizers;
@@ -367,6 +383,49 @@ fn tally_stored(
         }
     }
     report.skipped_methods.extend(o.skipped.iter().cloned());
+}
+
+/// The report's record of a class whose outcome the state kept, as
+/// [`ClassRecord::of`](crate::report::ClassRecord::of) makes it of a fresh
+/// one.
+fn class_record(
+    class: &str,
+    e: &EntryRecord,
+    o: &StoredOutcome,
+) -> Option<crate::report::ClassRecord> {
+    let quiet = !o.woven
+        && o.skipped.is_empty()
+        && o.intrinsics == 0
+        && o.empty_finalizers == 0
+        && o.notes.is_empty()
+        && o.declares.is_empty();
+    if quiet {
+        return None;
+    }
+    let kind = |k: &str| kind_named(k).expect("kinds checked when the state was read");
+    Some(crate::report::ClassRecord {
+        name: class.to_string(),
+        input: Some(e.input),
+        release: None,
+        woven: o.woven,
+        // The class's file, then its extra class's.
+        extra_class: e
+            .outputs
+            .get(1)
+            .map(|f| f.trim_end_matches(".class").to_string()),
+        shadows: o.advised.iter().map(|(k, n)| (kind(k), *n)).collect(),
+        advice: o.hits.clone(),
+        advice_kinds: o
+            .kinds
+            .iter()
+            .map(|(a, k, n)| ((*a, kind(k)), *n))
+            .collect(),
+        skipped_methods: o.skipped.clone(),
+        intrinsics: o.intrinsics,
+        empty_finalizers: o.empty_finalizers,
+        notes: o.notes.clone(),
+        declares: o.declares.clone(),
+    })
 }
 
 /// The state a run starts from, and what it builds.
@@ -410,12 +469,27 @@ impl Session {
                 global: global.clone(),
                 entries: Vec::new(),
                 why,
+                reuse: None,
             })
         };
-        let path = self.dir.join(STATE_FILE);
+        let into_jar = OutputArchive::kind_for(&self.dir) == OutputKind::Zip;
+        let path = if into_jar {
+            state_beside(&self.dir)
+        } else {
+            self.dir.join(STATE_FILE)
+        };
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(_) => return full(None, self.key),
+        };
+        // A jar's state begins with the SHA-256 of the jar it describes.
+        let (bytes, jar) = if into_jar {
+            match jar_as_left(&bytes, &self.dir) {
+                Ok((state, jar)) => (state.to_vec(), Some(jar)),
+                Err(why) => return full(Some(why), self.key),
+            }
+        } else {
+            (bytes, None)
         };
         // The state is written last: an output file changed after it was
         // changed by something else (a compiler writing into the classes
@@ -439,7 +513,12 @@ impl Session {
                 self.key,
             );
         }
-        if let Err(e) = major_archive::check_replace(std::slice::from_ref(&self.dir), &[], false) {
+        // (A jar's bytes were checked against its state above.)
+        let checked = match jar {
+            Some(_) => Ok(()),
+            None => major_archive::check_replace(std::slice::from_ref(&self.dir), &[], false),
+        };
+        if let Err(e) = checked {
             return full(
                 Some(format!("the output is not as major left it ({e})")),
                 self.key,
@@ -468,6 +547,25 @@ impl Session {
                 self.key,
             );
         }
+        if let Some(jar) = jar {
+            let mut r = match full(None, self.key) {
+                Mode::Full(r) => r,
+                Mode::Update(_) => unreachable!("full() is a full weave"),
+            };
+            r.reuse = Some(Box::new(Reuse {
+                by_name: old
+                    .entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| ((e.input, e.name.clone()), i))
+                    .collect(),
+                old,
+                changed,
+                jar,
+                summary: Summary::default(),
+            }));
+            return Mode::Full(r);
+        }
         Mode::Update(Box::new(Update {
             dir: self.dir,
             written_at,
@@ -488,10 +586,16 @@ impl Session {
 fn check_outcomes(s: State, advice: usize) -> Result<State, String> {
     for e in &s.entries {
         if let Some(o) = &e.outcome {
-            if o.hits.iter().any(|(a, _)| *a >= advice) {
+            if o.hits.iter().any(|(a, _)| *a >= advice)
+                || o.kinds.iter().any(|(a, _, _)| *a >= advice)
+            {
                 return Err(format!("{}: an advice number out of range", e.name));
             }
-            if let Some((k, _)) = o.advised.iter().find(|(k, _)| kind_named(k).is_none()) {
+            let kinds = o.advised.iter().map(|(k, _)| k);
+            if let Some(k) = kinds
+                .chain(o.kinds.iter().map(|(_, k, _)| k))
+                .find(|k| kind_named(k).is_none())
+            {
                 return Err(format!("{}: an unknown join-point kind {k}", e.name));
             }
         }
@@ -523,12 +627,85 @@ fn state_bytes(
     .to_bytes()
 }
 
-/// A full weave's state, built entry by entry as the weave goes.
+/// A full weave's state, built entry by entry as the weave goes; into a jar
+/// with a sound state, also what the previous weave left that can be reused.
 pub struct Recorder {
     key: String,
     global: Vec<(String, Level)>,
     entries: Vec<EntryRecord>,
     why: Option<String>,
+    reuse: Option<Box<Reuse>>,
+}
+
+/// A weave into a jar whose previous weave left a sound state: the jar is
+/// written whole by the ordinary writer, but an input entry whose bytes and
+/// lookups are unchanged is not woven again: its woven class (and extra
+/// class) are read from the previous jar, and its report from the state. So
+/// the output is what a full weave writes, by construction.
+pub struct Reuse {
+    old: State,
+    /// (Input, entry name) → index in `old.entries`.
+    by_name: HashMap<(usize, String), usize>,
+    /// The (class, level) pairs of the old table that look different now.
+    changed: HashSet<(String, Level)>,
+    /// The previous output jar (still in place until this weave's replaces it).
+    jar: Archive,
+    summary: Summary,
+}
+
+/// An input entry that needs no weave: its record, and the bytes its woven
+/// class and extra class (name, bytes) had in the previous output.
+pub struct Kept {
+    /// The entry's record, as the new state keeps it.
+    pub record: EntryRecord,
+    /// The woven class, if the weave changed it.
+    pub class: Option<Vec<u8>>,
+    /// The extra class beside it (entry name, bytes).
+    pub extra: Option<(String, Vec<u8>)>,
+}
+
+/// Where the incremental state of a weave into the jar `output` lives: a
+/// hidden file beside it (`.NAME.major`), so that the jar holds only what a
+/// weave puts there. (Not `.NAME.major-*`: those are the output writer's
+/// temporaries.)
+pub fn state_beside(output: &Path) -> PathBuf {
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    output.with_file_name(format!(".{name}.major"))
+}
+
+/// Writes the state of a weave into the jar `output` beside it (after the jar
+/// is in place): the jar's SHA-256 on the first line, then `state`.
+pub fn write_beside(output: &Path, state: &[u8]) -> Result<(), MajorError> {
+    let fail = |e: std::io::Error| MajorError::Usage(format!("{}: {e}", output.display()));
+    let jar = std::fs::read(output).map_err(fail)?;
+    let mut bytes = format!("output {}\n", hex(&Sha256::digest(&jar))).into_bytes();
+    bytes.extend_from_slice(state);
+    let path = state_beside(output);
+    let mut tmp = path.clone().into_os_string();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, &bytes)
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .map_err(fail)
+}
+
+/// The state of a jar state file (`bytes`), and the jar `output` opened, if
+/// the jar is the one that state describes.
+fn jar_as_left<'a>(bytes: &'a [u8], output: &Path) -> Result<(&'a [u8], Archive), String> {
+    let not_as_left = || format!("{} is not as major left it", output.display());
+    let (first, state) = match bytes.iter().position(|&b| b == b'\n') {
+        Some(n) => (&bytes[..n], &bytes[n + 1..]),
+        None => return Err(not_as_left()),
+    };
+    let jar = std::fs::read(output).map_err(|_| not_as_left())?;
+    if first != format!("output {}", hex(&Sha256::digest(&jar))).as_bytes() {
+        return Err(not_as_left());
+    }
+    let archive = Archive::open(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    Ok((state, archive))
 }
 
 /// One input entry as a full weave saw it: its hash and what its weave looked
@@ -556,18 +733,79 @@ pub fn observe<T>(
 }
 
 impl Recorder {
-    /// Records entry `i` of `a`: `outcome` and whether the class changed if
-    /// it was woven, and the files it went to.
+    /// Entry `i` of `a` (input `input`), if the previous weave's output can
+    /// stand for its weave: its bytes and every class its weave looked up
+    /// are as they were, and the previous jar holds its files. `None`
+    /// without a previous weave to reuse.
+    pub fn kept(
+        &self,
+        index: &ClassIndex,
+        input: usize,
+        a: &Arc<Archive>,
+        i: usize,
+    ) -> Result<Option<Kept>, MajorError> {
+        let Some(reuse) = self.reuse.as_deref() else {
+            return Ok(None);
+        };
+        let e = &a.entries()[i];
+        let key = (input, e.name.clone());
+        let Some(r) = reuse.by_name.get(&key).map(|&k| &reuse.old.entries[k]) else {
+            return Ok(None);
+        };
+        if r.deps.iter().any(|d| reuse.changed.contains(d)) || r.hash != hash_entry(index, a, i)? {
+            return Ok(None);
+        }
+        let read = |name: &str| -> Option<Vec<u8>> {
+            let k = reuse.jar.find(name)?;
+            reuse.jar.read(k).ok().map(|b| b.into_owned())
+        };
+        let mut kept = Kept {
+            record: r.clone(),
+            class: None,
+            extra: None,
+        };
+        // A woven class's files: the class under the entry's name, then its
+        // extra class (none when an aspect class replaces it).
+        if r.outcome.as_ref().is_some_and(|o| o.woven) && r.outputs.first() == Some(&e.name) {
+            let Some(class) = read(&e.name) else {
+                return Ok(None);
+            };
+            kept.class = Some(class);
+            if let Some(x) = r.outputs.get(1) {
+                let Some(bytes) = read(x) else {
+                    return Ok(None);
+                };
+                kept.extra = Some((x.clone(), bytes));
+            }
+        }
+        Ok(Some(kept))
+    }
+
+    /// Records an entry [`kept`](Self::kept) from the previous weave.
+    pub fn keep(&mut self, record: EntryRecord) {
+        self.entries.push(record);
+    }
+
+    /// Records entry `i` of `a` (input `input`): `outcome` and whether the
+    /// class changed if it was woven, and the files it went to.
     pub fn entry(
         &mut self,
+        input: usize,
         a: &Archive,
         i: usize,
         seen: Observed,
         outcome: Option<(&ClassOutcome, bool)>,
         outputs: Vec<String>,
     ) {
+        if let Some(r) = self.reuse.as_deref_mut() {
+            match outcome {
+                Some(_) => r.summary.rewoven += 1,
+                None => r.summary.recopied += 1,
+            }
+        }
         self.entries.push(EntryRecord {
             name: a.entries()[i].name.clone(),
+            input,
             hash: seen.hash,
             outputs,
             deps: sorted(seen.deps),
@@ -579,11 +817,30 @@ impl Recorder {
     /// summary.
     pub fn finish(self, index: &ClassIndex, added: Vec<String>) -> (Vec<u8>, Summary) {
         let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
-        let summary = Summary {
-            rewoven: classes,
-            classes,
-            full: Some(self.why.unwrap_or_else(|| NO_STATE.into())),
-            ..Summary::default()
+        let summary = match self.reuse {
+            Some(r) => {
+                let now: HashSet<(usize, &str)> = self
+                    .entries
+                    .iter()
+                    .map(|e| (e.input, e.name.as_str()))
+                    .collect();
+                Summary {
+                    classes,
+                    removed: r
+                        .old
+                        .entries
+                        .iter()
+                        .filter(|e| !now.contains(&(e.input, e.name.as_str())))
+                        .count(),
+                    ..r.summary
+                }
+            }
+            None => Summary {
+                rewoven: classes,
+                classes,
+                full: Some(self.why.unwrap_or_else(|| NO_STATE.into())),
+                ..Summary::default()
+            },
         };
         let bytes = state_bytes(
             index,
@@ -693,9 +950,7 @@ impl Update {
             }
             match k {
                 Some(r) => {
-                    if let Some(o) = &r.outcome {
-                        tally_stored(report, hits, errors, e.class_name().unwrap_or(&e.name), o);
-                    }
+                    tally_stored(report, hits, errors, e.class_name().unwrap_or(&e.name), r);
                     records.push((*r).clone());
                 }
                 None => {
@@ -703,14 +958,14 @@ impl Update {
                     debug_assert_eq!(i, j);
                     let r = r?;
                     match &r.record.outcome {
-                        Some(o) => {
+                        Some(_) => {
                             self.summary.rewoven += 1;
                             tally_stored(
                                 report,
                                 hits,
                                 errors,
                                 e.class_name().unwrap_or(&e.name),
-                                o,
+                                &r.record,
                             );
                         }
                         None => self.summary.recopied += 1,
@@ -868,6 +1123,7 @@ fn redo_entry(
     };
     let mut record = EntryRecord {
         name: e.name.clone(),
+        input: 0,
         hash: hash_entry(index, a, i)?,
         outputs: Vec::new(),
         deps: Vec::new(),

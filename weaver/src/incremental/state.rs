@@ -11,11 +11,12 @@
 //! table <n>                               every class looked up, sorted:
 //! <name> <bytes-fp> [P|H|D<fp> ...]       what it resolved to, per level asked
 //! global <i><L> ...                       looked up by the weave as a whole
-//! entry <name> <input sha-256>            per input entry, in input order:
+//! entry <name> <sha-256> <input>         per input entry, in input order:
 //! out <file>                              the files it produced
 //! dep <i><L> ...                          the classes its weave looked up
 //! outcome <woven 0|1> <empty finalize()> <intrinsics>
-//! advised <kind> <n> / hit <advice> <n> / declare <0|1> <message> <location>
+//! advised <kind> <n> / hit <advice> <n> / kind <advice> <kind> <n>
+//! declare <0|1> <message> <location> <method> <line|->
 //! skipped <text> / note <text>            what the report says of it
 //! added <file>                            the classes major added
 //! end <sha-256 of everything above>
@@ -37,7 +38,7 @@ use crate::weave::DeclareHit;
 pub const STATE_FILE: &str = ".major/incremental";
 
 /// The first line: the format and its version.
-const HEADER: &str = "major incremental state 1";
+const HEADER: &str = "major incremental state 3";
 
 /// What the report says of one woven class.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -48,6 +49,8 @@ pub struct StoredOutcome {
     pub advised: Vec<(String, usize)>,
     /// Shadows per advice id (only advice with some).
     pub hits: Vec<(usize, usize)>,
+    /// Shadows per advice id and join-point kind.
+    pub kinds: Vec<(usize, String, usize)>,
     /// `declare warning/error` matches.
     pub declares: Vec<DeclareHit>,
     /// Methods left unwoven, as the report words them.
@@ -63,8 +66,10 @@ pub struct StoredOutcome {
 /// One input entry as the last weave saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryRecord {
-    /// The entry's name in the input directory.
+    /// The entry's name in its input.
     pub name: String,
+    /// Which input (its index on the command line).
+    pub input: usize,
     /// SHA-256 of its bytes, hex.
     pub hash: String,
     /// The files of the output it produced.
@@ -184,7 +189,7 @@ impl State {
         }
         let _ = writeln!(t, "global{}", refs(&self.global));
         for e in &self.entries {
-            let _ = writeln!(t, "entry {} {}", esc(&e.name), e.hash);
+            let _ = writeln!(t, "entry {} {} {}", esc(&e.name), e.hash, e.input);
             for o in &e.outputs {
                 let _ = writeln!(t, "out {}", esc(o));
             }
@@ -205,13 +210,18 @@ impl State {
                 for (a, n) in &o.hits {
                     let _ = writeln!(t, "hit {a} {n}");
                 }
+                for (a, k, n) in &o.kinds {
+                    let _ = writeln!(t, "kind {a} {} {n}", esc(k));
+                }
                 for d in &o.declares {
                     let _ = writeln!(
                         t,
-                        "declare {} {} {}",
+                        "declare {} {} {} {} {}",
                         u8::from(d.is_error),
                         esc(&d.message),
-                        esc(&d.location)
+                        esc(&d.location),
+                        esc(&d.method),
+                        d.line.map_or("-".to_string(), |l| l.to_string())
                     );
                 }
                 for s in &o.skipped {
@@ -330,6 +340,7 @@ impl State {
                 state.entries.push(EntryRecord {
                     name: text(0)?,
                     hash: field(1).ok_or_else(|| bad(n, "a digest"))?.to_string(),
+                    input: num(2)?,
                     outputs: Vec::new(),
                     deps: Vec::new(),
                     outcome: None,
@@ -367,10 +378,16 @@ impl State {
                     match tag {
                         "advised" => o.advised.push((text(0)?, num(1)?)),
                         "hit" => o.hits.push((num(0)?, num(1)?)),
+                        "kind" => o.kinds.push((num(0)?, text(1)?, num(2)?)),
                         "declare" => o.declares.push(DeclareHit {
                             is_error: num(0)? == 1,
                             message: text(1)?,
                             location: text(2)?,
+                            method: text(3)?,
+                            line: match field(4) {
+                                Some("-") => None,
+                                _ => Some(num(4)? as u32),
+                            },
                         }),
                         "skipped" => o.skipped.push(text(0)?),
                         "note" => o.notes.push(text(0)?),
@@ -423,6 +440,7 @@ mod tests {
             entries: vec![
                 EntryRecord {
                     name: "p/A b.class".into(),
+                    input: 0,
                     hash: "00".into(),
                     outputs: vec!["p/A b.class".into(), "p/A$MajorStatics.class".into()],
                     deps: vec![
@@ -433,11 +451,23 @@ mod tests {
                         woven: true,
                         advised: vec![("method-call".into(), 3)],
                         hits: vec![(0, 3)],
-                        declares: vec![DeclareHit {
-                            is_error: false,
-                            message: "100% bad\nhere".into(),
-                            location: "A.java:3".into(),
-                        }],
+                        kinds: vec![(0, "method-call".into(), 3)],
+                        declares: vec![
+                            DeclareHit {
+                                is_error: false,
+                                message: "100% bad\nhere".into(),
+                                location: "A.java:3".into(),
+                                method: "m(I)V".into(),
+                                line: Some(3),
+                            },
+                            DeclareHit {
+                                is_error: true,
+                                message: "e".into(),
+                                location: "p/A".into(),
+                                method: "<init>()V".into(),
+                                line: None,
+                            },
+                        ],
                         skipped: vec![String::new()],
                         notes: vec!["n".into()],
                         empty_finalizers: 1,
@@ -446,6 +476,7 @@ mod tests {
                 },
                 EntryRecord {
                     name: "res.txt".into(),
+                    input: 1,
                     hash: "11".into(),
                     outputs: vec!["res.txt".into()],
                     deps: vec![],

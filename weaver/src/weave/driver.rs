@@ -43,6 +43,21 @@ pub struct DeclareHit {
     pub message: String,
     /// Where: `File.java:12`.
     pub location: String,
+    /// The method the join point is in: name and descriptor
+    /// (`main([Ljava/lang/String;)V`).
+    pub method: String,
+    /// The source line, when the class has line numbers.
+    pub line: Option<u32>,
+}
+
+impl DeclareHit {
+    /// Whether `other` says the same (kind, message, location): a line's
+    /// code copied into several methods (field initializers in each
+    /// constructor) is reported once, in the first.
+    pub fn same_report(&self, other: &DeclareHit) -> bool {
+        (self.is_error, &self.message, &self.location)
+            == (other.is_error, &other.message, &other.location)
+    }
 }
 
 /// What weaving one class produced.
@@ -56,6 +71,9 @@ pub struct ClassOutcome {
     pub advised: BTreeMap<&'static str, usize>,
     /// Per advice (by `PlannedAdvice::id`), the shadows it was woven into.
     pub advice_hits: Vec<usize>,
+    /// The same per advice and join-point kind (`advice_hits` summed over the
+    /// kinds): advice id and kind name, shadows.
+    pub advice_kinds: BTreeMap<(usize, &'static str), usize>,
     /// `declare warning/error` matches.
     pub declares: Vec<DeclareHit>,
     /// Methods left unwoven, with the reason.
@@ -71,6 +89,14 @@ pub struct ClassOutcome {
     pub intrinsics: usize,
     /// Advice not woven at some shadow, with the reason.
     pub notes: Vec<String>,
+}
+
+impl ClassOutcome {
+    /// Counts a shadow of kind `kind` that advice `advice` matched.
+    pub(super) fn hit(&mut self, advice: usize, kind: &'static str) {
+        self.advice_hits[advice] += 1;
+        *self.advice_kinds.entry((advice, kind)).or_insert(0) += 1;
+    }
 }
 
 /// The weaver for one program of aspects.
@@ -499,7 +525,7 @@ impl<'p> Weaver<'p> {
                 ($undo:expr) => {{
                     let undo = $undo;
                     outcome.advised = undo.0;
-                    outcome.advice_hits = undo.1;
+                    (outcome.advice_hits, outcome.advice_kinds) = undo.1;
                     outcome.proceed_methods = undo.2;
                     added.truncate(undo.3);
                     statics.rollback(undo.4);
@@ -523,7 +549,7 @@ impl<'p> Weaver<'p> {
                 // What a method left unwoven must take back.
                 let undo = (
                     outcome.advised.clone(),
-                    outcome.advice_hits.clone(),
+                    (outcome.advice_hits.clone(), outcome.advice_kinds.clone()),
                     outcome.proceed_methods,
                     added.len(),
                     statics.mark(),
@@ -813,6 +839,7 @@ impl<'p> Weaver<'p> {
                     outcome.bytes = None;
                     outcome.advised.clear();
                     outcome.advice_hits.iter_mut().for_each(|h| *h = 0);
+                    outcome.advice_kinds.clear();
                     outcome
                         .skipped_methods
                         .push(e.in_class(format!("{name} (the whole class)").as_str()));

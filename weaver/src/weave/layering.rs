@@ -11,6 +11,7 @@ use major_classfile::{descriptor, Handler, Insn, Label, Result};
 use major_pointcut_lang::ast::AdviceKind;
 use major_pointcut_lang::matcher::ShadowKind;
 
+use super::kind_name;
 use super::matching::Matched;
 use super::method::{label_index, MethodWeave};
 use super::plan::Residue;
@@ -333,7 +334,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             // is interpreted. The advice matched; the method stays as it is,
             // and the weave counts it.
             for m in &matched {
-                self.outcome.advice_hits[m.advice.id] += 1;
+                self.outcome.hit(m.advice.id, kind_name(kind));
             }
             self.outcome.intrinsics += 1;
             return Ok(());
@@ -342,7 +343,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             // The advice matched (no "did not match" warning), but the
             // method stays as it is.
             for m in &matched {
-                self.outcome.advice_hits[m.advice.id] += 1;
+                self.outcome.hit(m.advice.id, kind_name(kind));
             }
             self.outcome.empty_finalizers += 1;
             return Ok(());

@@ -141,8 +141,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     is_error: *is_error,
                     message: message.clone(),
                     location,
+                    method: format!("{}{}", self.member.name, self.member.descriptor),
+                    line: u32::try_from(line).ok(),
                 };
-                if !self.outcome.declares.contains(&hit) {
+                if !self.outcome.declares.iter().any(|d| d.same_report(&hit)) {
                     self.outcome.declares.push(hit);
                 }
             }
@@ -297,8 +299,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                         y.replace('/', ".")
                     ),
                     location: format!("{file}:{line}"),
+                    method: format!("{}{}", self.member.name, self.member.descriptor),
+                    line: u32::try_from(line).ok(),
                 };
-                if !self.outcome.declares.contains(&hit) {
+                if !self.outcome.declares.iter().any(|d| d.same_report(&hit)) {
                     self.outcome.declares.push(hit);
                 }
             }

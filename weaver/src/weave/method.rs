@@ -410,7 +410,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         self.changed = true;
         *self.outcome.advised.entry(kind_name(kind)).or_insert(0) += 1;
         for m in matched {
-            self.outcome.advice_hits[m.advice.id] += 1;
+            self.outcome.hit(m.advice.id, kind_name(kind));
         }
     }
 
