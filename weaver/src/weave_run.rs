@@ -442,12 +442,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                                 let class = k
                                     .class
                                     .as_ref()
-                                    .map(|b| PreparedEntry::like(kind, a, i, b))
+                                    .map(|b| PreparedEntry::like(kind, plan.compression, a, i, b))
                                     .transpose()?;
                                 let extra = k
                                     .extra
                                     .as_ref()
-                                    .map(|(n, x)| PreparedEntry::new(kind, n, x));
+                                    .map(|(n, x)| PreparedEntry::new(kind, plan.compression, n, x));
                                 return Ok(Err((k.record, class, extra)));
                             }
                             crate::incremental::observe(recorder.is_some(), &index, a, i, || {
