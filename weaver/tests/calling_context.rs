@@ -417,6 +417,28 @@ fn major_profile_runs_a_program_woven_as_it_loads() {
     // Every class woven as it loads: the JDK's frames are there too.
     let folded = fs::read_to_string(out_dir.join("calls.folded")).unwrap();
     assert!(folded.contains("Tree.main(java.lang.String[]);java.io.PrintStream.println(int) 1\n"));
+    // With wall time: a wall.folded beside, main's context in it.
+    let timed = dir.path().join("timed");
+    let run = major()
+        .args(["profile", "--times", "--java-home"])
+        .arg(&home)
+        .arg("-o")
+        .arg(&timed)
+        .arg("--")
+        .arg("-cp")
+        .arg(&classes)
+        .arg("Tree")
+        .env("MAJOR_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let wall = read_folded(&timed.join("wall.folded"));
+    assert!(wall.contains_key("Tree.main(java.lang.String[])"));
+    assert!(!timed.join("cpu.folded").exists(), "no CPU time measured");
     // A program that fails: its exit code, and still a profile.
     let run = major()
         .args(["profile", "--java-home"])

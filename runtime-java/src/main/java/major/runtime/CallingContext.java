@@ -527,7 +527,7 @@ public final class CallingContext {
      * {@link #writeAtExit(CallingContext)}, with the times or without.
      *
      * @param main the context of the program's {@code main}
-     * @param times whether the profile has the {@link #wall} and {@link #cpu} columns
+     * @param times whether the profile has the {@link #wall} column
      */
     public static synchronized void writeAtExit(CallingContext main, final boolean times) {
         if (hooked) {
@@ -566,11 +566,11 @@ public final class CallingContext {
      * (format 2, linear in the number of contexts):
      * <pre>
      * major-cct 2
-     * metrics calls[ wall_ns cpu_ns]
+     * metrics calls[ wall_ns]
      * frames N
      * FRAME                         (N lines: frame 0, 1, ...)
      * nodes M
-     * PARENT\tFRAME\tCALLS[\tWALL\tCPU]   (M lines, in depth-first order:
+     * PARENT\tFRAME\tCALLS[\tWALL]   (M lines, in depth-first order:
      *                               PARENT is an earlier line's number, or -1)
      * </pre>
      * Frames and children are sorted by name, so equal trees give equal files.
@@ -578,7 +578,8 @@ public final class CallingContext {
      * sees half a profile; iterative, whatever the depth of the tree.
      *
      * @param path the file to write
-     * @param times whether to write the wall and CPU times too
+     * @param times whether to write the wall times too (CPU time is not
+     *     measured yet)
      * @throws IOException if it cannot be written
      */
     public static void writeProfile(String path, boolean times) throws IOException {
@@ -606,7 +607,7 @@ public final class CallingContext {
         Writer w = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(tmp), "UTF-8"), 1 << 16);
         try {
             w.write("major-cct 2\n");
-            w.write(times ? "metrics calls wall_ns cpu_ns\n" : "metrics calls\n");
+            w.write(times ? "metrics calls wall_ns\n" : "metrics calls\n");
             w.write("frames " + frames.size() + "\n");
             for (String f : frames.keySet()) {
                 w.write(f);
@@ -629,8 +630,6 @@ public final class CallingContext {
                 if (times) {
                     w.write('\t');
                     w.write(Long.toString(m.wall));
-                    w.write('\t');
-                    w.write(Long.toString(m.cpu));
                 }
                 w.write('\n');
                 pushChildren(todo, m, line);
