@@ -31,6 +31,18 @@ const STUB_CLOSURE: &str = "package major.runtime;\n\
     \x20   public abstract Object run(Object[] args) throws Throwable;\n\
     }\n";
 
+/// What the calling-context aspects (`thisCallingContext`) use of the runtime's
+/// `major.runtime.CallingContext`.
+const STUB_CONTEXT: &str = "package major.runtime;
+public final class CallingContext {
+    public long calls, wall, cpu, mark;
+    public Object data;
+    public static void writeAtExit(CallingContext main) {}
+    public static void writeAtExit(CallingContext main, boolean times) {}
+    public static String describeThrow(Throwable t, CallingContext within) { return null; }
+}
+";
+
 const STUB_CONVERSIONS: &str = "package major.runtime;\n\
     public final class Conversions {\n\
     \x20   public static boolean booleanValue(Object o) { return o != null && (Boolean) o; }\n\
@@ -73,12 +85,14 @@ fn env() -> Option<&'static Env> {
         std::fs::create_dir_all(&src).unwrap();
         std::fs::write(src.join("AroundClosure.java"), STUB_CLOSURE).unwrap();
         std::fs::write(src.join("Conversions.java"), STUB_CONVERSIONS).unwrap();
+        std::fs::write(src.join("CallingContext.java"), STUB_CONTEXT).unwrap();
         let stubs = root.join("classes");
         let st = Command::new(&javac)
             .args(["--release", "8", "-nowarn", "-Xlint:-options", "-d"])
             .arg(&stubs)
             .arg(src.join("AroundClosure.java"))
             .arg(src.join("Conversions.java"))
+            .arg(src.join("CallingContext.java"))
             .status()
             .unwrap();
         assert!(st.success(), "stub runtime does not compile");
