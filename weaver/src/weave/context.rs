@@ -7,7 +7,8 @@
 //! ```text
 //!   node = enterContext("p.C.m(int)")      on entry (null while a bypass is on;
 //!                                          every method below does nothing then)
-//!   exitContext(node)                      before each return
+//!   exitContext(node)                      before each return (inline: the
+//!                                          parent's number made current)
 //!   exitThrown(node, e)                    in a handler of the whole body that
 //!                                          rethrows (noting where `e` was thrown)
 //!   restoreContext(node)                   at the entry of each exception handler
@@ -254,7 +255,10 @@ pub fn wrap(
         &format!("(Ljava/lang/String;I){ctx}"),
         false,
     )?;
-    let exit = pool.method_ref(CONTEXT, "exitContext", &format!("({ctx})V"), false)?;
+    let root_field = pool.field_ref(CONTEXT, "root", ctx)?;
+    let parent_field = pool.field_ref(CONTEXT, "parent", ctx)?;
+    let id_field = pool.field_ref(CONTEXT, "id", "I")?;
+    let current_field = pool.field_ref(CONTEXT, "current", "I")?;
     let restore = pool.method_ref(CONTEXT, "restoreContext", &format!("({ctx})V"), false)?;
     let thrown = pool.method_ref(
         CONTEXT,
@@ -310,8 +314,35 @@ pub fn wrap(
                 call_with_node(restore, &mut out);
             }
             Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
-                call_with_node(exit, &mut out);
-                out.push(insn);
+                // exitContext(node), inline: node.root.current = node.parent.id
+                let skip = code.new_label();
+                out.extend([
+                    load.clone(),
+                    Insn::Jump {
+                        op: op::IFNULL,
+                        target: skip,
+                    },
+                    load.clone(),
+                    Insn::Cp {
+                        op: op::GETFIELD,
+                        index: root_field,
+                    },
+                    load.clone(),
+                    Insn::Cp {
+                        op: op::GETFIELD,
+                        index: parent_field,
+                    },
+                    Insn::Cp {
+                        op: op::GETFIELD,
+                        index: id_field,
+                    },
+                    Insn::Cp {
+                        op: op::PUTFIELD,
+                        index: current_field,
+                    },
+                    Insn::Label(skip),
+                    insn,
+                ]);
             }
             Insn::Cp { op: o, index: r }
                 if matches!(

@@ -57,13 +57,14 @@ public final class CallingContext {
     public final CallingContext root;
 
     /**
-     * In a thread's root: the number of the thread's current node. A number,
+     * In a thread's root: the number of the thread's current node (woven
+     * code sets it to its parent's on return; nothing else may write it). A number,
      * not a reference: the root outlives young collections, and a reference
      * stored into an old object on every method entry and exit costs G1's
      * post-write barrier its slow path each time (measured: 30% of a woven
      * workload's samples).
      */
-    private int current;
+    public int current;
     /** In a thread's root: its nodes by number. */
     private CallingContext[] nodes;
     /** In a thread's root: how many nodes it has. */
@@ -152,10 +153,24 @@ public final class CallingContext {
      */
     public static CallingContext enterIn(CallingContext root, String frame, int hash) {
         CallingContext cur = root.nodes[root.current];
-        CallingContext c = find(cur, frame, hash);
-        if (c == null) {
-            c = create(cur, frame, hash);
+        // find's probe, inline: this runs on every woven method's entry, and
+        // a call more costs the interpreter and C1 more than the loop.
+        CallingContext[] t = cur.table;
+        if (t != null) {
+            int m = t.length - 1;
+            for (int i = hash & m; ; i = (i + 1) & m) {
+                CallingContext c = t[i];
+                if (c == null) {
+                    break;
+                }
+                if (c.frame == frame) {
+                    c.calls++;
+                    root.current = c.id;
+                    return c;
+                }
+            }
         }
+        CallingContext c = create(cur, frame, hash);
         root.current = c.id;
         return c;
     }
