@@ -68,8 +68,16 @@ public class Fail {
 /// Runs `Fail` (with `java` options `opts` before the class) and checks
 /// FailureContext's report of where its exception was thrown: the frames
 /// with their arguments; with the JDK woven, `Integer.parseInt`'s too.
-fn check_failure(mut java: Command, jdk_frames: bool) {
-    let run = java.arg("Fail").output().unwrap();
+fn check_failure(mut java: Command, jdk_frames: bool, dir: &Path) {
+    // CctProfiler is woven too: its profile goes to the test's directory.
+    let run = java
+        .arg(format!(
+            "-Dmajor.cct.out={}",
+            dir.join("fail.cct").display()
+        ))
+        .arg("Fail")
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert_eq!(String::from_utf8_lossy(&run.stdout), "caught\n");
@@ -262,7 +270,7 @@ fn application_weave_keeps_the_calling_context_tree() {
     assert!(!p.keys().any(|k| k.contains("java.io.PrintStream")));
     let mut java = Command::new(home.join("bin/java"));
     java.arg("-Xverify:all").arg("-cp").arg(&woven);
-    check_failure(java, false);
+    check_failure(java, false, dir.path());
 }
 
 #[test]
@@ -345,7 +353,7 @@ fn woven_java_base_keeps_the_complete_calling_context_tree() {
         .arg("-Xverify:all")
         .arg("-cp")
         .arg(woven.join("classes"));
-    check_failure(java, true);
+    check_failure(java, true, dir.path());
 
     // `major profile` on the woven JDK: the outputs, and the tree in them.
     let out_dir = dir.path().join("profile");
