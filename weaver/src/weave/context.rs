@@ -7,8 +7,7 @@
 //! ```text
 //!   node = enterContext("p.C.m(int)")      on entry (null while a bypass is on;
 //!                                          every method below does nothing then)
-//!   exitContext(node)                      before each return (inline: the
-//!                                          parent's number made current)
+//!   node.root.current = node.parent.id     before each return (inline)
 //!   exitThrown(node, e)                    in a handler of the whole body that
 //!                                          rethrows (noting where `e` was thrown)
 //!   restoreContext(node)                   at the entry of each exception handler
@@ -68,64 +67,9 @@ pub fn owner(full_coverage: bool) -> &'static str {
 }
 
 /// The frame of a method: `java.util.HashMap.hash(java.lang.Object)` —
-/// binary class name, method name, parameter types as in Java source.
-pub fn frame_name(class: &str, method: &str, descriptor: &str) -> String {
-    let mut s = String::with_capacity(class.len() + method.len() + descriptor.len() + 8);
-    s.push_str(&class.replace('/', "."));
-    s.push('.');
-    s.push_str(method);
-    s.push('(');
-    let params = descriptor
-        .strip_prefix('(')
-        .and_then(|d| d.split(')').next())
-        .unwrap_or("");
-    let b = params.as_bytes();
-    let mut i = 0;
-    let mut first = true;
-    while i < b.len() {
-        let mut dims = 0;
-        while i < b.len() && b[i] == b'[' {
-            dims += 1;
-            i += 1;
-        }
-        if i >= b.len() {
-            break;
-        }
-        let ty: String = match b[i] {
-            b'L' => {
-                let end = params[i..].find(';').map_or(b.len(), |e| i + e);
-                let t = params[i + 1..end].replace('/', ".");
-                i = end + 1;
-                t
-            }
-            c => {
-                i += 1;
-                match c {
-                    b'Z' => "boolean",
-                    b'B' => "byte",
-                    b'C' => "char",
-                    b'S' => "short",
-                    b'I' => "int",
-                    b'J' => "long",
-                    b'F' => "float",
-                    b'D' => "double",
-                    _ => "?",
-                }
-                .to_string()
-            }
-        };
-        if !first {
-            s.push(',');
-        }
-        first = false;
-        s.push_str(&ty);
-        for _ in 0..dims {
-            s.push_str("[]");
-        }
-    }
-    s.push(')');
-    s
-}
+/// binary class name, method name, parameter types as in Java source; the
+/// names the profiles and the JVMTI oracle use too.
+pub use crate::profile::frame_name;
 
 /// The hash the runtime's child tables use for `frame` (FNV-1a of its
 /// UTF-8 bytes): computed here, passed with the frame.
@@ -314,7 +258,7 @@ pub fn wrap(
                 call_with_node(restore, &mut out);
             }
             Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
-                // exitContext(node), inline: node.root.current = node.parent.id
+                // Leave the frame, inline: node.root.current = node.parent.id
                 let skip = code.new_label();
                 out.extend([
                     load.clone(),
@@ -589,40 +533,10 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
             "find"
                 | "enterIn"
                 | "currentIn"
-                | "exitContext"
                 | "exitThrown"
                 | "restoreContext"
                 | "enterNative"
                 | "enterDispatched"
                 | "dispatchChild"
         )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn frame_names() {
-        assert_eq!(
-            frame_name("java/util/HashMap", "hash", "(Ljava/lang/Object;)I"),
-            "java.util.HashMap.hash(java.lang.Object)"
-        );
-        assert_eq!(
-            frame_name("java/lang/String", "<init>", "([BB)V"),
-            "java.lang.String.<init>(byte[],byte)"
-        );
-        assert_eq!(
-            frame_name("Foo$Bar", "<clinit>", "()V"),
-            "Foo$Bar.<clinit>()"
-        );
-        assert_eq!(
-            frame_name("p/Main", "main", "([Ljava/lang/String;)V"),
-            "p.Main.main(java.lang.String[])"
-        );
-        assert_eq!(
-            frame_name("p/A", "m", "([[I[[Lp/B$C;JZ)[I"),
-            "p.A.m(int[][],p.B$C[][],long,boolean)"
-        );
-    }
 }

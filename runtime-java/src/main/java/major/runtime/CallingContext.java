@@ -260,17 +260,6 @@ public final class CallingContext {
     }
 
     /**
-     * Leaves the frame of {@code node}: its parent is current again.
-     *
-     * @param node the node entered, or null
-     */
-    public static void exitContext(CallingContext node) {
-        if (node != null) {
-            node.root.current = node.parent.id;
-        }
-    }
-
-    /**
      * Leaves the frame of {@code node} as {@code t} unwinds it.
      *
      * @param node the node entered, or null
