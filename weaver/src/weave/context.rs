@@ -7,7 +7,7 @@
 //! ```text
 //!   node = enterContext("p.C.m(int)")      on entry (null while a bypass is on;
 //!                                          every method below does nothing then)
-//!   node.root.current = node.parent.id     before each return (inline)
+//!   node.root.current = node.up            before each return (inline)
 //!   exitThrown(node, e)                    in a handler of the whole body that
 //!                                          rethrows (noting where `e` was thrown)
 //!   restoreContext(node)                   at the entry of each exception handler
@@ -200,8 +200,7 @@ pub fn wrap(
         false,
     )?;
     let root_field = pool.field_ref(CONTEXT, "root", ctx)?;
-    let parent_field = pool.field_ref(CONTEXT, "parent", ctx)?;
-    let id_field = pool.field_ref(CONTEXT, "id", "I")?;
+    let up_field = pool.field_ref(CONTEXT, "up", "I")?;
     let current_field = pool.field_ref(CONTEXT, "current", "I")?;
     let restore = pool.method_ref(CONTEXT, "restoreContext", &format!("({ctx})V"), false)?;
     let thrown = pool.method_ref(
@@ -233,8 +232,8 @@ pub fn wrap(
             },
         ]);
     };
-    let handler_labels: Vec<Label> = code.handlers.iter().map(|h| h.handler).collect();
     let old = std::mem::take(&mut code.insns);
+    let restore_points = restore_points(&old, &code.handlers);
     let mut out = Vec::with_capacity(old.len() + old.len() / 4 + 16);
     let mut tracked = 0;
     let start = code.new_label();
@@ -253,12 +252,12 @@ pub fn wrap(
     ]);
     for insn in old {
         match &insn {
-            Insn::Label(l) if handler_labels.contains(l) => {
+            Insn::Label(l) if restore_points.contains(l) => {
                 out.push(insn);
                 call_with_node(restore, &mut out);
             }
             Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
-                // Leave the frame, inline: node.root.current = node.parent.id
+                // Leave the frame, inline: node.root.current = node.up
                 let skip = code.new_label();
                 out.extend([
                     load.clone(),
@@ -274,11 +273,7 @@ pub fn wrap(
                     load.clone(),
                     Insn::Cp {
                         op: op::GETFIELD,
-                        index: parent_field,
-                    },
-                    Insn::Cp {
-                        op: op::GETFIELD,
-                        index: id_field,
+                        index: up_field,
                     },
                     Insn::Cp {
                         op: op::PUTFIELD,
@@ -370,6 +365,40 @@ pub fn wrap(
     }
     code.insns = out;
     Ok(tracked)
+}
+
+/// Where the exception handlers of `insns` restore their frame's node: at
+/// each handler's entry, unless handlers of its own cover that entry (javac
+/// protects the first instructions of a `finally` or `synchronized` handler
+/// by the handler itself: `astore`, `aload; monitorexit`) — then right after
+/// the end of those ranges. A call there would be covered by its own block,
+/// which HotSpot's C1 cannot compile ("error while joining with exception
+/// handler"): the method would run interpreted until C2 takes it. (A restore
+/// reached by another path too does no harm: it makes the frame's own node
+/// current, which it is whenever the frame's code runs.)
+fn restore_points(insns: &[Insn], handlers: &[Handler]) -> std::collections::HashSet<Label> {
+    let mut position = std::collections::HashMap::new();
+    let mut at = 0usize;
+    for i in insns {
+        match i {
+            Insn::Label(l) => {
+                position.insert(*l, at);
+            }
+            _ => at += 1,
+        }
+    }
+    let pos = |l: &Label| position.get(l).copied().unwrap_or(usize::MAX);
+    handlers
+        .iter()
+        .map(|h| {
+            let entry = pos(&h.handler);
+            handlers
+                .iter()
+                .filter(|c| c.handler == h.handler && pos(&c.start) <= entry && entry < pos(&c.end))
+                .max_by_key(|c| pos(&c.end))
+                .map_or(h.handler, |c| c.end)
+        })
+        .collect()
 }
 
 /// Adds to `java.lang.MajorBypass` the two methods that find the thread's
@@ -532,6 +561,7 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
             method,
             "find"
                 | "enterIn"
+                | "enterMiss"
                 | "currentIn"
                 | "exitThrown"
                 | "restoreContext"

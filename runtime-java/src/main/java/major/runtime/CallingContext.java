@@ -53,6 +53,12 @@ public final class CallingContext {
 
     /** The node's number in its thread's tree (the root is 0). */
     public final int id;
+    /**
+     * The parent's number (the root's own for the root): what woven code makes
+     * current when the frame returns ({@code node.root.current = node.up}, one
+     * load less than through {@link #parent}).
+     */
+    public final int up;
     /** The thread's root. */
     public final CallingContext root;
 
@@ -97,6 +103,7 @@ public final class CallingContext {
         this.frame = frame;
         this.hash = hash;
         this.id = id;
+        this.up = parent == null ? 0 : parent.id;
         this.root = root == null ? this : root;
     }
 
@@ -153,24 +160,38 @@ public final class CallingContext {
      */
     public static CallingContext enterIn(CallingContext root, String frame, int hash) {
         CallingContext cur = root.nodes[root.current];
-        // find's probe, inline: this runs on every woven method's entry, and
-        // a call more costs the interpreter and C1 more than the loop.
+        // The first probe, inline and straight: this runs on every woven
+        // method's entry, and is inlined into every compiled woven method; a
+        // loop there costs the JIT compilers more than the call of the rare
+        // miss (the table is at most half full: most children sit in their
+        // first slot).
         CallingContext[] t = cur.table;
         if (t != null) {
-            int m = t.length - 1;
-            for (int i = hash & m; ; i = (i + 1) & m) {
-                CallingContext c = t[i];
-                if (c == null) {
-                    break;
-                }
-                if (c.frame == frame) {
-                    c.calls++;
-                    root.current = c.id;
-                    return c;
-                }
+            CallingContext c = t[hash & (t.length - 1)];
+            if (c != null && c.frame == frame) {
+                c.calls++;
+                root.current = c.id;
+                return c;
             }
         }
-        CallingContext c = create(cur, frame, hash);
+        return enterMiss(root, cur, frame, hash);
+    }
+
+    /**
+     * {@link #enterIn} past the first probe: the rest of the probe, else the
+     * child made.
+     *
+     * @param root the thread's root
+     * @param cur the current node
+     * @param frame the frame (an interned string)
+     * @param hash the frame's hash
+     * @return the node entered
+     */
+    public static CallingContext enterMiss(CallingContext root, CallingContext cur, String frame, int hash) {
+        CallingContext c = find(cur, frame, hash);
+        if (c == null) {
+            c = create(cur, frame, hash);
+        }
         root.current = c.id;
         return c;
     }
@@ -272,7 +293,7 @@ public final class CallingContext {
                 root.thrown = t;
                 root.thrownAt = node;
             }
-            root.current = node.parent.id;
+            root.current = node.up;
         }
     }
 
