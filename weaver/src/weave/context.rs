@@ -570,3 +570,56 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
                 | "dispatchChild"
         )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// javac's `synchronized` block: the body's range and the handler's own
+    /// first instructions both go to the handler.
+    #[test]
+    fn a_handler_covered_by_itself_restores_after_that_range() {
+        let mut code = Code::empty();
+        let (body, body_end, handler, self_end, other) = (
+            code.new_label(),
+            code.new_label(),
+            code.new_label(),
+            code.new_label(),
+            code.new_label(),
+        );
+        let local = |op: u8, index: u16| Insn::Local {
+            op,
+            index,
+            wide: false,
+        };
+        code.insns = vec![
+            Insn::Label(body),
+            Insn::Simple(op::NOP),
+            Insn::Label(body_end),
+            Insn::Simple(op::RETURN),
+            Insn::Label(handler),
+            local(op::ASTORE, 2),
+            local(op::ALOAD, 1),
+            Insn::Simple(195), // monitorexit
+            Insn::Label(self_end),
+            local(op::ALOAD, 2),
+            Insn::Simple(op::ATHROW),
+            Insn::Label(other),
+            Insn::Simple(op::RETURN),
+        ];
+        let h = |start, end, handler| Handler {
+            start,
+            end,
+            handler,
+            catch_type: 0,
+        };
+        code.handlers = vec![h(body, body_end, handler), h(handler, self_end, handler)];
+        let points = restore_points(&code.insns, &code.handlers);
+        assert_eq!(points, [self_end].into_iter().collect());
+
+        // A handler its own ranges do not cover restores at its entry.
+        code.handlers = vec![h(body, body_end, handler), h(body, body_end, other)];
+        let points = restore_points(&code.insns, &code.handlers);
+        assert_eq!(points, [handler, other].into_iter().collect());
+    }
+}
