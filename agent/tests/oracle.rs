@@ -57,17 +57,13 @@ fn counts_equal_the_oracle(jdk: &Path) {
         fullcov.join("JdkCounter.aj"),
     ];
     let cp: OsString = classes.clone().into();
-    let agent: Vec<OsString> = common::agent_command(
+    let agent = common::agent_jvm_options(
         jdk,
         &aspects,
         &d.join("cache"),
         &[],
         &["-cp".into(), cp.clone()],
-    )
-    .get_args()
-    .take(1)
-    .map(OsString::from)
-    .collect();
+    );
     // Access flags (native, bridge, intrinsic) of the JDK's and the
     // programs' methods; the proxy has none (it is in no archive).
     let mut access = access_flags(&Archive::open(&jdk.join("lib/modules")).unwrap(), "");

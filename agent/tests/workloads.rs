@@ -80,16 +80,15 @@ fn run_under_agent(
         .map(|d| format!("dump={}", d.display()))
         .into_iter()
         .collect();
-    // The agent's option (`-agentpath:...`), made as `major run` makes it
-    // (which compiles the aspects against the workload's class path).
-    let c = common::agent_command(
+    // The agent's options, made as `major run` makes them (which compiles
+    // the aspects against the workload's class path).
+    let agent = common::agent_jvm_options(
         &p.jdk_home,
         &aspects,
         cache,
         &extra,
         &[OsString::from("-cp"), cp],
     );
-    let agent: Vec<OsString> = c.get_args().take(1).map(OsString::from).collect();
     p.run(w, &p.jdk_home.join("bin/java"), &agent, None, work)
         .unwrap_or_else(|e| panic!("{e}"))
 }

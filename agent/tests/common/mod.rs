@@ -89,6 +89,22 @@ pub fn agent_command_with(
     out
 }
 
+/// The JVM options that run a program under the agent, as `major run
+/// --aspect` passes them (`-agentpath:...`, and the `--patch-module` of the
+/// added classes): [`agent_command`]'s arguments before `args` (the class
+/// path the aspects are compiled against, as `-cp DIR`).
+pub fn agent_jvm_options(
+    jdk: &Path,
+    aspects: &[PathBuf],
+    cache: &Path,
+    extra: &[String],
+    args: &[OsString],
+) -> Vec<OsString> {
+    let c = agent_command(jdk, aspects, cache, extra, args);
+    let all: Vec<OsString> = c.get_args().map(OsString::from).collect();
+    all[..all.len() - args.len()].to_vec()
+}
+
 /// The strings as arguments.
 pub fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()

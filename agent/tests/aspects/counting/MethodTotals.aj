@@ -1,0 +1,92 @@
+package counting;
+
+import java.io.FileWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.aspectj.lang.JoinPoint;
+
+/**
+ * Per-method execution counts, to hold the two weaving modes against each
+ * other: every method and constructor execution on the main thread, by join
+ * point, until the JVM's shutdown starts (java.lang.Shutdown.shutdown or
+ * exit). From then on the thread that shuts down (DestroyJavaVM) starts the
+ * shutdown hooks and joins them, concurrently with the hook that reports:
+ * how much of that a report sees depends on thread scheduling. That is why
+ * ExecutionCounter's total of a hello world varies by a few executions from
+ * one run to the next (ApplicationShutdownHooks.runHooks joining the hooks,
+ * IdentityHashMap iterators). Those executions and the ones on other
+ * threads (the JDK's daemon threads, whose work depends on timing) are
+ * counted apart, in total.
+ *
+ * A shutdown hook writes "count signature" lines to the file the system
+ * property totals.out names and prints the totals to stderr.
+ */
+public aspect MethodTotals {
+    private static final Map<JoinPoint.StaticPart, long[]> counts =
+        new IdentityHashMap<JoinPoint.StaticPart, long[]>();
+    private static long onMain;
+    private static long otherThreads;
+    private static long inShutdown;
+    private static volatile boolean shuttingDown;
+    private static volatile Thread main;
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(MethodTotals::write));
+    }
+
+    before(): execution(static void java.lang.Shutdown.shutdown())
+        || execution(static void java.lang.Shutdown.exit(int)) {
+        shuttingDown = true;
+    }
+
+    before(): (execution(* *(..)) || execution(*.new(..))) && !within(MethodTotals) {
+        Thread t = Thread.currentThread();
+        if (main == null && "main".equals(t.getName())) {
+            main = t;
+        }
+        synchronized (counts) {
+            if (shuttingDown) {
+                inShutdown++;
+            } else if (t != main) {
+                otherThreads++;
+            } else {
+                onMain++;
+                long[] n = counts.get(thisJoinPointStaticPart);
+                if (n == null) {
+                    counts.put(thisJoinPointStaticPart, n = new long[1]);
+                }
+                n[0]++;
+            }
+        }
+    }
+
+    private static void write() {
+        Map<String, long[]> byKey = new TreeMap<String, long[]>();
+        long main, other, shutdown;
+        synchronized (counts) {
+            for (Map.Entry<JoinPoint.StaticPart, long[]> e : counts.entrySet()) {
+                String key = e.getKey().getSignature().toLongString();
+                long[] n = byKey.get(key);
+                if (n == null) {
+                    byKey.put(key, n = new long[1]);
+                }
+                n[0] += e.getValue()[0];
+            }
+            main = onMain;
+            other = otherThreads;
+            shutdown = inShutdown;
+        }
+        try (PrintWriter w = new PrintWriter(new FileWriter(System.getProperty("totals.out")))) {
+            for (Map.Entry<String, long[]> e : byKey.entrySet()) {
+                w.println(e.getValue()[0] + " " + e.getKey());
+            }
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+        System.err.println("MethodTotals: " + main + " executions on main, " + other
+            + " on other threads, " + shutdown + " in the shutdown");
+    }
+}
