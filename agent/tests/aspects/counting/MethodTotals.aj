@@ -30,6 +30,7 @@ public aspect MethodTotals {
     private static long onMain;
     private static long otherThreads;
     private static long inShutdown;
+    private static long loadingStatics;
     private static volatile boolean shuttingDown;
     private static volatile Thread main;
 
@@ -42,7 +43,31 @@ public aspect MethodTotals {
         shuttingDown = true;
     }
 
-    before(): (execution(* *(..)) || execution(*.new(..))) && !within(MethodTotals) {
+    /** A class loader loading the class `name`. */
+    pointcut loading(String name): execution(* java.lang.ClassLoader+.loadClass(String, boolean))
+        && args(name, *);
+
+    pointcut executions(): (execution(* *(..)) || execution(*.new(..))) && !within(MethodTotals);
+
+    before(): executions() && !cflow(loading(*)) {
+        count(thisJoinPointStaticPart);
+    }
+
+    /** The two-phase mode loads a class's extra class of static parts
+     *  (C$MajorStatics, for class files before Java 7) through the
+     *  application class loader, whose Java code runs; the agent defines it
+     *  from the class file load hook, running none: counted apart. */
+    before(String name): executions() && cflow(loading(name)) {
+        if (name.endsWith("$MajorStatics")) {
+            synchronized (counts) {
+                loadingStatics++;
+            }
+        } else {
+            count(thisJoinPointStaticPart);
+        }
+    }
+
+    private static void count(JoinPoint.StaticPart part) {
         Thread t = Thread.currentThread();
         if (main == null && "main".equals(t.getName())) {
             main = t;
@@ -54,9 +79,9 @@ public aspect MethodTotals {
                 otherThreads++;
             } else {
                 onMain++;
-                long[] n = counts.get(thisJoinPointStaticPart);
+                long[] n = counts.get(part);
                 if (n == null) {
-                    counts.put(thisJoinPointStaticPart, n = new long[1]);
+                    counts.put(part, n = new long[1]);
                 }
                 n[0]++;
             }
@@ -65,7 +90,7 @@ public aspect MethodTotals {
 
     private static void write() {
         Map<String, long[]> byKey = new TreeMap<String, long[]>();
-        long main, other, shutdown;
+        long main, other, shutdown, statics;
         synchronized (counts) {
             for (Map.Entry<JoinPoint.StaticPart, long[]> e : counts.entrySet()) {
                 String key = e.getKey().getSignature().toLongString();
@@ -78,6 +103,7 @@ public aspect MethodTotals {
             main = onMain;
             other = otherThreads;
             shutdown = inShutdown;
+            statics = loadingStatics;
         }
         try (PrintWriter w = new PrintWriter(new FileWriter(System.getProperty("totals.out")))) {
             for (Map.Entry<String, long[]> e : byKey.entrySet()) {
@@ -87,6 +113,7 @@ public aspect MethodTotals {
             throw new RuntimeException(e);
         }
         System.err.println("MethodTotals: " + main + " executions on main, " + other
-            + " on other threads, " + shutdown + " in the shutdown");
+            + " on other threads, " + shutdown + " in the shutdown, " + statics
+            + " loading extra classes of static parts");
     }
 }
