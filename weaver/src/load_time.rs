@@ -601,8 +601,13 @@ impl AgentRun {
             options.push(format!("aspect={}", absolute(a).display()));
         }
         // The classes the weave adds, on `--patch-module java.base` (see
-        // [`added_classes_jar`]): made here as the agent makes them.
-        let added_jar = {
+        // [`added_classes_jar`]): made here as the agent makes them. Only
+        // where the JVM verifies what the hook changed (after JDK 17; JDK 17
+        // gets them defined at VMStart, as the image form has them, with no
+        // module patch whose reading would run Java code).
+        let added_jar = if self.jdk.feature_version().is_some_and(|v| v <= 17) {
+            None
+        } else {
             let image = Arc::new(RuntimeImage::open(&self.jdk.modules())?);
             let index = load_time_index(image.clone(), &java_class_path(args), &compiled.aspects)?;
             let weaver = LoadTimeWeaver::new(
@@ -618,9 +623,11 @@ impl AgentRun {
                 .map(|c| c.join("added-classes"))
                 .filter(|d| std::fs::create_dir_all(d).is_ok())
                 .unwrap_or_else(std::env::temp_dir);
-            absolute(&added_classes_jar(weaver.added_classes(), &dir)?)
+            Some(absolute(&added_classes_jar(weaver.added_classes(), &dir)?))
         };
-        options.push(format!("added-jar={}", added_jar.display()));
+        if let Some(jar) = &added_jar {
+            options.push(format!("added-jar={}", jar.display()));
+        }
         if let Some(c) = &compiled.cache_dir {
             options.push(format!("cache={}", absolute(c).display()));
         }
@@ -679,8 +686,12 @@ impl AgentRun {
             "-agentpath:{}={options}",
             absolute(&self.agent).display(),
         ))
-        .arg("--patch-module")
-        .arg(format!("java.base={}", added_jar.display()))
+        .args(added_jar.iter().flat_map(|jar| {
+            [
+                std::ffi::OsString::from("--patch-module"),
+                format!("java.base={}", jar.display()).into(),
+            ]
+        }))
         .args(args);
         Ok(c)
     }
