@@ -182,7 +182,10 @@ fn agrees_with_two_phase(jdk: &Path, bypass: BypassForm) {
     let a = agreement(
         &dump,
         &ClassSource::new(std::slice::from_ref(&woven_classes), Some(&woven_modules)),
-        &ClassSource::new(&[classes.clone()], Some(&jdk.join("lib/modules"))),
+        &ClassSource::new(
+            std::slice::from_ref(&classes),
+            Some(&jdk.join("lib/modules")),
+        ),
         &ClassSource::new(&[], Some(&woven_modules)),
     );
     eprintln!(

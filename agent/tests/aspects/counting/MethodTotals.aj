@@ -19,7 +19,9 @@ import org.aspectj.lang.JoinPoint;
  * one run to the next (ApplicationShutdownHooks.runHooks joining the hooks,
  * IdentityHashMap iterators). Those executions and the ones on other
  * threads (the JDK's daemon threads, whose work depends on timing) are
- * counted apart, in total.
+ * counted apart, in total, and so are the executions that load and record
+ * the extra classes of static parts (C$MajorStatics), which the two modes
+ * make differently (see the advice below).
  *
  * A shutdown hook writes "count signature" lines to the file the system
  * property totals.out names and prints the totals to stderr.
@@ -30,7 +32,8 @@ public aspect MethodTotals {
     private static long onMain;
     private static long otherThreads;
     private static long inShutdown;
-    private static long loadingStatics;
+    private static long staticParts;
+    private static long oneMode;
     private static volatile boolean shuttingDown;
     private static volatile Thread main;
 
@@ -44,12 +47,31 @@ public aspect MethodTotals {
     }
 
     /** A class loader loading the class `name`. */
-    pointcut loading(String name): execution(* java.lang.ClassLoader+.loadClass(String, boolean))
-        && args(name, *);
+    pointcut loading(String name): execution(* java.lang.ClassLoader+.loadClass(String, ..))
+        && args(name, ..);
 
     pointcut executions(): (execution(* *(..)) || execution(*.new(..))) && !within(MethodTotals);
 
-    before(): executions() && !cflow(loading(*)) {
+    /** A class loader recording a class defined in it (the JVM calls this). */
+    pointcut recording(Class<?> c): execution(void java.lang.ClassLoader.addClass(Class))
+        && args(c);
+
+    /** Work of one mode only, whatever the aspects: the JVM has a module
+     *  read every unnamed module once an agent changed one of its classes
+     *  (Modules.transformedByAgent: the agent's mode), and the run-time
+     *  image read through jdk.internal.jimage is the woven image in the
+     *  two-phase mode (other string table and hash layout: other probe
+     *  counts). Counted apart. */
+    pointcut oneMode(): execution(* jdk.internal.module.Modules.transformedByAgent(..))
+        || execution(* jdk.internal.jimage..*.*(..));
+
+    before(): executions() && cflow(oneMode()) {
+        synchronized (counts) {
+            oneMode++;
+        }
+    }
+
+    before(): executions() && !cflow(oneMode()) && !cflow(loading(*)) && !cflow(recording(*)) {
         count(thisJoinPointStaticPart);
     }
 
@@ -57,10 +79,23 @@ public aspect MethodTotals {
      *  (C$MajorStatics, for class files before Java 7) through the
      *  application class loader, whose Java code runs; the agent defines it
      *  from the class file load hook, running none: counted apart. */
-    before(String name): executions() && cflow(loading(name)) {
+    before(String name): executions() && !cflow(oneMode()) && cflow(loading(name))
+        && !cflow(recording(*)) {
         if (name.endsWith("$MajorStatics")) {
             synchronized (counts) {
-                loadingStatics++;
+                staticParts++;
+            }
+        } else {
+            count(thisJoinPointStaticPart);
+        }
+    }
+
+    /** Either mode's loader records a C$MajorStatics it defines: counted
+     *  apart too (in the two-phase mode it is part of the loading above). */
+    before(Class<?> c): executions() && !cflow(oneMode()) && cflow(recording(c)) {
+        if (c.getName().endsWith("$MajorStatics")) {
+            synchronized (counts) {
+                staticParts++;
             }
         } else {
             count(thisJoinPointStaticPart);
@@ -90,7 +125,7 @@ public aspect MethodTotals {
 
     private static void write() {
         Map<String, long[]> byKey = new TreeMap<String, long[]>();
-        long main, other, shutdown, statics;
+        long main, other, shutdown, statics, only;
         synchronized (counts) {
             for (Map.Entry<JoinPoint.StaticPart, long[]> e : counts.entrySet()) {
                 String key = e.getKey().getSignature().toLongString();
@@ -103,7 +138,8 @@ public aspect MethodTotals {
             main = onMain;
             other = otherThreads;
             shutdown = inShutdown;
-            statics = loadingStatics;
+            statics = staticParts;
+            only = oneMode;
         }
         try (PrintWriter w = new PrintWriter(new FileWriter(System.getProperty("totals.out")))) {
             for (Map.Entry<String, long[]> e : byKey.entrySet()) {
@@ -114,6 +150,6 @@ public aspect MethodTotals {
         }
         System.err.println("MethodTotals: " + main + " executions on main, " + other
             + " on other threads, " + shutdown + " in the shutdown, " + statics
-            + " loading extra classes of static parts");
+            + " for the extra classes of static parts, " + only + " of one mode only");
     }
 }
