@@ -142,6 +142,13 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     let start = std::time::Instant::now();
     let (weaver, cache) = prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
     let setup = start.elapsed();
+    let feature: u32 = jvmti
+        .system_property("java.vm.specification.version")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if options.added_jar.is_none() && feature > 17 {
+        warn_without_added_jar(&options, &weaver, feature);
+    }
 
     let mut wanted = Capabilities::default();
     wanted.set(jvmti::CAN_GENERATE_ALL_CLASS_HOOK_EVENTS);
@@ -205,6 +212,35 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Started without `added-jar` on a JDK after 17: JDK 25 verifies the boot
+/// classes the hook changed as the VM starts, before the agent can define the
+/// added classes, and a class linked then that needs one (`Throwable` woven
+/// with `around` advice needs `AroundClosure`) fails to resolve it, which
+/// the JVM does not survive. Writes the jar of the added classes and says
+/// how to pass it (`major run --aspect` does).
+fn warn_without_added_jar(options: &Options, weaver: &LoadTimeWeaver<'_>, feature: u32) {
+    let dir = options
+        .cache
+        .clone()
+        .or_else(major_weaver::aspects::cache::default_dir)
+        .map(|c| c.join("added-classes"))
+        .filter(|d| std::fs::create_dir_all(d).is_ok())
+        .unwrap_or_else(std::env::temp_dir);
+    let how = match major_weaver::load_time::added_classes_jar(weaver.added_classes(), &dir) {
+        Ok(jar) => format!(
+            "add `--patch-module java.base={0}` and the agent option `added-jar={0}`",
+            jar.display()
+        ),
+        Err(e) => format!("(the jar of the added classes could not be written: {e})"),
+    };
+    say(&format!(
+        "warning: JDK {feature} verifies the classes the agent changes while the VM starts, \
+         before the agent can define the classes the weave adds: advice that needs them in a \
+         class linked then (around advice in java.lang.Throwable) crashes the VM; {how}, or \
+         run through `major run --aspect`, which does"
+    ));
+}
+
 /// The error's text with its causes; an aspect that does not compile with
 /// javac's messages (file:line:column, the source line).
 fn error_text(e: &MajorError) -> String {
@@ -263,6 +299,16 @@ fn prepare(
         aspects,
     )?));
     let weaver = LoadTimeWeaver::new(program, aspects, index, &image, options.bypass)?;
+    if let Some(jar) = &options.added_jar {
+        if !major_weaver::load_time::added_jar_holds(jar, weaver.added_classes()) {
+            return Err(MajorError::Usage(format!(
+                "added-jar={}: does not hold the {} classes this agent adds (written by \
+                 another build of major, or damaged); rerun `major run`, which writes it again",
+                jar.display(),
+                weaver.added_classes().len()
+            )));
+        }
+    }
     let class_cache = match (&options.class_cache, cache) {
         _ if options.no_class_cache => None,
         (Some(dir), _) => Some(dir.clone()),
@@ -366,8 +412,9 @@ fn definition_order(classes: &[(String, Vec<u8>)]) -> Vec<&(String, Vec<u8>)> {
     out
 }
 
-/// `VMStart` (early): defines the added classes in the boot loader, then
-/// the extra classes of boot classes woven in the primordial phase.
+/// `VMStart` (early): defines the added classes in the boot loader (unless
+/// they are on `--patch-module java.base`: option `added-jar`), then the
+/// extra classes of boot classes woven in the primordial phase.
 unsafe extern "C" fn vm_start(_jvmti: JvmtiEnv, jni: JNIEnv) {
     let Some(agent) = AGENT.get() else { return };
     let jni = Jni(jni);
@@ -376,6 +423,9 @@ unsafe extern "C" fn vm_start(_jvmti: JvmtiEnv, jni: JNIEnv) {
         for (name, bytes) in definition_order(agent.weaver.added_classes()) {
             let n = name.trim_end_matches(".class");
             dump(agent, "added", n, bytes);
+            if agent.options.added_jar.is_some() {
+                continue; // on --patch-module java.base: the boot loader finds them
+            }
             // SAFETY: the JNIEnv of this VMStart event, the boot loader.
             if let Err(e) = unsafe { jni.define_class(n, std::ptr::null_mut(), bytes) } {
                 say(&format!("{e}: woven code that needs {n} will fail"));

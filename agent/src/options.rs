@@ -25,7 +25,13 @@
 //!   classes missed to `DIR/cache-misses.txt`): for comparing with
 //!   `major weave --jdk`;
 //! * `fatal`: a class that fails to weave ends the JVM (exit status 70)
-//!   instead of being loaded as it was (for CI).
+//!   instead of being loaded as it was (for CI);
+//! * `added-jar=JAR`: the classes the weave adds are on `--patch-module
+//!   java.base=JAR` (`major run --aspect` writes it, see
+//!   `major_weaver::load_time::added_classes_jar`): the agent checks that
+//!   JAR holds exactly its added classes and does not define them itself.
+//!   Needed on JDK 25, which verifies the classes the hook changed while the
+//!   VM starts, before the agent can define anything.
 //!
 //! Paths cannot hold commas there; `@FILE` instead of the list reads the
 //! items from FILE, one a line (a path may then hold commas; `major run
@@ -56,6 +62,8 @@ pub struct Options {
     pub dump: Option<PathBuf>,
     /// The form of the bypass checks.
     pub bypass: major_weaver::weave::bypass::BypassForm,
+    /// The jar on `--patch-module java.base` that holds the added classes.
+    pub added_jar: Option<PathBuf>,
 }
 
 impl Options {
@@ -98,6 +106,7 @@ impl Options {
                     o.class_cache_max = Some(mb << 20);
                 }
                 "dump" => o.dump = Some(need(value)?),
+                "added-jar" => o.added_jar = Some(need(value)?),
                 "bypass" => {
                     let v = value.unwrap_or_default();
                     o.bypass = major_weaver::load_time::bypass_form(v).ok_or_else(|| {
@@ -110,7 +119,7 @@ impl Options {
                     return Err(format!(
                         "unknown option `{item}` (expected aspect=PATH, cache=DIR, jdk=HOME, \
                          class-cache=DIR, no-class-cache, class-cache-max=MB, dump=DIR, \
-                         bypass=FORM, verbose, fatal; separated by commas)"
+                         bypass=FORM, added-jar=JAR, verbose, fatal; separated by commas)"
                     ))
                 }
             }

@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::{
-    agent_library, compile_program, count, here, major_binary, os, repo, run, summary, text, walk,
+    agent_library, agreement, compile_program, count, here, major_binary, os, repo, run, summary,
+    text, walk, ClassSource,
 };
-use major_archive::RuntimeImage;
 use major_tests::{jdk17, jdk25, skip};
 use major_weaver::jdk::Jdk;
 use major_weaver::weave::bypass::BypassForm;
@@ -116,19 +116,6 @@ fn program_runs_woven_on_jdk25() {
     program_runs_woven(&jdk);
 }
 
-/// The bytes of class `name` as the JVM gets it from the class path `cp`
-/// or the image.
-fn class_bytes(image: &RuntimeImage, cp: &Path, name: &str) -> Option<Vec<u8>> {
-    if let Ok(b) = std::fs::read(cp.join(format!("{name}.class"))) {
-        return Some(b);
-    }
-    image
-        .read_class(name)
-        .ok()
-        .flatten()
-        .map(|b| b.into_owned())
-}
-
 fn agrees_with_two_phase(jdk: &Path, bypass: BypassForm) {
     let work = tempfile::tempdir().unwrap();
     let classes = compile_program(jdk, work.path());
@@ -191,51 +178,31 @@ fn agrees_with_two_phase(jdk: &Path, bypass: BypassForm) {
     }
 
     // Every class the agent saw: woven (or not) as the two-phase mode wove it.
-    let plain_image = RuntimeImage::open(&jdk.join("lib/modules")).unwrap();
-    let woven_image = RuntimeImage::open(&woven_dir.join("lib/modules")).unwrap();
-    let seen = std::fs::read_to_string(dump.join("seen.txt")).unwrap();
-    let (mut same_woven, mut same_plain, mut differ) = (0, 0, Vec::new());
-    for name in seen.lines().filter(|l| !l.is_empty()) {
-        let Some(two) = class_bytes(&woven_image, &woven_classes, name) else {
-            continue; // defined at run time, or an added class
-        };
-        match std::fs::read(dump.join(format!("{name}.class"))) {
-            Ok(single) if single == two => same_woven += 1,
-            Ok(_) => differ.push(format!("{name}: woven differently")),
-            Err(_) => match class_bytes(&plain_image, &classes, name) {
-                Some(plain) if plain == two => same_plain += 1,
-                Some(_) => differ.push(format!("{name}: woven by two-phase only")),
-                // Added by the weave: compared below.
-                None if dump.join("added").join(format!("{name}.class")).is_file() => {}
-                None => differ.push(format!("{name}: in the woven image only")),
-            },
-        }
-    }
-    // The classes both add to java.base.
-    let mut added = 0;
-    for entry in walk(&dump.join("added")) {
-        let rel = entry.strip_prefix(dump.join("added")).unwrap();
-        let name = rel.to_string_lossy().trim_end_matches(".class").to_string();
-        let two = woven_image
-            .read_class(&name)
-            .unwrap()
-            .unwrap_or_else(|| panic!("{name}: added by the agent, not in the woven image"));
-        if *two != *std::fs::read(&entry).unwrap() {
-            differ.push(format!("{name}: added differently"));
-        }
-        added += 1;
-    }
+    let woven_modules = woven_dir.join("lib/modules");
+    let a = agreement(
+        &dump,
+        &ClassSource::new(std::slice::from_ref(&woven_classes), Some(&woven_modules)),
+        &ClassSource::new(
+            std::slice::from_ref(&classes),
+            Some(&jdk.join("lib/modules")),
+        ),
+        &ClassSource::new(&[], Some(&woven_modules)),
+    );
     eprintln!(
-        "{} ({bypass:?}): {same_woven} classes woven identically, {same_plain} left alone \
-         by both, {added} added classes identical",
-        jdk.display()
+        "{} ({bypass:?}): {} classes woven identically, {} left alone by both, {} added \
+         classes identical",
+        jdk.display(),
+        a.same_woven,
+        a.same_plain,
+        a.added
     );
     assert!(
-        differ.is_empty(),
-        "{} differences: {differ:#?}",
-        differ.len()
+        a.differ.is_empty(),
+        "{} differences: {:#?}",
+        a.differ.len(),
+        a.differ
     );
-    assert!(same_woven > 300 && same_plain > 0 && added > 10);
+    assert!(a.same_woven > 300 && a.same_plain > 0 && a.added > 10);
     for class in [
         "java/util/ArrayList",
         "java/lang/Thread",

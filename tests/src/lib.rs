@@ -10,6 +10,7 @@ use std::process::Command;
 
 pub mod cct_compare;
 pub mod conformance;
+pub mod method_counts;
 pub mod workloads;
 
 /// Prints a skip reason (tests call this and return).

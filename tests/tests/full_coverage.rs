@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use major_archive::{Archive, OutputArchive, OutputKind};
+use major_tests::method_counts::{
+    access_flags, build_oracle, compare_counts, count_both, RunTimeClasses,
+};
 use major_tests::{javac, jdk17, jdk25, linkall, run_linkall, skip};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
@@ -375,46 +378,6 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
     eprintln!("without the BIB: exit {:?}", o.status.code());
 }
 
-/// Builds the JVMTI oracle (`tests/jvmti/method_counter.c`); `None` (after
-/// printing why) without a C compiler or the JDK's headers.
-fn build_agent(home: &Path, dir: &Path) -> Option<PathBuf> {
-    let include = home.join("include");
-    if !include.join("jvmti.h").is_file() {
-        eprintln!("SKIP: {} has no include/jvmti.h", home.display());
-        return None;
-    }
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let lib = dir.join("libmethod_counter.so");
-    let o = Command::new(&cc)
-        .args(["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror"])
-        .arg(format!("-I{}", include.display()))
-        .arg(format!("-I{}", include.join("linux").display()))
-        .arg("-o")
-        .arg(&lib)
-        .arg(repo().join("tests/jvmti/method_counter.c"))
-        .output();
-    match o {
-        Ok(o) if o.status.success() => Some(lib),
-        Ok(o) => panic!("{cc}: {}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => {
-            eprintln!("SKIP: no C compiler ({cc}: {e})");
-            None
-        }
-    }
-}
-
-/// `count class.nameDescriptor` lines into a map.
-fn counts(file: &Path) -> std::collections::BTreeMap<String, u64> {
-    std::fs::read_to_string(file)
-        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
-        .lines()
-        .map(|l| {
-            let (n, k) = l.split_once(' ').expect("count and method");
-            (k.to_string(), n.parse().expect("count"))
-        })
-        .collect()
-}
-
 /// Coverage against an independent count: every method and constructor of
 /// `java.util` woven into `java.base` with a per-join-point counter
 /// (`tests/java/fullcov/UtilCounter.aj` over `ExecutionCounts.aj`); in the
@@ -434,7 +397,7 @@ fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let Some(agent) = build_agent(&home, d) else {
+    let Some(agent) = build_oracle(&home, d) else {
         return;
     };
     let classes = coverage_program(&home, d);
@@ -452,12 +415,18 @@ fn java_util_execution_counts_equal_a_jvmti_count_of_the_same_run() {
             &woven,
         );
         let patch = vec![
-            "--patch-module".to_string(),
-            format!("java.base={}", woven.display()),
+            "--patch-module".into(),
+            format!("java.base={}", woven.display()).into(),
         ];
-        let counted = count_both(&home, &agent, "java/util/", &patch, &classes, d);
+        let args = vec!["-cp".into(), classes.clone().into(), "app.Main".into()];
+        let (counted, _) = count_both(&home, &agent, "java/util/", &patch, &args, d);
         let access = access_flags(&Archive::open(&jmod).unwrap(), "java/util/");
-        let c = compare_counts(&counted, &access, &report.skipped_methods);
+        let c = compare_counts(
+            &counted,
+            &access,
+            &report.skipped_methods,
+            RunTimeClasses::NotWoven,
+        );
         c.print(&format!("java.util ({bypass:?})"));
         assert!(
             c.unexplained.is_empty(),
@@ -488,7 +457,7 @@ fn whole_jdk_execution_counts_equal_a_jvmti_count_of_the_same_run() {
     };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let Some(agent) = build_agent(&home, d) else {
+    let Some(agent) = build_oracle(&home, d) else {
         return;
     };
     let classes = coverage_program(&home, d);
@@ -513,14 +482,24 @@ fn whole_jdk_execution_counts_equal_a_jvmti_count_of_the_same_run() {
             bypass: Default::default(),
         })
         .expect("weaving the JDK with JdkCounter");
-    let options = woven.java_options(&[]);
+    let options: Vec<std::ffi::OsString> = woven
+        .java_options(&[])
+        .into_iter()
+        .map(Into::into)
+        .collect();
     // The woven image is a JDK home of its own: its java runs it.
     let woven_classes = woven.woven_input(&classes).expect("the program woven");
-    let counted = count_both(&woven.java_home, &agent, "", &options, &woven_classes, d);
+    let args = vec!["-cp".into(), woven_classes.into(), "app.Main".into()];
+    let (counted, _) = count_both(&woven.java_home, &agent, "", &options, &args, d);
     let access = access_flags(&Archive::open(&jdk.modules()).unwrap(), "");
     let mut app = access_flags(&Archive::open(&classes).unwrap(), "");
     app.extend(access);
-    let c = compare_counts(&counted, &app, &report.skipped_methods);
+    let c = compare_counts(
+        &counted,
+        &app,
+        &report.skipped_methods,
+        RunTimeClasses::NotWoven,
+    );
     c.print("the whole JDK and the program");
     assert!(
         c.unexplained.is_empty(),
@@ -547,230 +526,6 @@ fn coverage_program(home: &Path, d: &Path) -> PathBuf {
     let classes = d.join("classes");
     javac(home, "11", &classes, &sources);
     classes
-}
-
-/// What the oracle and the woven counter counted in one run.
-struct Counted {
-    oracle: std::collections::BTreeMap<String, u64>,
-    major: std::collections::BTreeMap<String, u64>,
-    /// The woven counter's executions before the oracle started counting.
-    early: u64,
-    /// The woven counter's executions on threads the JVM attaches itself
-    /// (their constructor runs on them before JVMTI knows them: the oracle
-    /// gets no events).
-    attaching: u64,
-}
-
-/// Runs the program on the woven JDK (`options`) with the JVMTI agent
-/// counting methods of classes under `prefix` (bypass=1, snapshot of
-/// `ExecutionCounts`).
-fn count_both(
-    home: &Path,
-    agent: &Path,
-    prefix: &str,
-    options: &[String],
-    classes: &Path,
-    d: &Path,
-) -> Counted {
-    let (oracle_file, major_file) = (d.join("oracle.txt"), d.join("major.txt"));
-    let o = Command::new(home.join("bin/java"))
-        .arg(format!(
-            "-agentpath:{}=out={},prefix={prefix},bypass=1,snapshot=major/aspects/ExecutionCounts",
-            agent.display(),
-            oracle_file.display()
-        ))
-        .arg(format!("-Dcounter.out={}", major_file.display()))
-        .args(options)
-        .arg("-cp")
-        .arg(classes)
-        .arg("app.Main")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    Counted {
-        oracle: counts(&oracle_file),
-        major: counts(&major_file)
-            .into_iter()
-            .filter(|(k, _)| k.starts_with(prefix))
-            .collect(),
-        early: counts(&PathBuf::from(format!("{}.early", major_file.display())))
-            .values()
-            .sum(),
-        attaching: counts(&PathBuf::from(format!(
-            "{}.attaching",
-            major_file.display()
-        )))
-        .values()
-        .sum(),
-    }
-}
-
-/// Access flags of every method of the classes of `archive` whose name
-/// starts with `prefix` (a jmod's, a directory's or an image's), by
-/// `class.nameDescriptor`.
-fn access_flags(archive: &Archive, prefix: &str) -> std::collections::BTreeMap<String, u32> {
-    let mut access = std::collections::BTreeMap::new();
-    for (i, e) in archive.entries().iter().enumerate() {
-        let Some(name) = e.class_name() else {
-            continue;
-        };
-        // An image's entries are /module/pkg/Class.class.
-        let name = match name.strip_prefix('/') {
-            Some(n) => n.split_once('/').map_or(n, |(_, rest)| rest),
-            None => name,
-        };
-        if !name.starts_with(prefix) || name.ends_with("module-info") {
-            continue;
-        }
-        let bytes = archive.read(i).unwrap();
-        let class = major_classfile::ClassFile::parse(&bytes).unwrap();
-        let name = class.name().unwrap().into_owned();
-        for m in &class.methods {
-            let key = format!(
-                "{name}.{}{}",
-                class.member_name(m).unwrap(),
-                class.member_descriptor(m).unwrap()
-            );
-            let intrinsic =
-                major_classfile::annotations::annotation_types(&m.attributes, &class.pool)
-                    .unwrap()
-                    .iter()
-                    .any(|a| a.ends_with("IntrinsicCandidate"));
-            access.insert(
-                key,
-                u32::from(m.access) | if intrinsic { INTRINSIC } else { 0 },
-            );
-        }
-    }
-    access
-}
-
-/// A pseudo access flag of [`access_flags`]: the method is annotated
-/// `@IntrinsicCandidate`.
-const INTRINSIC: u32 = 0x1_0000;
-
-/// The oracle's and the counter's counts held against each other.
-struct Comparison {
-    /// Named categories of differences: (methods, executions).
-    categories: std::collections::BTreeMap<&'static str, (usize, u64)>,
-    /// Differences in no category.
-    unexplained: Vec<String>,
-    /// Methods the oracle saw executed (major's own classes aside).
-    executed: usize,
-    /// Of those, the methods the counter saw.
-    seen: usize,
-    executions: u64,
-    early: u64,
-    attaching: u64,
-}
-
-impl Comparison {
-    fn print(&self, what: &str) {
-        eprintln!(
-            "{what}: the oracle counted {} methods ({} executions); major's counter saw {} of them ({:.1}%); {} executions before the oracle started",
-            self.executed,
-            self.executions,
-            self.seen,
-            100.0 * self.seen as f64 / self.executed.max(1) as f64,
-            self.early
-        );
-        for (c, (n, diff)) in &self.categories {
-            eprintln!("  difference: {c}: {n} methods, {diff} executions");
-        }
-        eprintln!(
-            "  apart: {} executions on threads the JVM attaches itself (no JVMTI events)",
-            self.attaching
-        );
-    }
-}
-
-/// Compares per method; a difference is explained by a category: major's
-/// extra classes and the weaver's own classes (never woven), static
-/// initializers (not in the pointcuts), native and bridge methods (no
-/// bytecode or no join points), methods the weave left unwoven, classes that
-/// are in no archive (generated at run time: lambda proxies, lambda forms,
-/// reflection accessors), and the classes a full-coverage weave leaves out
-/// (`java.lang.Object`, `jdk.internal.misc.VM`, the module `Builder`).
-fn compare_counts(
-    c: &Counted,
-    access: &std::collections::BTreeMap<String, u32>,
-    left_unwoven: &[String],
-) -> Comparison {
-    let mut categories: std::collections::BTreeMap<&'static str, (usize, u64)> = Default::default();
-    let mut unexplained = Vec::new();
-    let keys: std::collections::BTreeSet<&String> = c.oracle.keys().chain(c.major.keys()).collect();
-    for k in keys {
-        let (o, m) = (
-            c.oracle.get(k).copied().unwrap_or(0),
-            c.major.get(k).copied().unwrap_or(0),
-        );
-        if o == m {
-            continue;
-        }
-        let flags = access.get(k).copied();
-        let (class, method) = k.split_once('.').unwrap_or((k.as_str(), ""));
-        let category = if class.ends_with("$MajorStatics")
-            || class.starts_with("major/")
-            || class.starts_with("org/aspectj/")
-            || class == BYPASS
-        {
-            Some("major's own classes (runtime, aspects, extra classes)")
-        } else if method.starts_with("<clinit>") {
-            Some("static initializers (not in the pointcut)")
-        } else if m == 0 && flags.is_some_and(|f| f & 0x0100 != 0) {
-            Some("native methods")
-        } else if m == 0 && flags.is_some_and(|f| f & 0x0040 != 0) {
-            Some("bridge methods (no join points)")
-        } else if m == 0 && flags.is_some_and(|f| f & INTRINSIC != 0) {
-            Some("@IntrinsicCandidate methods (execution not woven: the JIT replaces them)")
-        } else if m == 0 && flags.is_none() {
-            Some("classes generated at run time (in no archive)")
-        } else if m == 0
-            && matches!(
-                class,
-                "java/lang/Object" | "jdk/internal/misc/VM" | "jdk/internal/module/Builder"
-            )
-        {
-            Some("classes full coverage never weaves (Object, VM, Builder)")
-        } else if m == 0
-            && left_unwoven.iter().any(|l| {
-                l.contains(class) && l.contains(&method[..method.find('(').unwrap_or(method.len())])
-            })
-        {
-            Some("methods left unwoven (named by the weave)")
-        } else {
-            None
-        };
-        match category {
-            Some(cat) => {
-                let e = categories.entry(cat).or_default();
-                e.0 += 1;
-                e.1 += o.abs_diff(m);
-            }
-            None => unexplained.push(format!("{k}: oracle {o}, major {m}")),
-        }
-    }
-    let own = |k: &String| {
-        k.contains("$MajorStatics")
-            || k.starts_with("major/")
-            || k.starts_with("org/aspectj/")
-            || k.starts_with(&format!("{BYPASS}."))
-    };
-    let executed = c.oracle.keys().filter(|k| !own(k)).count();
-    let seen = c
-        .oracle
-        .keys()
-        .filter(|k| !own(k) && c.major.contains_key(*k))
-        .count();
-    Comparison {
-        categories,
-        unexplained,
-        executed,
-        seen,
-        executions: c.oracle.values().sum(),
-        early: c.early,
-        attaching: c.attaching,
-    }
 }
 
 /// JDK 25 has no jmods: its `java.base` is read from the run-time image

@@ -60,6 +60,54 @@ pub fn full_coverage_classes(
     Ok(out)
 }
 
+/// The jar of the classes a load-time weave adds ([`LoadTimeWeaver::added_classes`]),
+/// for `--patch-module java.base=JAR`: `dir/added-<hash>.jar`, named by its
+/// contents, written once (by temporary file and rename, so concurrent runs
+/// are safe) and reused while a jar of that name holds exactly these classes.
+///
+/// Why: JDK 25 verifies the boot classes a `ClassFileLoadHook` changed (JDK
+/// 17 does not), and classes linked in the primordial phase (before the
+/// agent can define anything: `java.lang.Throwable` woven with `around`
+/// advice needs `major.runtime.AroundClosure`) then fail to resolve the
+/// added classes; the JVM recursed to a stack overflow. On the patch the boot
+/// loader finds them from the start, as in the two-phase patch form.
+pub fn added_classes_jar(added: &[(String, Vec<u8>)], dir: &Path) -> Result<PathBuf, MajorError> {
+    let mut key = crate::aspects::cache::CacheKey::new();
+    for (name, bytes) in added {
+        key.bytes(name, bytes);
+    }
+    let path = dir.join(format!("added-{}.jar", &key.finish()[..16]));
+    if added_jar_holds(&path, added) {
+        return Ok(path);
+    }
+    let mut out = major_archive::OutputArchive::create(&path, major_archive::OutputKind::Zip)
+        .map_err(MajorError::from)?;
+    for (name, bytes) in added {
+        out.write(name, bytes).map_err(MajorError::from)?;
+    }
+    out.finish().map_err(MajorError::from)?;
+    Ok(path)
+}
+
+/// Whether the jar at `path` holds exactly the classes `added` (a missing
+/// or damaged jar does not).
+pub fn added_jar_holds(path: &Path, added: &[(String, Vec<u8>)]) -> bool {
+    let Ok(jar) = Archive::open(path) else {
+        return false;
+    };
+    let classes = jar
+        .entries()
+        .iter()
+        .filter(|e| e.class_name().is_some())
+        .count();
+    classes == added.len()
+        && added.iter().all(|(name, bytes)| {
+            jar.find(name)
+                .and_then(|i| jar.read(i).ok())
+                .is_some_and(|b| *b == **bytes)
+        })
+}
+
 /// The class index of a load-time weave: the classes of `classpath` (jars
 /// and directories; missing elements are skipped, as `java` skips them), the
 /// compiled aspects, the runtime, and the run-time image `image` (the
@@ -552,6 +600,34 @@ impl AgentRun {
         for a in &self.aspects {
             options.push(format!("aspect={}", absolute(a).display()));
         }
+        // The classes the weave adds, on `--patch-module java.base` (see
+        // [`added_classes_jar`]): made here as the agent makes them. Only
+        // where the JVM verifies what the hook changed (after JDK 17; JDK 17
+        // gets them defined at VMStart, as the image form has them, with no
+        // module patch whose reading would run Java code).
+        let added_jar = if self.jdk.feature_version().is_some_and(|v| v <= 17) {
+            None
+        } else {
+            let image = Arc::new(RuntimeImage::open(&self.jdk.modules())?);
+            let index = load_time_index(image.clone(), &java_class_path(args), &compiled.aspects)?;
+            let weaver = LoadTimeWeaver::new(
+                &compiled.program,
+                &compiled.aspects,
+                &index,
+                &image,
+                self.bypass,
+            )?;
+            let dir = self
+                .cache
+                .as_ref()
+                .map(|c| c.join("added-classes"))
+                .filter(|d| std::fs::create_dir_all(d).is_ok())
+                .unwrap_or_else(std::env::temp_dir);
+            Some(absolute(&added_classes_jar(weaver.added_classes(), &dir)?))
+        };
+        if let Some(jar) = &added_jar {
+            options.push(format!("added-jar={}", jar.display()));
+        }
         if let Some(c) = &compiled.cache_dir {
             options.push(format!("cache={}", absolute(c).display()));
         }
@@ -610,6 +686,12 @@ impl AgentRun {
             "-agentpath:{}={options}",
             absolute(&self.agent).display(),
         ))
+        .args(added_jar.iter().flat_map(|jar| {
+            [
+                std::ffi::OsString::from("--patch-module"),
+                format!("java.base={}", jar.display()).into(),
+            ]
+        }))
         .args(args);
         Ok(c)
     }

@@ -1,5 +1,6 @@
 //! The `major` command.
 
+mod cache_command;
 mod single_phase_run;
 
 use std::ffi::OsString;
@@ -111,6 +112,18 @@ enum Command {
         /// The java options, class path, main class and arguments (after `--`).
         #[arg(last = true, value_parser = clap::value_parser!(OsString))]
         args: Vec<OsString>,
+    },
+    /// Show where major's cache is and what it holds (`major cache`), or
+    /// remove it (`major cache clear`): javac's output for aspects, the
+    /// single-phase agent's woven classes, added classes and extracted
+    /// library. Files major did not write there are never removed.
+    Cache {
+        /// The cache directory (default: $MAJOR_CACHE_DIR, else
+        /// $XDG_CACHE_HOME/major, else ~/.cache/major).
+        #[arg(long, value_name = "DIR", global = true)]
+        cache_dir: Option<PathBuf>,
+        #[command(subcommand)]
+        action: Option<CacheAction>,
     },
     /// Profile a program's complete calling contexts: `major profile -- -cp app.jar Main`.
     /// Runs it with the calling-context profiler (every class woven as it
@@ -295,6 +308,13 @@ struct WeaveArgs {
     report: Option<ReportTarget>,
 }
 
+/// What `major cache` does.
+#[derive(Subcommand, Debug)]
+enum CacheAction {
+    /// Remove everything major wrote into the cache directory.
+    Clear,
+}
+
 fn main() -> ExitCode {
     no_huge_pages();
     let cli = Cli::parse();
@@ -366,6 +386,10 @@ fn main() -> ExitCode {
             print_command,
             &args,
         ),
+        Command::Cache { cache_dir, action } => match action {
+            None => cache_command::show(cache_dir),
+            Some(CacheAction::Clear) => cache_command::clear(cache_dir),
+        },
         Command::Dump {
             input,
             class,

@@ -89,6 +89,22 @@ pub fn agent_command_with(
     out
 }
 
+/// The JVM options that run a program under the agent, as `major run
+/// --aspect` passes them (`-agentpath:...`, and the `--patch-module` of the
+/// added classes): [`agent_command`]'s arguments before `args` (the class
+/// path the aspects are compiled against, as `-cp DIR`).
+pub fn agent_jvm_options(
+    jdk: &Path,
+    aspects: &[PathBuf],
+    cache: &Path,
+    extra: &[String],
+    args: &[OsString],
+) -> Vec<OsString> {
+    let c = agent_command(jdk, aspects, cache, extra, args);
+    let all: Vec<OsString> = c.get_args().map(OsString::from).collect();
+    all[..all.len() - args.len()].to_vec()
+}
+
 /// The strings as arguments.
 pub fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()
@@ -210,4 +226,123 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// Class files by name from a class path (directories and jars, the first
+/// holding a class wins, as the application class loader finds it), then
+/// from a run-time image (`lib/modules`).
+pub struct ClassSource {
+    archives: Vec<major_archive::Archive>,
+    image: Option<major_archive::RuntimeImage>,
+}
+
+impl ClassSource {
+    /// The classes of `class_path`, then of the image at `modules` (if any).
+    pub fn new(class_path: &[PathBuf], modules: Option<&Path>) -> ClassSource {
+        ClassSource {
+            archives: class_path
+                .iter()
+                .map(|p| {
+                    major_archive::Archive::open(p)
+                        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+                })
+                .collect(),
+            image: modules.map(|m| {
+                major_archive::RuntimeImage::open(m)
+                    .unwrap_or_else(|e| panic!("{}: {e}", m.display()))
+            }),
+        }
+    }
+
+    /// The class file of `name` (internal form), if the class path or the
+    /// image holds it.
+    pub fn read(&self, name: &str) -> Option<Vec<u8>> {
+        let entry = format!("{name}.class");
+        for a in &self.archives {
+            if let Some(i) = a.find(&entry) {
+                return Some(
+                    a.read(i)
+                        .unwrap_or_else(|e| panic!("{}: {entry}: {e}", a.path().display()))
+                        .into_owned(),
+                );
+            }
+        }
+        self.image
+            .as_ref()?
+            .read_class(name)
+            .ok()
+            .flatten()
+            .map(|b| b.into_owned())
+    }
+}
+
+/// How the classes an agent run dumped (`dump=DIR`: `DIR/seen.txt`, the
+/// woven classes, `DIR/added/`) compare with a two-phase weave.
+#[derive(Debug, Default)]
+pub struct Agreement {
+    /// Classes both modes wove, byte for byte the same.
+    pub same_woven: usize,
+    /// Classes both left alone.
+    pub same_plain: usize,
+    /// Classes the weave adds to `java.base`, the same in both.
+    pub added: usize,
+    /// Classes the agent saw that no archive holds (defined at run time),
+    /// not compared.
+    pub run_time: usize,
+    /// Every difference, one line each, naming the class.
+    pub differ: Vec<String>,
+}
+
+/// Holds every class the agent saw (`dump`) against the two-phase weave
+/// (`two_phase`: its woven class path and image) and the unwoven classes
+/// (`plain`): a class the agent wove must be byte-identical to the
+/// two-phase mode's, a class it left alone must be left alone there, and the
+/// classes added to `java.base` must be the same (`added_image`: the woven
+/// image that holds them).
+pub fn agreement(
+    dump: &Path,
+    two_phase: &ClassSource,
+    plain: &ClassSource,
+    added_image: &ClassSource,
+) -> Agreement {
+    let mut a = Agreement::default();
+    let seen = std::fs::read_to_string(dump.join("seen.txt"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dump.join("seen.txt").display()));
+    let added_dir = dump.join("added");
+    let mut names: Vec<&str> = seen.lines().filter(|l| !l.is_empty()).collect();
+    names.dedup();
+    for name in names {
+        let Some(two) = two_phase.read(name) else {
+            if !added_dir.join(format!("{name}.class")).is_file() {
+                a.run_time += 1;
+            }
+            continue; // defined at run time, or an added class (below)
+        };
+        match std::fs::read(dump.join(format!("{name}.class"))) {
+            Ok(single) if single == two => a.same_woven += 1,
+            Ok(_) => a.differ.push(format!("{name}: woven differently")),
+            Err(_) => match plain.read(name) {
+                Some(p) if p == two => a.same_plain += 1,
+                Some(_) => a.differ.push(format!("{name}: woven by two-phase only")),
+                None if added_dir.join(format!("{name}.class")).is_file() => {}
+                None => a
+                    .differ
+                    .push(format!("{name}: in the two-phase weave only")),
+            },
+        }
+    }
+    if added_dir.is_dir() {
+        for entry in walk(&added_dir) {
+            let rel = entry.strip_prefix(&added_dir).unwrap();
+            let name = rel.to_string_lossy().trim_end_matches(".class").to_string();
+            match added_image.read(&name) {
+                Some(two) if two == std::fs::read(&entry).unwrap() => a.added += 1,
+                Some(_) => a.differ.push(format!("{name}: added differently")),
+                None => a.differ.push(format!(
+                    "{name}: added by the agent, not by the two-phase weave"
+                )),
+            }
+        }
+    }
+    a
 }

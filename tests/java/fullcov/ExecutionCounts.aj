@@ -41,14 +41,26 @@ public abstract aspect ExecutionCounts {
             live = "1".equals(System.getProperty("method_counter.live"));
         }
         Map<JoinPoint.StaticPart, long[]> to =
-            Thread.currentThread().getState() == Thread.State.NEW ? attaching
-            : live ? counts : early;
+            attaching() ? attaching : live ? counts : early;
         synchronized (counts) {
             long[] n = to.get(thisJoinPointStaticPart);
             if (n == null) {
                 to.put(thisJoinPointStaticPart, n = new long[1]);
             }
             n[0]++;
+        }
+    }
+
+    /** Whether the current thread is one the JVM is attaching (its state
+     *  NEW). On JDK 25 the state of such a thread cannot be read while its
+     *  constructor runs (its holder is not set yet: getState() throws a
+     *  NullPointerException, which would end the attach and the JVM's
+     *  shutdown with it): that is an attaching thread too. */
+    private static boolean attaching() {
+        try {
+            return Thread.currentThread().getState() == Thread.State.NEW;
+        } catch (NullPointerException e) {
+            return true;
         }
     }
 

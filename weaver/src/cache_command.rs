@@ -1,0 +1,159 @@
+//! `major cache` (where the cache is and what it holds, by part) and `major
+//! cache clear` (removes what major put there). The cache directory is
+//! `--cache-dir`, else `major_weaver::aspects::cache::default_dir`
+//! (`$MAJOR_CACHE_DIR`, `$XDG_CACHE_HOME/major`, `~/.cache/major`).
+//!
+//! Only the entries major writes are counted and removed: the aspects
+//! compiled by javac (`<key>.classes`), the single-phase agent's cache of
+//! woven classes (`woven-classes/`), the jars of the classes the weave adds
+//! (`added-classes/`), the embedded agent extracted (`agent/`), the agent's
+//! option files (`agent-options/`), CDS archives (`*.jsa`), runtime jars
+//! (`major-runtime-*.jar`) and the binary's digest (`executable-digest`). Anything else in the directory is named and
+//! left alone, so a mistaken `--cache-dir` never removes a user's files.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use major_weaver::report::MajorError;
+
+/// What one kind of entry of the cache is, for the listing.
+fn part_of(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "woven-classes" => "woven classes (single-phase agent)",
+        "added-classes" => "added classes (single-phase agent)",
+        "agent" => "agent library extracted from major",
+        "agent-options" => "agent option files",
+        "executable-digest" => "the digest of the major binary (incremental weaving)",
+        _ if name.ends_with(".classes") => "aspects compiled by javac",
+        _ if name.ends_with(".jsa") => "class-data sharing archives",
+        _ if name.starts_with("major-runtime-") && name.ends_with(".jar") => "runtime jars",
+        // Temporary files of an interrupted write.
+        _ if name.starts_with('.') => "temporary files",
+        _ => return None,
+    })
+}
+
+/// The bytes of the files under `path` (a file: its size), and their number.
+fn size_of(path: &Path) -> (u64, u64) {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return (0, 0);
+    };
+    if !meta.is_dir() {
+        return (meta.len(), 1);
+    }
+    let mut total = (0, 0);
+    for e in std::fs::read_dir(path).into_iter().flatten().flatten() {
+        let (b, n) = size_of(&e.path());
+        total.0 += b;
+        total.1 += n;
+    }
+    total
+}
+
+/// The cache directory: `dir`, else the default.
+fn cache_dir(dir: Option<PathBuf>) -> Result<PathBuf, MajorError> {
+    dir.or_else(major_weaver::aspects::cache::default_dir)
+        .ok_or_else(|| {
+            MajorError::Usage(
+                "no cache directory: set MAJOR_CACHE_DIR or HOME, or pass --cache-dir".into(),
+            )
+        })
+}
+
+/// The entries of `dir`, sorted; a missing directory has none.
+fn entries(dir: &Path) -> Result<Vec<PathBuf>, MajorError> {
+    let mut out: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| MajorError::Usage(format!("{}: {e}", dir.display())))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(MajorError::Usage(format!("{}: {e}", dir.display()))),
+    };
+    out.sort();
+    Ok(out)
+}
+
+/// `bytes` for people: KiB, MiB, GiB.
+fn human(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= (1u64 << 30) as f64 {
+        format!("{:.1} GiB", b / (1u64 << 30) as f64)
+    } else if b >= (1u64 << 20) as f64 {
+        format!("{:.1} MiB", b / (1u64 << 20) as f64)
+    } else {
+        format!("{:.1} KiB", b / 1024.0)
+    }
+}
+
+/// `major cache`: prints where the cache is and its size, by part.
+pub fn show(dir: Option<PathBuf>) -> Result<ExitCode, MajorError> {
+    let dir = cache_dir(dir)?;
+    let mut parts: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();
+    let mut unknown = Vec::new();
+    for p in entries(&dir)? {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        match name.as_deref().and_then(part_of) {
+            Some(part) => {
+                let (b, n) = size_of(&p);
+                let e = parts.entry(part).or_default();
+                e.0 += b;
+                e.1 += n;
+            }
+            None => unknown.push(p),
+        }
+    }
+    let total: u64 = parts.values().map(|(b, _)| b).sum();
+    println!("{}: {}", dir.display(), human(total));
+    for (part, (b, n)) in &parts {
+        println!("  {part}: {} in {n} files", human(*b));
+    }
+    for p in &unknown {
+        println!(
+            "  not major's (left alone by `major cache clear`): {}",
+            p.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `major cache clear`: removes every entry major wrote into the cache
+/// directory and says how much was freed; other files are named and kept.
+pub fn clear(dir: Option<PathBuf>) -> Result<ExitCode, MajorError> {
+    let dir = cache_dir(dir)?;
+    let (mut freed, mut removed, mut failed) = (0u64, 0usize, 0usize);
+    for p in entries(&dir)? {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        if name.as_deref().and_then(part_of).is_none() {
+            println!("left alone (not major's): {}", p.display());
+            continue;
+        }
+        let (bytes, _) = size_of(&p);
+        let gone = if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
+            std::fs::remove_dir_all(&p)
+        } else {
+            std::fs::remove_file(&p)
+        };
+        match gone {
+            Ok(()) => {
+                freed += bytes;
+                removed += 1;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                eprintln!("major cache clear: {}: {e}", p.display());
+                failed += 1;
+            }
+        }
+    }
+    println!(
+        "{}: removed {removed} entries, {} freed",
+        dir.display(),
+        human(freed)
+    );
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
