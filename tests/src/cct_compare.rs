@@ -10,9 +10,11 @@
 //! differences ("bootstrap phase", "the runtime's own methods"); the rest
 //! are unexplained, and [`Comparison::report`] lists them first.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
+
+pub use major_weaver::profile::Cct;
 
 /// A calling-context tree as `calls.folded` gives it: path -> count.
 pub type Folded = BTreeMap<String, u64>;
@@ -398,6 +400,110 @@ impl SortedLines {
     }
 }
 
+/// Compares two trees given as node tables ([`Cct`]: major's raw profile
+/// format 2, which the oracle writes too with `format=cct`), as [`compare`]
+/// does for folded trees: nodes are matched from the roots down by frame
+/// name, so the paths are made only for the differences (javac's tree has
+/// 750,000 nodes, whose folded paths take gigabytes). Invocation counts are
+/// compared; other metrics are ignored.
+pub fn compare_ccts(
+    left_name: &str,
+    left: &Cct,
+    right_name: &str,
+    right: &Cct,
+    classify: &dyn Fn(&Difference) -> Option<String>,
+) -> Comparison {
+    let mut c = Comparison {
+        left_name: left_name.to_string(),
+        right_name: right_name.to_string(),
+        ..Comparison::default()
+    };
+    let (lk, rk) = (kids_by_frame(left), kids_by_frame(right));
+    let (lsize, rsize) = (subtree_sizes(left), subtree_sizes(right));
+    let mut diffs = Vec::new();
+    // Pairs of matched nodes (usize::MAX: the virtual root above the roots).
+    let mut stack = vec![(usize::MAX, usize::MAX)];
+    while let Some((l, r)) = stack.pop() {
+        let (lc, rc) = (&lk[l.wrapping_add(1)], &rk[r.wrapping_add(1)]);
+        for (frame, &a) in lc {
+            match rc.get(frame) {
+                Some(&b) => {
+                    let (x, y) = (left.nodes[a].calls, right.nodes[b].calls);
+                    if x == y {
+                        c.equal += 1;
+                    } else {
+                        diffs.push(Difference::Count {
+                            path: cct_path(left, a),
+                            left: x,
+                            right: y,
+                        });
+                    }
+                    stack.push((a, b));
+                }
+                None => diffs.push(only(Side::Left, left, a, lsize[a])),
+            }
+        }
+        for (frame, &b) in rc {
+            if !lc.contains_key(frame) {
+                diffs.push(only(Side::Right, right, b, rsize[b]));
+            }
+        }
+    }
+    diffs.sort_by(|a, b| a.path().cmp(b.path()));
+    for d in diffs {
+        match classify(&d) {
+            Some(category) => c.explained.entry(category).or_default().push(d),
+            None => c.unexplained.push(d),
+        }
+    }
+    c
+}
+
+/// For the virtual root (index 0) and each node (index + 1): its children
+/// by frame name.
+fn kids_by_frame(cct: &Cct) -> Vec<HashMap<&str, usize>> {
+    let mut kids = vec![HashMap::new(); cct.nodes.len() + 1];
+    for (i, n) in cct.nodes.iter().enumerate() {
+        let p = n.parent.map_or(0, |p| p + 1);
+        kids[p].insert(cct.frame(i), i);
+    }
+    kids
+}
+
+/// Each node's subtree: (nodes under it, calls of the whole subtree).
+fn subtree_sizes(cct: &Cct) -> Vec<(usize, u64)> {
+    let mut s: Vec<(usize, u64)> = cct.nodes.iter().map(|n| (0, n.calls)).collect();
+    for i in (0..cct.nodes.len()).rev() {
+        if let Some(p) = cct.nodes[i].parent {
+            s[p].0 += s[i].0 + 1;
+            s[p].1 += s[i].1;
+        }
+    }
+    s
+}
+
+fn only(side: Side, cct: &Cct, node: usize, (descendants, subtree_calls): (usize, u64)) -> Difference {
+    Difference::Only {
+        side,
+        path: cct_path(cct, node),
+        count: cct.nodes[node].calls,
+        descendants,
+        subtree_calls,
+    }
+}
+
+/// The path of a node, `frame;...;frame` from its root.
+pub fn cct_path(cct: &Cct, node: usize) -> String {
+    let mut frames = vec![cct.frame(node)];
+    let mut at = cct.nodes[node].parent;
+    while let Some(p) = at {
+        frames.push(cct.frame(p));
+        at = cct.nodes[p].parent;
+    }
+    frames.reverse();
+    frames.join(";")
+}
+
 /// The topmost nodes of `tree` that `other` lacks, with their subtrees' sizes.
 fn only_in(side: Side, tree: &Folded, other: &Folded) -> Vec<Difference> {
     let mut out = Vec::new();
@@ -509,6 +615,17 @@ java.lang.Thread.run() 2
                 },
             ]
         );
+    }
+
+    #[test]
+    fn node_tables_compare_as_the_folded_trees_do() {
+        let cct = |text: &str| Cct::parse_calls_folded(text, Path::new("t")).unwrap();
+        let by_table = compare_ccts("oracle", &cct(ORACLE), "woven", &cct(WOVEN), &|_| None);
+        let by_paths = compare("oracle", &tree(ORACLE), "woven", &tree(WOVEN), &|_| None);
+        assert_eq!(by_table.equal, by_paths.equal);
+        assert_eq!(by_table.unexplained, by_paths.unexplained);
+        let t = cct(ORACLE);
+        assert_eq!(cct_path(&t, t.nodes.len() - 1), "Main.main();C.c();D.d();E.e()");
     }
 
     #[test]
@@ -775,6 +892,299 @@ pub mod oracle {
             text,
             stats,
             stderr,
+        }
+    }
+}
+
+/// The named categories of differences between major's whole calling-context
+/// tree (JDK frames included) and the JVMTI oracle's, each a rule over a
+/// difference's path and the two trees (ARCHITECTURE.md, "Calling context").
+/// The oracle's tree is the left one, major's the right one.
+pub mod categories {
+    use std::collections::HashMap;
+    use std::path::Path;
+    use std::sync::{Arc, Mutex};
+
+    use major_weaver::index::ClassIndex;
+    use major_weaver::profile::frame_name;
+
+    use super::{leaf, parent, Cct, Difference, Side};
+
+    /// The profiler's own: frames of its runtime (`major.`), and the JVM's
+    /// shutdown, during which the profile is written (what runs after the
+    /// hook that writes it is not in it; the hook is major's).
+    pub const OWN: &str = "the profiler's own (runtime, shutdown hook)";
+    /// Under a class-loading frame: woven classes load the runtime's classes
+    /// and carry other bytes, so the class loaders' work differs.
+    pub const CLASS_LOADING: &str = "class loading (the weave's loads and bytes)";
+    /// Reference processing, whose work depends on when the GC runs.
+    pub const REFERENCES: &str = "reference processing (GC timing)";
+    /// Shared JDK tables (hash tables, interned method types, cached string
+    /// hashes, growable arrays) hold what the weave added too.
+    pub const TABLES: &str = "JDK tables (what the weave added to them)";
+    /// Inside a method without a woven body (native, intrinsic candidate,
+    /// never woven): major enters its frame at the call and nothing under it.
+    pub const INSIDE_BODYLESS: &str = "inside a method without a woven body";
+    /// A method without a woven body that major does not enter: reached by
+    /// dispatch through another declaration, or an overridable method of
+    /// `Object` with parameters, or called from native code.
+    pub const BODYLESS_NOT_ENTERED: &str = "method without a woven body, not entered at its call";
+    /// Frames of classes never woven because the VM defines them without a
+    /// class-file hook (hidden classes: lambda proxies, lambda forms) and
+    /// method-handle holders; their callees attach to the nearest woven frame.
+    pub const HIDDEN: &str = "hidden classes and method-handle holders";
+    /// Methods HotSpot's interpreter runs as intrinsics, posting no
+    /// MethodEntry: only major's tree has them (and their callees).
+    pub const INTERPRETER_INTRINSICS: &str = "interpreter intrinsics (no MethodEntry)";
+    /// A callee that major attaches to the nearest woven frame, where the
+    /// oracle has it under frames major cannot see (the two categories
+    /// above).
+    pub const REATTACHED: &str = "callees of frames major cannot see, re-attached";
+
+    /// Methods HotSpot's template interpreter replaces by intrinsic entries
+    /// (`AbstractInterpreter::MethodKind`): no MethodEntry event is posted
+    /// for them, and their bodies' calls do not run.
+    pub const INTERPRETER_INTRINSIC_FRAMES: &[&str] = &[
+        "java.lang.ref.Reference.get()",
+        "java.lang.Math.sin(double)",
+        "java.lang.Math.cos(double)",
+        "java.lang.Math.tan(double)",
+        "java.lang.Math.abs(double)",
+        "java.lang.Math.sqrt(double)",
+        "java.lang.StrictMath.sqrt(double)",
+        "java.lang.Math.log(double)",
+        "java.lang.Math.log10(double)",
+        "java.lang.Math.pow(double,double)",
+        "java.lang.Math.exp(double)",
+        "java.lang.Math.fma(double,double,double)",
+        "java.lang.Math.fma(float,float,float)",
+        "java.util.zip.CRC32.update(int,int)",
+        "java.util.zip.CRC32.updateBytes(int,byte[],int,int)",
+        "java.util.zip.CRC32.updateByteBuffer(int,long,int,int)",
+        "java.util.zip.CRC32C.updateBytes(int,byte[],int,int)",
+        "java.util.zip.CRC32C.updateDirectByteBuffer(int,long,int,int)",
+        "java.lang.Float.intBitsToFloat(int)",
+        "java.lang.Float.floatToRawIntBits(float)",
+        "java.lang.Double.longBitsToDouble(long)",
+        "java.lang.Double.doubleToRawLongBits(double)",
+    ];
+
+    /// What the JDK's class files say about methods, by frame name: whether
+    /// a method has no woven body (native, `@IntrinsicCandidate`, or of a
+    /// class major never weaves).
+    pub struct JdkMethods {
+        index: ClassIndex,
+        cache: Mutex<HashMap<String, bool>>,
+    }
+
+    impl JdkMethods {
+        /// Reads the classes of `jdk_home`'s `lib/modules`.
+        pub fn open(jdk_home: &Path) -> Result<JdkMethods, String> {
+            let path = jdk_home.join("lib/modules");
+            let image = major_archive::RuntimeImage::open(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut index = ClassIndex::new();
+            index.add_image(Arc::new(image));
+            Ok(JdkMethods {
+                index,
+                cache: Mutex::new(HashMap::new()),
+            })
+        }
+
+        /// Whether the method of `frame` has no woven body: native, an
+        /// intrinsic candidate, or of a class never woven. False for frames
+        /// not found in the JDK.
+        pub fn bodyless(&self, frame: &str) -> bool {
+            if let Some(&b) = self.cache.lock().unwrap().get(frame) {
+                return b;
+            }
+            let b = self.lookup(frame);
+            self.cache.lock().unwrap().insert(frame.to_string(), b);
+            b
+        }
+
+        fn lookup(&self, frame: &str) -> bool {
+            let Some(open) = frame.find('(') else {
+                return false;
+            };
+            let Some(dot) = frame[..open].rfind('.') else {
+                return false;
+            };
+            let class = frame[..dot].replace('.', "/");
+            let method = &frame[dot + 1..open];
+            let Some(details) = self.index.details(&class) else {
+                return false;
+            };
+            if major_weaver::weave::bypass::never_woven(&class) {
+                return true;
+            }
+            details.methods.iter().any(|m| {
+                m.name == method
+                    && frame_name(&class, &m.name, &m.descriptor) == frame
+                    && (m.access & 0x0100 != 0
+                        || m.annotations.iter().any(|a| {
+                            a == "jdk/internal/vm/annotation/IntrinsicCandidate"
+                                || a == "jdk/internal/HotSpotIntrinsicCandidate"
+                        }))
+            })
+        }
+    }
+
+    /// Whether a frame is of a hidden class (a lambda proxy, a lambda form)
+    /// or a method-handle holder class (`java.lang.invoke.*$Holder`).
+    pub fn is_hidden(frame: &str) -> bool {
+        let class = frame.split('(').next().unwrap_or(frame);
+        let class = class.rsplit_once('.').map_or(class, |(c, _)| c);
+        class.contains("$$Lambda")
+            || class.starts_with("java.lang.invoke.LambdaForm$")
+            || (class.starts_with("java.lang.invoke.") && class.ends_with("$Holder"))
+    }
+
+    fn is_class_loading(frame: &str) -> bool {
+        frame.starts_with("java.lang.ClassLoader.")
+            || frame.starts_with("java.security.SecureClassLoader.")
+            || frame.starts_with("java.net.URLClassLoader")
+            || frame.starts_with("jdk.internal.loader.")
+            || frame.starts_with("java.lang.Class.forName")
+    }
+
+    fn is_reference_processing(frame: &str) -> bool {
+        frame.starts_with("java.lang.ref.Reference$ReferenceHandler.")
+            || frame.starts_with("java.lang.ref.Reference.processPendingReferences(")
+            || frame.starts_with("java.lang.ref.Reference.enqueueFromPending(")
+            || frame.starts_with("java.lang.ref.ReferenceQueue.")
+            || frame.starts_with("java.lang.ref.Finalizer")
+            || frame.starts_with("jdk.internal.ref.CleanerImpl.")
+            || frame.contains(".expungeStaleElements()")
+            || frame.contains(".expungeStaleEntries()")
+    }
+
+    fn is_table(frame: &str) -> bool {
+        frame.starts_with("java.util.concurrent.ConcurrentHashMap.")
+            || frame.starts_with("java.util.HashMap.resize(")
+            || frame.starts_with("java.util.HashMap.putVal(")
+            || frame.starts_with("java.lang.invoke.MethodType$ConcurrentWeakInternSet.")
+            || frame.starts_with("java.lang.invoke.MethodType.makeImpl(")
+            || frame == "java.lang.String.hashCode()"
+            || frame.starts_with("java.util.ArrayList.grow(")
+            || frame.starts_with("java.util.ArrayList.add(")
+    }
+
+    fn is_own(frame: &str) -> bool {
+        frame.starts_with("major.")
+            || frame.starts_with("java.lang.Shutdown.")
+            || frame.starts_with("java.lang.ApplicationShutdownHooks")
+    }
+
+    /// Classifies the differences of the oracle's tree (left) and major's
+    /// (right).
+    pub struct Classifier<'a> {
+        jdk: &'a JdkMethods,
+        oracle: &'a Cct,
+        oracle_kids: Vec<HashMap<&'a str, usize>>,
+    }
+
+    impl<'a> Classifier<'a> {
+        /// A classifier for differences between `oracle` and major's tree.
+        pub fn new(jdk: &'a JdkMethods, oracle: &'a Cct) -> Classifier<'a> {
+            Classifier {
+                jdk,
+                oracle,
+                oracle_kids: super::kids_by_frame(oracle),
+            }
+        }
+
+        /// The category of a difference, or `None` for an unexplained one.
+        /// The rules, first match wins:
+        ///
+        /// 1. [`OWN`]: a frame of the path is major's runtime's or the
+        ///    JVM's shutdown's;
+        /// 2. [`CLASS_LOADING`]: a frame of the path is a class loader's;
+        /// 3. [`REFERENCES`]: a frame of the path processes references;
+        /// 4. [`INSIDE_BODYLESS`]: a subtree in one tree only whose caller
+        ///    has no woven body;
+        /// 5. [`BODYLESS_NOT_ENTERED`]: a subtree only in the oracle's whose
+        ///    top frame has no woven body;
+        /// 6. [`HIDDEN`]: a subtree only in the oracle's whose top frame is
+        ///    a hidden class's or holder's;
+        /// 7. [`INTERPRETER_INTRINSICS`]: a subtree only in major's whose
+        ///    top frame or caller is an interpreter intrinsic;
+        /// 8. [`REATTACHED`]: a subtree only in major's, `P;F`, where the
+        ///    oracle has `P;X;..;F` through at most three frames major cannot
+        ///    see (without a woven body, or hidden);
+        /// 9. [`TABLES`]: a frame of the path is a shared JDK table's.
+        pub fn classify(&self, d: &Difference) -> Option<&'static str> {
+            let path = d.path();
+            let frames: Vec<&str> = path.split(';').collect();
+            if frames.iter().any(|f| is_own(f)) {
+                return Some(OWN);
+            }
+            if frames.iter().any(|f| is_class_loading(f)) {
+                return Some(CLASS_LOADING);
+            }
+            if frames.iter().any(|f| is_reference_processing(f)) {
+                return Some(REFERENCES);
+            }
+            let top = leaf(path);
+            let caller = parent(path).map(leaf);
+            if let Difference::Only { side, .. } = d {
+                if caller.is_some_and(|c| self.jdk.bodyless(c)) {
+                    return Some(INSIDE_BODYLESS);
+                }
+                match side {
+                    Side::Left if self.jdk.bodyless(top) => return Some(BODYLESS_NOT_ENTERED),
+                    Side::Left if is_hidden(top) => return Some(HIDDEN),
+                    Side::Right
+                        if INTERPRETER_INTRINSIC_FRAMES.contains(&top)
+                            || caller.is_some_and(|c| INTERPRETER_INTRINSIC_FRAMES.contains(&c)) =>
+                    {
+                        return Some(INTERPRETER_INTRINSICS)
+                    }
+                    Side::Right if self.reattached(&frames) => return Some(REATTACHED),
+                    _ => {}
+                }
+            }
+            if frames.iter().any(|f| is_table(f)) {
+                return Some(TABLES);
+            }
+            None
+        }
+
+        /// Whether the oracle has the callee `frames` (a path only in
+        /// major's tree) under its caller through frames major cannot see.
+        fn reattached(&self, frames: &[&str]) -> bool {
+            let (callee, callers) = frames.split_last().unwrap();
+            // The caller's node in the oracle's tree (the virtual root: 0).
+            let mut at = 0;
+            for f in callers {
+                match self.oracle_kids[at].get(f) {
+                    Some(&n) => at = n + 1,
+                    None => return false,
+                }
+            }
+            let mut level = vec![at];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for &n in &level {
+                    for (f, &k) in &self.oracle_kids[n] {
+                        if n != at && f == callee {
+                            return true;
+                        }
+                        if is_hidden(f) || self.jdk.bodyless(f) {
+                            next.push(k + 1);
+                        }
+                    }
+                }
+                level = next;
+            }
+            level
+                .iter()
+                .any(|&n| self.oracle_kids[n].contains_key(callee))
+        }
+
+        /// The oracle's tree.
+        pub fn oracle(&self) -> &Cct {
+            self.oracle
         }
     }
 }
