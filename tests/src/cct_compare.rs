@@ -914,11 +914,21 @@ pub mod categories {
     /// shutdown, during which the profile is written (what runs after the
     /// hook that writes it is not in it; the hook is major's).
     pub const OWN: &str = "the profiler's own (runtime, shutdown hook)";
+    /// One-time work major's runtime did first, with its own frames not
+    /// recorded: class initializers and the lazily filled caches of
+    /// `java.lang.Class` (its name, reflection data and factory; the runtime
+    /// reflects on classes), so the oracle's tree has them and major's not.
+    pub const FIRST_USE: &str = "one-time work the profiler did first (class initializers, Class caches)";
     /// Under a class-loading frame: woven classes load the runtime's classes
     /// and carry other bytes, so the class loaders' work differs.
     pub const CLASS_LOADING: &str = "class loading (the weave's loads and bytes)";
-    /// Reference processing, whose work depends on when the GC runs.
-    pub const REFERENCES: &str = "reference processing (GC timing)";
+    /// Work that depends on timing: reference processing (when the GC
+    /// runs), waiting for other threads (`Thread.join`, `Object.wait`,
+    /// parking).
+    pub const TIMING: &str = "timing (reference processing, waiting for threads)";
+    /// Class-data sharing: the weaving agent's class-file hook turns the CDS
+    /// archive off, so the JDK's lookups in it take other paths.
+    pub const CDS: &str = "class-data sharing (off under the weaving agent)";
     /// Shared JDK tables (hash tables, interned method types, cached string
     /// hashes, growable arrays) hold what the weave added too.
     pub const TABLES: &str = "JDK tables (what the weave added to them)";
@@ -1048,6 +1058,13 @@ pub mod categories {
             || frame.starts_with("java.lang.Class.forName")
     }
 
+    fn is_timing(frame: &str) -> bool {
+        frame.starts_with("java.lang.Thread.join(")
+            || frame.starts_with("java.lang.Object.wait(")
+            || frame.starts_with("java.util.concurrent.locks.LockSupport.park")
+            || is_reference_processing(frame)
+    }
+
     fn is_reference_processing(frame: &str) -> bool {
         frame.starts_with("java.lang.ref.Reference$ReferenceHandler.")
             || frame.starts_with("java.lang.ref.Reference.processPendingReferences(")
@@ -1099,35 +1116,65 @@ pub mod categories {
         ///
         /// 1. [`OWN`]: a frame of the path is major's runtime's or the
         ///    JVM's shutdown's;
+        ///    or a count at a root `Thread.<init>`/`ThreadGroup.add` (the
+        ///    shutdown hook's thread);
         /// 2. [`CLASS_LOADING`]: a frame of the path is a class loader's;
-        /// 3. [`REFERENCES`]: a frame of the path processes references;
-        /// 4. [`INSIDE_BODYLESS`]: a subtree in one tree only whose caller
+        /// 3. [`TIMING`]: a frame of the path processes references or waits
+        ///    for another thread; [`CDS`]: a frame of the path looks into
+        ///    the CDS archive;
+        /// 4. [`FIRST_USE`]: a subtree only in the oracle's whose top frame
+        ///    is a class initializer, or a subtree only in the oracle's or a
+        ///    count whose caller is `java.lang.Class`'s;
+        /// 5. [`INSIDE_BODYLESS`]: a subtree in one tree only whose caller
         ///    has no woven body;
-        /// 5. [`BODYLESS_NOT_ENTERED`]: a subtree only in the oracle's whose
+        /// 6. [`BODYLESS_NOT_ENTERED`]: a subtree only in the oracle's whose
         ///    top frame has no woven body;
-        /// 6. [`HIDDEN`]: a subtree only in the oracle's whose top frame is
+        /// 7. [`HIDDEN`]: a subtree only in the oracle's whose top frame is
         ///    a hidden class's or holder's;
-        /// 7. [`INTERPRETER_INTRINSICS`]: a subtree only in major's whose
+        /// 8. [`INTERPRETER_INTRINSICS`]: a subtree only in major's whose
         ///    top frame or caller is an interpreter intrinsic;
-        /// 8. [`REATTACHED`]: a subtree only in major's, `P;F`, where the
+        /// 9. [`REATTACHED`]: a subtree only in major's, `P;F`, where the
         ///    oracle has `P;X;..;F` through at most three frames major cannot
         ///    see (without a woven body, or hidden);
-        /// 9. [`TABLES`]: a frame of the path is a shared JDK table's.
+        /// 10. [`TABLES`]: a frame of the path is a shared JDK table's.
         pub fn classify(&self, d: &Difference) -> Option<&'static str> {
             let path = d.path();
             let frames: Vec<&str> = path.split(';').collect();
             if frames.iter().any(|f| is_own(f)) {
                 return Some(OWN);
             }
+            if matches!(d, Difference::Count { .. })
+                && (frames[0].starts_with("java.lang.Thread.<init>(")
+                    || frames[0].starts_with("java.lang.ThreadGroup.add("))
+            {
+                return Some(OWN);
+            }
             if frames.iter().any(|f| is_class_loading(f)) {
                 return Some(CLASS_LOADING);
             }
-            if frames.iter().any(|f| is_reference_processing(f)) {
-                return Some(REFERENCES);
+            if frames.iter().any(|f| is_timing(f)) {
+                return Some(TIMING);
+            }
+            if frames.iter().any(|f| {
+                f.starts_with("java.lang.invoke.LambdaProxyClassArchive.")
+                    || f.starts_with("jdk.internal.misc.CDS.")
+            }) {
+                return Some(CDS);
             }
             let top = leaf(path);
             let caller = parent(path).map(leaf);
+            if matches!(d, Difference::Count { .. })
+                && caller.is_some_and(|c| c.starts_with("java.lang.Class."))
+            {
+                return Some(FIRST_USE);
+            }
             if let Difference::Only { side, .. } = d {
+                if *side == Side::Left
+                    && (top.contains(".<clinit>(")
+                        || caller.is_some_and(|c| c.starts_with("java.lang.Class.")))
+                {
+                    return Some(FIRST_USE);
+                }
                 if caller.is_some_and(|c| self.jdk.bodyless(c)) {
                     return Some(INSIDE_BODYLESS);
                 }

@@ -92,7 +92,7 @@ struct Case {
 /// Runs `case` under the oracle and under `major profile` (at the same
 /// time: they are independent), checks both succeed with the same output,
 /// and compares the trees; returns the comparison (already printed).
-fn run_case(s: &Setup, case: &Case) -> Comparison {
+fn run_case(s: &Setup, case: &Case, max_percent: usize) -> Comparison {
     let dir = scratch().join(&case.name);
     let (odir, mdir) = (dir.join("oracle-work"), dir.join("major-work"));
     for d in [&odir, &mdir] {
@@ -172,11 +172,12 @@ fn run_case(s: &Setup, case: &Case) -> Comparison {
     );
     eprintln!("{}", c.report(12));
     assert!(c.is_exact(), "{}: unexplained differences:\n{}", case.name, c.report(40));
-    // The categories explain a bounded part of the tree: a broken weave
+    // The categories explain a bounded part of the tree (startup, where
+    // most of them are, weighs more in a small program): a broken weave
     // would not hide behind them.
     assert!(
-        explained * 100 <= left.nodes.len() * 15,
-        "{}: the categories cover {explained} of {} nodes (over 15%)",
+        explained * 100 <= left.nodes.len() * max_percent,
+        "{}: the categories cover {explained} of {} nodes (over {max_percent}%)",
         case.name,
         left.nodes.len()
     );
@@ -198,6 +199,7 @@ fn the_cct_programs_whole_trees_match_the_oracle() {
                 main: program.to_string(),
                 args: vec![],
             },
+            30,
         );
     }
 }
@@ -233,14 +235,14 @@ fn workload_case(name: &str, input: Option<PathBuf>) -> Option<Case> {
 fn xalans_whole_tree_matches_the_oracle() {
     let Some(s) = setup() else { return };
     let Some(case) = workload_case("xalan", None) else { return };
-    run_case(s, &case);
+    run_case(s, &case, 15);
 }
 
 #[test]
 fn antlr4s_whole_tree_matches_the_oracle() {
     let Some(s) = setup() else { return };
     let Some(case) = workload_case("antlr4", None) else { return };
-    run_case(s, &case);
+    run_case(s, &case, 15);
 }
 
 /// javac (the workload's driver) on a small source tree of its own.
@@ -265,5 +267,5 @@ fn javacs_whole_tree_on_a_small_source_tree_matches_the_oracle() {
     )
     .unwrap();
     let Some(case) = workload_case("javac", Some(input)) else { return };
-    run_case(s, &case);
+    run_case(s, &case, 15);
 }
