@@ -459,6 +459,49 @@ pub fn compare_ccts(
     c
 }
 
+/// The tree without the frames `remove` names: each removed node's
+/// children attach to its caller (to the top for a root), and contexts that
+/// become equal merge, their counts added. Returns the tree, and the number
+/// of nodes and calls removed.
+pub fn splice(cct: &Cct, remove: &dyn Fn(&str) -> bool) -> (Cct, usize, u64) {
+    let mut out = Cct {
+        frames: cct.frames.clone(),
+        nodes: Vec::new(),
+        has_wall: cct.has_wall,
+        has_cpu: cct.has_cpu,
+    };
+    // Each node's node in `out` (None: the top), for removed nodes their
+    // caller's.
+    let mut at: Vec<Option<usize>> = Vec::with_capacity(cct.nodes.len());
+    let mut child: HashMap<(Option<usize>, usize), usize> = HashMap::new();
+    let (mut nodes, mut calls) = (0, 0);
+    for (i, n) in cct.nodes.iter().enumerate() {
+        let parent = n.parent.and_then(|p| at[p]);
+        if remove(cct.frame(i)) {
+            nodes += 1;
+            calls += n.calls;
+            at.push(parent);
+            continue;
+        }
+        let k = *child.entry((parent, n.frame)).or_insert_with(|| {
+            out.nodes.push(major_weaver::profile::Node {
+                parent,
+                frame: n.frame,
+                calls: 0,
+                wall: 0,
+                cpu: 0,
+            });
+            out.nodes.len() - 1
+        });
+        let m = &mut out.nodes[k];
+        m.calls += n.calls;
+        m.wall += n.wall;
+        m.cpu += n.cpu;
+        at.push(Some(k));
+    }
+    (out, nodes, calls)
+}
+
 /// For the virtual root (index 0) and each node (index + 1): its children
 /// by frame name.
 fn kids_by_frame(cct: &Cct) -> Vec<HashMap<&str, usize>> {
@@ -626,6 +669,29 @@ java.lang.Thread.run() 2
         assert_eq!(by_table.unexplained, by_paths.unexplained);
         let t = cct(ORACLE);
         assert_eq!(cct_path(&t, t.nodes.len() - 1), "Main.main();C.c();D.d();E.e()");
+    }
+
+    #[test]
+    fn splicing_attaches_callees_to_the_caller_and_merges() {
+        let t = Cct::parse_calls_folded(
+            "M.m() 1\nM.m();L$$Lambda.run() 2\nM.m();L$$Lambda.run();A.a() 2\nM.m();A.a() 3\nM.m();A.a();B.b() 1\n",
+            Path::new("t"),
+        )
+        .unwrap();
+        let (s, nodes, calls) = splice(&t, &|f| f.contains("$$Lambda"));
+        assert_eq!((nodes, calls), (1, 2));
+        let mut lines: Vec<(String, u64)> = (0..s.nodes.len())
+            .map(|i| (cct_path(&s, i), s.nodes[i].calls))
+            .collect();
+        lines.sort();
+        assert_eq!(
+            lines,
+            vec![
+                ("M.m()".to_string(), 1),
+                ("M.m();A.a()".to_string(), 5),
+                ("M.m();A.a();B.b()".to_string(), 1)
+            ]
+        );
     }
 
     #[test]
@@ -927,11 +993,13 @@ pub mod categories {
     /// parking).
     pub const TIMING: &str = "timing (reference processing, waiting for threads)";
     /// Class-data sharing: the weaving agent's class-file hook turns the CDS
-    /// archive off, so the JDK's lookups in it take other paths.
+    /// archive off, so the JDK's lookups in it take other paths, and lambda
+    /// proxy classes the oracle's run finds archived are spun in major's.
     pub const CDS: &str = "class-data sharing (off under the weaving agent)";
     /// Shared JDK tables (hash tables, interned method types, cached string
-    /// hashes, growable arrays) hold what the weave added too.
-    pub const TABLES: &str = "JDK tables (what the weave added to them)";
+    /// hashes, growable arrays) hold what the weave added too; identity hash
+    /// tables place keys by identity hash codes, which differ between runs.
+    pub const TABLES: &str = "JDK tables (what the weave added, identity hashes)";
     /// Inside a method without a woven body (native, intrinsic candidate,
     /// never woven): major enters its frame at the call and nothing under it.
     pub const INSIDE_BODYLESS: &str = "inside a method without a woven body";
@@ -1040,8 +1108,18 @@ pub mod categories {
         }
     }
 
-    /// Whether a frame is of a hidden class (a lambda proxy, a lambda form)
-    /// or a method-handle holder class (`java.lang.invoke.*$Holder`).
+    /// Whether a frame is of a hidden class: a lambda proxy or a lambda
+    /// form. The VM defines them without the class-file hook, so major never
+    /// weaves them: the test splices them out of the oracle's tree
+    /// ([`super::splice`]) before comparing.
+    pub fn is_hidden_class(frame: &str) -> bool {
+        let class = frame.split('(').next().unwrap_or(frame);
+        let class = class.rsplit_once('.').map_or(class, |(c, _)| c);
+        class.contains("$$Lambda") || class.starts_with("java.lang.invoke.LambdaForm$")
+    }
+
+    /// Whether a frame is of a hidden class ([`is_hidden_class`]) or a
+    /// method-handle holder class (`java.lang.invoke.*$Holder`).
     pub fn is_hidden(frame: &str) -> bool {
         let class = frame.split('(').next().unwrap_or(frame);
         let class = class.rsplit_once('.').map_or(class, |(c, _)| c);
@@ -1060,6 +1138,8 @@ pub mod categories {
 
     fn is_timing(frame: &str) -> bool {
         frame.starts_with("java.lang.Thread.join(")
+            || frame.starts_with("java.lang.ThreadGroup.add(")
+            || frame.starts_with("java.lang.ThreadGroup.remove(")
             || frame.starts_with("java.lang.Object.wait(")
             || frame.starts_with("java.util.concurrent.locks.LockSupport.park")
             || is_reference_processing(frame)
@@ -1085,6 +1165,8 @@ pub mod categories {
             || frame == "java.lang.String.hashCode()"
             || frame.starts_with("java.util.ArrayList.grow(")
             || frame.starts_with("java.util.ArrayList.add(")
+            || frame.starts_with("java.util.IdentityHashMap.")
+            || frame.starts_with("java.util.WeakHashMap.")
     }
 
     fn is_own(frame: &str) -> bool {
@@ -1119,12 +1201,14 @@ pub mod categories {
         ///    or a count at a root `Thread.<init>`/`ThreadGroup.add` (the
         ///    shutdown hook's thread);
         /// 2. [`CLASS_LOADING`]: a frame of the path is a class loader's;
-        /// 3. [`TIMING`]: a frame of the path processes references or waits
-        ///    for another thread; [`CDS`]: a frame of the path looks into
-        ///    the CDS archive;
-        /// 4. [`FIRST_USE`]: a subtree only in the oracle's whose top frame
-        ///    is a class initializer, or a subtree only in the oracle's or a
-        ///    count whose caller is `java.lang.Class`'s;
+        /// 3. [`TIMING`]: a frame of the path processes references, waits
+        ///    for another thread or adds or removes a thread of a group;
+        ///    [`CDS`]: a frame of the path looks into the CDS archive or
+        ///    spins a lambda proxy class;
+        /// 4. [`FIRST_USE`]: a frame of the path fills `Class`'s reflection
+        ///    data; a subtree in one tree only whose top frame is a class
+        ///    initializer; a subtree only in the oracle's or a count whose
+        ///    caller is `java.lang.Class`'s;
         /// 5. [`INSIDE_BODYLESS`]: a subtree in one tree only whose caller
         ///    has no woven body;
         /// 6. [`BODYLESS_NOT_ENTERED`]: a subtree only in the oracle's whose
@@ -1157,9 +1241,16 @@ pub mod categories {
             }
             if frames.iter().any(|f| {
                 f.starts_with("java.lang.invoke.LambdaProxyClassArchive.")
+                    || f.starts_with("java.lang.invoke.InnerClassLambdaMetafactory.")
                     || f.starts_with("jdk.internal.misc.CDS.")
             }) {
                 return Some(CDS);
+            }
+            if frames.iter().any(|f| {
+                f.starts_with("java.lang.Class.reflectionData(")
+                    || f.starts_with("java.lang.Class.newReflectionData(")
+            }) {
+                return Some(FIRST_USE);
             }
             let top = leaf(path);
             let caller = parent(path).map(leaf);
@@ -1169,9 +1260,8 @@ pub mod categories {
                 return Some(FIRST_USE);
             }
             if let Difference::Only { side, .. } = d {
-                if *side == Side::Left
-                    && (top.contains(".<clinit>(")
-                        || caller.is_some_and(|c| c.starts_with("java.lang.Class.")))
+                if top.contains(".<clinit>(")
+                    || (*side == Side::Left && caller.is_some_and(|c| c.starts_with("java.lang.Class.")))
                 {
                     return Some(FIRST_USE);
                 }
