@@ -976,15 +976,21 @@ pub mod categories {
 
     use super::{leaf, parent, Cct, Difference, Side};
 
+    /// Contexts that differ between two runs of the unwoven program under
+    /// the oracle (identity hash codes order hash sets, soft references
+    /// clear when the GC runs): a difference at or under such a context.
+    pub const NONDETERMINISTIC: &str = "nondeterministic (differs between two oracle runs)";
     /// The profiler's own: frames of its runtime (`major.`), and the JVM's
     /// shutdown, during which the profile is written (what runs after the
     /// hook that writes it is not in it; the hook is major's).
     pub const OWN: &str = "the profiler's own (runtime, shutdown hook)";
-    /// One-time work major's runtime did first, with its own frames not
-    /// recorded: class initializers and the lazily filled caches of
-    /// `java.lang.Class` (its name, reflection data and factory; the runtime
-    /// reflects on classes), so the oracle's tree has them and major's not.
-    pub const FIRST_USE: &str = "one-time work the profiler did first (class initializers, Class caches)";
+    /// One-time work that runs where a class is first used: class
+    /// initializers (which run where the profiler's runtime or the other
+    /// order of class loading first needs the class, and build state the
+    /// oracle's run takes from the CDS archive, like `Long$LongCache`), and
+    /// the lazily filled caches of `java.lang.Class` (its name, reflection
+    /// data and factory; the runtime reflects on classes).
+    pub const FIRST_USE: &str = "class initialization and Class caches (first use elsewhere)";
     /// Under a class-loading frame: woven classes load the runtime's classes
     /// and carry other bytes, so the class loaders' work differs.
     pub const CLASS_LOADING: &str = "class loading (the weave's loads and bytes)";
@@ -1115,7 +1121,12 @@ pub mod categories {
     pub fn is_hidden_class(frame: &str) -> bool {
         let class = frame.split('(').next().unwrap_or(frame);
         let class = class.rsplit_once('.').map_or(class, |(c, _)| c);
-        class.contains("$$Lambda") || class.starts_with("java.lang.invoke.LambdaForm$")
+        // Lambda forms' classes are `LambdaForm$MH`, `$DMH`, `$BMH`...:
+        // upper-case tags, unlike the nested classes `LambdaForm$Name`.
+        class.contains("$$Lambda")
+            || class
+                .strip_prefix("java.lang.invoke.LambdaForm$")
+                .is_some_and(|tag| !tag.is_empty() && tag.bytes().all(|b| b.is_ascii_uppercase()))
     }
 
     /// Whether a frame is of a hidden class ([`is_hidden_class`]) or a
@@ -1123,8 +1134,7 @@ pub mod categories {
     pub fn is_hidden(frame: &str) -> bool {
         let class = frame.split('(').next().unwrap_or(frame);
         let class = class.rsplit_once('.').map_or(class, |(c, _)| c);
-        class.contains("$$Lambda")
-            || class.starts_with("java.lang.invoke.LambdaForm$")
+        is_hidden_class(frame)
             || (class.starts_with("java.lang.invoke.") && class.ends_with("$Holder"))
     }
 
@@ -1181,6 +1191,7 @@ pub mod categories {
         jdk: &'a JdkMethods,
         oracle: &'a Cct,
         oracle_kids: Vec<HashMap<&'a str, usize>>,
+        nondeterministic: std::collections::HashSet<String>,
     }
 
     impl<'a> Classifier<'a> {
@@ -1190,12 +1201,24 @@ pub mod categories {
                 jdk,
                 oracle,
                 oracle_kids: super::kids_by_frame(oracle),
+                nondeterministic: Default::default(),
             }
+        }
+
+        /// Marks the paths of `differences` (between two oracle runs of the
+        /// program) as nondeterministic: [`NONDETERMINISTIC`] explains a
+        /// difference at or under one of them.
+        pub fn add_nondeterministic(&mut self, differences: &[Difference]) {
+            self.nondeterministic
+                .extend(differences.iter().map(|d| d.path().to_string()));
         }
 
         /// The category of a difference, or `None` for an unexplained one.
         /// The rules, first match wins:
         ///
+        /// 0. [`NONDETERMINISTIC`]: the path or a caller's is one that
+        ///    differs between two oracle runs
+        ///    ([`Classifier::add_nondeterministic`]);
         /// 1. [`OWN`]: a frame of the path is major's runtime's or the
         ///    JVM's shutdown's;
         ///    or a count at a root `Thread.<init>`/`ThreadGroup.add` (the
@@ -1205,10 +1228,9 @@ pub mod categories {
         ///    for another thread or adds or removes a thread of a group;
         ///    [`CDS`]: a frame of the path looks into the CDS archive or
         ///    spins a lambda proxy class;
-        /// 4. [`FIRST_USE`]: a frame of the path fills `Class`'s reflection
-        ///    data; a subtree in one tree only whose top frame is a class
-        ///    initializer; a subtree only in the oracle's or a count whose
-        ///    caller is `java.lang.Class`'s;
+        /// 4. [`FIRST_USE`]: a frame of the path is a class initializer or
+        ///    reads `Class`'s reflection data; a subtree only in the
+        ///    oracle's or a count whose caller is `java.lang.Class`'s;
         /// 5. [`INSIDE_BODYLESS`]: a subtree in one tree only whose caller
         ///    has no woven body;
         /// 6. [`BODYLESS_NOT_ENTERED`]: a subtree only in the oracle's whose
@@ -1224,6 +1246,16 @@ pub mod categories {
         pub fn classify(&self, d: &Difference) -> Option<&'static str> {
             let path = d.path();
             let frames: Vec<&str> = path.split(';').collect();
+            if !self.nondeterministic.is_empty() {
+                let mut end = 0;
+                for f in &frames {
+                    end += f.len();
+                    if self.nondeterministic.contains(&path[..end]) {
+                        return Some(NONDETERMINISTIC);
+                    }
+                    end += 1;
+                }
+            }
             if frames.iter().any(|f| is_own(f)) {
                 return Some(OWN);
             }
@@ -1247,8 +1279,12 @@ pub mod categories {
                 return Some(CDS);
             }
             if frames.iter().any(|f| {
-                f.starts_with("java.lang.Class.reflectionData(")
+                f.contains(".<clinit>(")
+                    || f.starts_with("java.lang.Class.reflectionData(")
                     || f.starts_with("java.lang.Class.newReflectionData(")
+                    || f.starts_with("java.lang.Class.privateGetDeclared")
+                    || f.starts_with("java.lang.Class.getConstructor0(")
+                    || f.starts_with("java.lang.Class.getMethod0(")
             }) {
                 return Some(FIRST_USE);
             }
