@@ -10,7 +10,8 @@ import major.runtime.CallingContext;
  * nanoseconds), measured around every woven execution. CPU time is read with
  * ThreadMXBean.getCurrentThreadCpuTime() (a system call per read, several
  * times a clock read: ARCHITECTURE.md, "Calling context"), from the start of
- * main on; before it (the JDK's startup) only wall time is measured. Native
+ * main on (not at all where the module java.management is missing); before
+ * it (the JDK's startup) only wall time is measured. Native
  * methods and other calls without woven bodies count in their caller's times.
  */
 public aspect CctCpuProfiler {
@@ -20,11 +21,17 @@ public aspect CctCpuProfiler {
         && !within(CctCpuProfiler);
 
     // Declared first: it runs before the timing advice at main's entry, so
-    // main's own CPU time is measured.
+    // main's own CPU time is measured. With the JDK woven the aspect lives
+    // in java.base, which does not read java.management: the read edge is
+    // added first (an unnamed module reads every module already).
     before(): execution(public static void main(String[])) {
-        ThreadMXBean b = ManagementFactory.getThreadMXBean();
-        if (b.isCurrentThreadCpuTimeSupported()) {
-            cpuClock = b;
+        java.util.Optional<Module> management = ModuleLayer.boot().findModule("java.management");
+        if (management.isPresent()) {
+            CctCpuProfiler.class.getModule().addReads(management.get());
+            ThreadMXBean b = ManagementFactory.getThreadMXBean();
+            if (b.isCurrentThreadCpuTimeSupported()) {
+                cpuClock = b;
+            }
         }
         CallingContext.writeAtExit(thisCallingContext, true, true);
     }
