@@ -976,10 +976,6 @@ pub mod categories {
 
     use super::{leaf, parent, Cct, Difference, Side};
 
-    /// Contexts that differ between two runs of the unwoven program under
-    /// the oracle (identity hash codes order hash sets, soft references
-    /// clear when the GC runs): a difference at or under such a context.
-    pub const NONDETERMINISTIC: &str = "nondeterministic (differs between two oracle runs)";
     /// The profiler's own: frames of its runtime (`major.`), and the JVM's
     /// shutdown, during which the profile is written (what runs after the
     /// hook that writes it is not in it; the hook is major's).
@@ -1176,6 +1172,7 @@ pub mod categories {
             || frame.starts_with("java.util.ArrayList.grow(")
             || frame.starts_with("java.util.ArrayList.add(")
             || frame.starts_with("java.util.IdentityHashMap.")
+            || frame.starts_with("java.util.HashMap$TreeNode.")
             || frame.starts_with("java.util.WeakHashMap.")
     }
 
@@ -1191,7 +1188,6 @@ pub mod categories {
         jdk: &'a JdkMethods,
         oracle: &'a Cct,
         oracle_kids: Vec<HashMap<&'a str, usize>>,
-        nondeterministic: std::collections::HashSet<String>,
     }
 
     impl<'a> Classifier<'a> {
@@ -1201,24 +1197,12 @@ pub mod categories {
                 jdk,
                 oracle,
                 oracle_kids: super::kids_by_frame(oracle),
-                nondeterministic: Default::default(),
             }
-        }
-
-        /// Marks the paths of `differences` (between two oracle runs of the
-        /// program) as nondeterministic: [`NONDETERMINISTIC`] explains a
-        /// difference at or under one of them.
-        pub fn add_nondeterministic(&mut self, differences: &[Difference]) {
-            self.nondeterministic
-                .extend(differences.iter().map(|d| d.path().to_string()));
         }
 
         /// The category of a difference, or `None` for an unexplained one.
         /// The rules, first match wins:
         ///
-        /// 0. [`NONDETERMINISTIC`]: the path or a caller's is one that
-        ///    differs between two oracle runs
-        ///    ([`Classifier::add_nondeterministic`]);
         /// 1. [`OWN`]: a frame of the path is major's runtime's or the
         ///    JVM's shutdown's;
         ///    or a count at a root `Thread.<init>`/`ThreadGroup.add` (the
@@ -1246,16 +1230,6 @@ pub mod categories {
         pub fn classify(&self, d: &Difference) -> Option<&'static str> {
             let path = d.path();
             let frames: Vec<&str> = path.split(';').collect();
-            if !self.nondeterministic.is_empty() {
-                let mut end = 0;
-                for f in &frames {
-                    end += f.len();
-                    if self.nondeterministic.contains(&path[..end]) {
-                        return Some(NONDETERMINISTIC);
-                    }
-                    end += 1;
-                }
-            }
             if frames.iter().any(|f| is_own(f)) {
                 return Some(OWN);
             }
