@@ -20,12 +20,16 @@ fn main() {
     let jdk = JdkMethods::open(Path::new(&args[0])).unwrap_or_else(|e| panic!("{e}"));
     let whole = Cct::read(Path::new(&args[1])).unwrap_or_else(|e| panic!("{e}"));
     let major = Cct::read(Path::new(&args[2])).unwrap_or_else(|e| panic!("{e}"));
-    let limit = args.get(3).map_or(usize::MAX, |l| l.parse().expect("LIMIT"));
+    let limit = args
+        .get(3)
+        .map_or(usize::MAX, |l| l.parse().expect("LIMIT"));
     let (oracle, hidden, calls) = splice(&whole, &is_hidden_class);
     let classifier = Classifier::new(&jdk, &oracle);
     let c = compare_ccts("oracle", &oracle, "major", &major, &|d| {
         classifier.classify(d).map(str::to_string)
     });
-    println!("hidden-class frames spliced out of the oracle's tree: {hidden} nodes ({calls} calls)");
+    println!(
+        "hidden-class frames spliced out of the oracle's tree: {hidden} nodes ({calls} calls)"
+    );
     print!("{}", c.report(limit));
 }

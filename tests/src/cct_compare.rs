@@ -525,7 +525,12 @@ fn subtree_sizes(cct: &Cct) -> Vec<(usize, u64)> {
     s
 }
 
-fn only(side: Side, cct: &Cct, node: usize, (descendants, subtree_calls): (usize, u64)) -> Difference {
+fn only(
+    side: Side,
+    cct: &Cct,
+    node: usize,
+    (descendants, subtree_calls): (usize, u64),
+) -> Difference {
     Difference::Only {
         side,
         path: cct_path(cct, node),
@@ -668,7 +673,10 @@ java.lang.Thread.run() 2
         assert_eq!(by_table.equal, by_paths.equal);
         assert_eq!(by_table.unexplained, by_paths.unexplained);
         let t = cct(ORACLE);
-        assert_eq!(cct_path(&t, t.nodes.len() - 1), "Main.main();C.c();D.d();E.e()");
+        assert_eq!(
+            cct_path(&t, t.nodes.len() - 1),
+            "Main.main();C.c();D.d();E.e()"
+        );
     }
 
     #[test]
@@ -1271,7 +1279,8 @@ pub mod categories {
             }
             if let Difference::Only { side, .. } = d {
                 if top.contains(".<clinit>(")
-                    || (*side == Side::Left && caller.is_some_and(|c| c.starts_with("java.lang.Class.")))
+                    || (*side == Side::Left
+                        && caller.is_some_and(|c| c.starts_with("java.lang.Class.")))
                 {
                     return Some(FIRST_USE);
                 }
@@ -1283,7 +1292,8 @@ pub mod categories {
                     Side::Left if is_hidden(top) => return Some(HIDDEN),
                     Side::Right
                         if INTERPRETER_INTRINSIC_FRAMES.contains(&top)
-                            || caller.is_some_and(|c| INTERPRETER_INTRINSIC_FRAMES.contains(&c)) =>
+                            || caller
+                                .is_some_and(|c| INTERPRETER_INTRINSIC_FRAMES.contains(&c)) =>
                     {
                         return Some(INTERPRETER_INTRINSICS)
                     }

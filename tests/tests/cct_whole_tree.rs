@@ -149,8 +149,16 @@ fn run_case(s: &Setup, case: &Case, max_percent: usize) -> Comparison {
         String::from_utf8_lossy(&o.stderr),
         String::from_utf8_lossy(&m.stderr),
     );
-    assert!(o.status.success(), "{} under the oracle:\n{oerr}", case.name);
-    assert!(m.status.success(), "{} under major profile:\n{merr}", case.name);
+    assert!(
+        o.status.success(),
+        "{} under the oracle:\n{oerr}",
+        case.name
+    );
+    assert!(
+        m.status.success(),
+        "{} under major profile:\n{merr}",
+        case.name
+    );
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&m.stdout),
@@ -160,7 +168,12 @@ fn run_case(s: &Setup, case: &Case, max_percent: usize) -> Comparison {
     let stats = oracle::Stats::parse(&oerr)
         .unwrap_or_else(|| panic!("{}: no oracle summary in\n{oerr}", case.name));
     let whole = Cct::read(&oracle_out).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(whole.nodes.len() as u64, stats.nodes, "{}: the oracle's node count", case.name);
+    assert_eq!(
+        whole.nodes.len() as u64,
+        stats.nodes,
+        "{}: the oracle's node count",
+        case.name
+    );
     // Hidden classes (lambda proxies, lambda forms) are never woven: their
     // frames come out of the oracle's tree, their callees attached to their
     // callers, before the comparison; the number of their nodes is reported.
@@ -174,7 +187,11 @@ fn run_case(s: &Setup, case: &Case, max_percent: usize) -> Comparison {
         &right,
         &|d| classifier.classify(d).map(str::to_string),
     );
-    let explained: usize = c.category_sizes().values().map(|&(_, nodes, _)| nodes).sum::<usize>()
+    let explained: usize = c
+        .category_sizes()
+        .values()
+        .map(|&(_, nodes, _)| nodes)
+        .sum::<usize>()
         + hidden_nodes;
     eprintln!(
         "{}: oracle {} nodes ({} entries), major {} nodes; {} equal; hidden-class frames spliced \
@@ -190,7 +207,12 @@ fn run_case(s: &Setup, case: &Case, max_percent: usize) -> Comparison {
         elapsed.as_secs_f64()
     );
     eprintln!("{}", c.report(12));
-    assert!(c.is_exact(), "{}: unexplained differences:\n{}", case.name, c.report(40));
+    assert!(
+        c.is_exact(),
+        "{}: unexplained differences:\n{}",
+        case.name,
+        c.report(40)
+    );
 
     // The categories explain a bounded part of the tree (startup, where
     // most of them are, weighs more in a small program): a broken weave
@@ -258,14 +280,18 @@ fn workload_case(name: &str, input: Option<PathBuf>, jvm_options: &[&str]) -> Op
 #[test]
 fn xalans_whole_tree_matches_the_oracle() {
     let Some(s) = setup() else { return };
-    let Some(case) = workload_case("xalan", None, &[]) else { return };
+    let Some(case) = workload_case("xalan", None, &[]) else {
+        return;
+    };
     run_case(s, &case, 15);
 }
 
 #[test]
 fn antlr4s_whole_tree_matches_the_oracle() {
     let Some(s) = setup() else { return };
-    let Some(case) = workload_case("antlr4", None, &[]) else { return };
+    let Some(case) = workload_case("antlr4", None, &[]) else {
+        return;
+    };
     run_case(s, &case, 15);
 }
 
@@ -300,6 +326,10 @@ fn javacs_whole_tree_on_a_small_source_tree_matches_the_oracle() {
         "javac",
         Some(input),
         &["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2"],
-    ) else { return };
-    run_case(s, &case, 15);
+    ) else {
+        return;
+    };
+    // Under -XX:hashCode=2 HashMap bins of identity-hashed keys become trees
+    // whose searches differ (about 6% of the tree, JDK tables): 20%.
+    run_case(s, &case, 20);
 }

@@ -146,7 +146,7 @@ enum Command {
         top: usize,
         /// Write every context into the folded stacks, the flame graph and
         /// speedscope.json. By default a tree of over 100,000 contexts is
-        /// shown there without the contexts under 1/100,000 of the total,
+        /// shown there without the contexts under 1/10,000 of the total,
         /// summed into `[N more contexts]` nodes (profile.cct has them all).
         #[arg(long)]
         all_contexts: bool,

@@ -543,7 +543,11 @@ fn major_profile_cpu_measures_cpu_time_per_context() {
         ms(spin.wall)
     );
     assert!(ms(nap.wall) >= 400, "nap wall {} ms", ms(nap.wall));
-    assert!(ms(nap.cpu) < 50, "nap: cpu {} ms while sleeping", ms(nap.cpu));
+    assert!(
+        ms(nap.cpu) < 50,
+        "nap: cpu {} ms while sleeping",
+        ms(nap.cpu)
+    );
     // main's CPU time holds spin's.
     let m = &cct.nodes[node(main)];
     assert!(m.cpu >= spin.cpu && m.wall >= spin.wall + nap.wall);

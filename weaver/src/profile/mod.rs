@@ -529,9 +529,12 @@ pub struct Options<'a> {
 /// are written whole (their folded stacks stay within some hundred MB).
 pub const FULL_LIMIT: usize = 100_000;
 
-/// The default of [`Options::min_fraction`]: one in 100,000, a hundredth of
-/// a pixel of a 1,200-pixel flame graph.
-pub const MIN_FRACTION: f64 = 1e-5;
+/// The default of [`Options::min_fraction`]: one in 10,000, 0.12 pixel of a
+/// 1,200-pixel flame graph, whose frames narrower than 0.1 pixel inferno
+/// does not draw anyway. On javac's tree of a million contexts it keeps
+/// 14,875 (and 10,717 remainder nodes): 89 MB of folded stacks instead of
+/// 3 GB, 5 MB of speedscope JSON instead of 148 MB.
+pub const MIN_FRACTION: f64 = 1e-4;
 
 impl Default for Options<'_> {
     fn default() -> Self {
@@ -631,7 +634,14 @@ pub fn write_profile_outputs(
         pruned,
     };
     let note = result.pruned_note();
-    write_views(cct, view, out_dir, options, note.as_deref(), &mut result.files)?;
+    write_views(
+        cct,
+        view,
+        out_dir,
+        options,
+        note.as_deref(),
+        &mut result.files,
+    )?;
     Ok(result)
 }
 
@@ -936,7 +946,9 @@ java.lang.Thread.run();Main$Worker.run()\t3\t690\t640
         // The summary is the whole tree's, with the note at its end.
         let summary = std::fs::read_to_string(dir.path().join("summary.txt")).unwrap();
         assert!(
-            summary.trim_end().ends_with("--all-contexts writes them all)"),
+            summary
+                .trim_end()
+                .ends_with("--all-contexts writes them all)"),
             "{summary}"
         );
         assert!(summary.contains("12120 contexts"), "{summary}");

@@ -171,7 +171,8 @@ mod tests {
         assert!(view
             .paths()
             .iter()
-            .any(|q| q.starts_with("Main.main(java.lang.String[]);[") && q.ends_with(" more contexts]")));
+            .any(|q| q.starts_with("Main.main(java.lang.String[]);[")
+                && q.ends_with(" more contexts]")));
         // A fraction of 0 keeps everything, and adds nothing.
         let (all, p) = prune(&cct, 0.0);
         assert_eq!(all, cct);
