@@ -2,7 +2,7 @@
  * cct_oracle: a JVMTI agent that builds the calling-context tree (CCT) of a
  * program, independently of major, as the oracle for major's CCT profiler.
  *
- *   java -agentpath:/path/libcct_oracle.so=out=FILE[,start=PREFIX][,check=1][,show=1] ...
+ *   java -agentpath:/path/libcct_oracle.so=out=FILE[,format=cct][,start=PREFIX][,check=1][,show=1] ...
  *
  * From VM init on, every MethodEntry and MethodExit event (native methods
  * included; MethodExit is posted for exits by exception too) moves a
@@ -26,7 +26,12 @@
  * bytewise (siblings are written in bytewise order of their names, parents
  * before children: the same order as long as no frame name is a proper
  * prefix of a sibling's, which a name ending in its parameter list cannot
- * be). A summary of what was seen is printed to stderr.
+ * be). With format=cct, FILE is instead the node table of major's raw
+ * profile format 2 (`major-cct 2`, `metrics calls`, `frames N` and N frame
+ * names, `nodes M` and M lines `PARENT<TAB>FRAME<TAB>COUNT`, PARENT an
+ * earlier line's number or -1): linear in the number of nodes, where the
+ * folded form repeats every path (4.4 GB for javac's tree). A summary of
+ * what was seen is printed to stderr.
  *
  * The frame name: `<binary class name with dots>.<method>(<parameter types in
  * source form, comma-separated>)`, e.g. `java.lang.String.<init>(byte[],byte)`;
@@ -241,6 +246,7 @@ static char start_prefix[1024];
 static size_t start_len;
 static int check;
 static int show;
+static int format_cct;
 
 /* Interned frame names: id -> name, and name -> id by open addressing. */
 static char **names;
@@ -652,6 +658,40 @@ static void write_folded(const tree *t, FILE *f) {
     free(first);
 }
 
+/* format=cct: the merged tree as major's raw profile format 2. Node n of the
+ * tree (n >= 1; node 0 is the root, not written) is line n - 1; parents come
+ * before their children in the node array, as the format needs. Only the
+ * frames the tree uses are listed, renumbered in order of first use. */
+static void write_cct(const tree *t, FILE *f) {
+    int32_t *renumber = xmalloc((names_len ? names_len : 1) * sizeof *renumber);
+    for (size_t i = 0; i < names_len; i++) {
+        renumber[i] = -1;
+    }
+    int32_t used = 0;
+    for (size_t n = 1; n < t->len; n++) {
+        if (renumber[t->frame[n]] < 0) {
+            renumber[t->frame[n]] = used++;
+        }
+    }
+    int32_t *order = xmalloc((used ? used : 1) * sizeof *order);
+    for (size_t i = 0; i < names_len; i++) {
+        if (renumber[i] >= 0) {
+            order[renumber[i]] = (int32_t) i;
+        }
+    }
+    fprintf(f, "major-cct 2\nmetrics calls\nframes %d\n", (int) used);
+    for (int32_t i = 0; i < used; i++) {
+        fprintf(f, "%s\n", names[order[i]]);
+    }
+    fprintf(f, "nodes %zu\n", t->len - 1);
+    for (size_t n = 1; n < t->len; n++) {
+        fprintf(f, "%d\t%d\t%llu\n", (int) t->parent[n] - 1, (int) renumber[t->frame[n]],
+            (unsigned long long) t->count[n]);
+    }
+    free(order);
+    free(renumber);
+}
+
 /* show=1: prints every thread at VM init with the frames on its stack. */
 static void show_threads(jvmtiEnv *env, JNIEnv *jni) {
     jint n = 0;
@@ -726,7 +766,11 @@ static void JNICALL on_death(jvmtiEnv *env, JNIEnv *jni) {
     if (f == NULL) {
         fprintf(stderr, "cct_oracle: cannot write %s\n", out_path);
     } else {
-        write_folded(&merged, f);
+        if (format_cct) {
+            write_cct(&merged, f);
+        } else {
+            write_folded(&merged, f);
+        }
         if (fclose(f) != 0) {
             fprintf(stderr, "cct_oracle: error writing %s\n", out_path);
         }
@@ -782,8 +826,14 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     check = flag[0] == '1';
     option(options, "show", flag, sizeof flag);
     show = flag[0] == '1';
+    option(options, "format", flag, sizeof flag);
+    if (flag[0] != '\0' && strcmp(flag, "cct") != 0 && strcmp(flag, "folded") != 0) {
+        fprintf(stderr, "cct_oracle: unknown format=%s (folded or cct)\n", flag);
+        return JNI_ERR;
+    }
+    format_cct = strcmp(flag, "cct") == 0;
     if (out_path[0] == '\0') {
-        fprintf(stderr, "cct_oracle: usage: -agentpath:libcct_oracle.so=out=FILE[,start=PREFIX][,check=1][,show=1]\n");
+        fprintf(stderr, "cct_oracle: usage: -agentpath:libcct_oracle.so=out=FILE[,format=cct][,start=PREFIX][,check=1][,show=1]\n");
         return JNI_ERR;
     }
     if ((*vm)->GetEnv(vm, (void **) &jvmti, JVMTI_VERSION_11) != JNI_OK) {

@@ -10,9 +10,11 @@
 //! differences ("bootstrap phase", "the runtime's own methods"); the rest
 //! are unexplained, and [`Comparison::report`] lists them first.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
+
+pub use major_weaver::profile::Cct;
 
 /// A calling-context tree as `calls.folded` gives it: path -> count.
 pub type Folded = BTreeMap<String, u64>;
@@ -398,6 +400,158 @@ impl SortedLines {
     }
 }
 
+/// Compares two trees given as node tables ([`Cct`]: major's raw profile
+/// format 2, which the oracle writes too with `format=cct`), as [`compare`]
+/// does for folded trees: nodes are matched from the roots down by frame
+/// name, so the paths are made only for the differences (javac's tree has
+/// 750,000 nodes, whose folded paths take gigabytes). Invocation counts are
+/// compared; other metrics are ignored.
+pub fn compare_ccts(
+    left_name: &str,
+    left: &Cct,
+    right_name: &str,
+    right: &Cct,
+    classify: &dyn Fn(&Difference) -> Option<String>,
+) -> Comparison {
+    let mut c = Comparison {
+        left_name: left_name.to_string(),
+        right_name: right_name.to_string(),
+        ..Comparison::default()
+    };
+    let (lk, rk) = (kids_by_frame(left), kids_by_frame(right));
+    let (lsize, rsize) = (subtree_sizes(left), subtree_sizes(right));
+    let mut diffs = Vec::new();
+    // Pairs of matched nodes (usize::MAX: the virtual root above the roots).
+    let mut stack = vec![(usize::MAX, usize::MAX)];
+    while let Some((l, r)) = stack.pop() {
+        let (lc, rc) = (&lk[l.wrapping_add(1)], &rk[r.wrapping_add(1)]);
+        for (frame, &a) in lc {
+            match rc.get(frame) {
+                Some(&b) => {
+                    let (x, y) = (left.nodes[a].calls, right.nodes[b].calls);
+                    if x == y {
+                        c.equal += 1;
+                    } else {
+                        diffs.push(Difference::Count {
+                            path: cct_path(left, a),
+                            left: x,
+                            right: y,
+                        });
+                    }
+                    stack.push((a, b));
+                }
+                None => diffs.push(only(Side::Left, left, a, lsize[a])),
+            }
+        }
+        for (frame, &b) in rc {
+            if !lc.contains_key(frame) {
+                diffs.push(only(Side::Right, right, b, rsize[b]));
+            }
+        }
+    }
+    diffs.sort_by(|a, b| a.path().cmp(b.path()));
+    for d in diffs {
+        match classify(&d) {
+            Some(category) => c.explained.entry(category).or_default().push(d),
+            None => c.unexplained.push(d),
+        }
+    }
+    c
+}
+
+/// The tree without the frames `remove` names: each removed node's
+/// children attach to its caller (to the top for a root), and contexts that
+/// become equal merge, their counts added. Returns the tree, and the number
+/// of nodes and calls removed.
+pub fn splice(cct: &Cct, remove: &dyn Fn(&str) -> bool) -> (Cct, usize, u64) {
+    let mut out = Cct {
+        frames: cct.frames.clone(),
+        nodes: Vec::new(),
+        has_wall: cct.has_wall,
+        has_cpu: cct.has_cpu,
+    };
+    // Each node's node in `out` (None: the top), for removed nodes their
+    // caller's.
+    let mut at: Vec<Option<usize>> = Vec::with_capacity(cct.nodes.len());
+    let mut child: HashMap<(Option<usize>, usize), usize> = HashMap::new();
+    let (mut nodes, mut calls) = (0, 0);
+    for (i, n) in cct.nodes.iter().enumerate() {
+        let parent = n.parent.and_then(|p| at[p]);
+        if remove(cct.frame(i)) {
+            nodes += 1;
+            calls += n.calls;
+            at.push(parent);
+            continue;
+        }
+        let k = *child.entry((parent, n.frame)).or_insert_with(|| {
+            out.nodes.push(major_weaver::profile::Node {
+                parent,
+                frame: n.frame,
+                calls: 0,
+                wall: 0,
+                cpu: 0,
+            });
+            out.nodes.len() - 1
+        });
+        let m = &mut out.nodes[k];
+        m.calls += n.calls;
+        m.wall += n.wall;
+        m.cpu += n.cpu;
+        at.push(Some(k));
+    }
+    (out, nodes, calls)
+}
+
+/// For the virtual root (index 0) and each node (index + 1): its children
+/// by frame name.
+fn kids_by_frame(cct: &Cct) -> Vec<HashMap<&str, usize>> {
+    let mut kids = vec![HashMap::new(); cct.nodes.len() + 1];
+    for (i, n) in cct.nodes.iter().enumerate() {
+        let p = n.parent.map_or(0, |p| p + 1);
+        kids[p].insert(cct.frame(i), i);
+    }
+    kids
+}
+
+/// Each node's subtree: (nodes under it, calls of the whole subtree).
+fn subtree_sizes(cct: &Cct) -> Vec<(usize, u64)> {
+    let mut s: Vec<(usize, u64)> = cct.nodes.iter().map(|n| (0, n.calls)).collect();
+    for i in (0..cct.nodes.len()).rev() {
+        if let Some(p) = cct.nodes[i].parent {
+            s[p].0 += s[i].0 + 1;
+            s[p].1 += s[i].1;
+        }
+    }
+    s
+}
+
+fn only(
+    side: Side,
+    cct: &Cct,
+    node: usize,
+    (descendants, subtree_calls): (usize, u64),
+) -> Difference {
+    Difference::Only {
+        side,
+        path: cct_path(cct, node),
+        count: cct.nodes[node].calls,
+        descendants,
+        subtree_calls,
+    }
+}
+
+/// The path of a node, `frame;...;frame` from its root.
+pub fn cct_path(cct: &Cct, node: usize) -> String {
+    let mut frames = vec![cct.frame(node)];
+    let mut at = cct.nodes[node].parent;
+    while let Some(p) = at {
+        frames.push(cct.frame(p));
+        at = cct.nodes[p].parent;
+    }
+    frames.reverse();
+    frames.join(";")
+}
+
 /// The topmost nodes of `tree` that `other` lacks, with their subtrees' sizes.
 fn only_in(side: Side, tree: &Folded, other: &Folded) -> Vec<Difference> {
     let mut out = Vec::new();
@@ -507,6 +661,43 @@ java.lang.Thread.run() 2
                     descendants: 0,
                     subtree_calls: 1
                 },
+            ]
+        );
+    }
+
+    #[test]
+    fn node_tables_compare_as_the_folded_trees_do() {
+        let cct = |text: &str| Cct::parse_calls_folded(text, Path::new("t")).unwrap();
+        let by_table = compare_ccts("oracle", &cct(ORACLE), "woven", &cct(WOVEN), &|_| None);
+        let by_paths = compare("oracle", &tree(ORACLE), "woven", &tree(WOVEN), &|_| None);
+        assert_eq!(by_table.equal, by_paths.equal);
+        assert_eq!(by_table.unexplained, by_paths.unexplained);
+        let t = cct(ORACLE);
+        assert_eq!(
+            cct_path(&t, t.nodes.len() - 1),
+            "Main.main();C.c();D.d();E.e()"
+        );
+    }
+
+    #[test]
+    fn splicing_attaches_callees_to_the_caller_and_merges() {
+        let t = Cct::parse_calls_folded(
+            "M.m() 1\nM.m();L$$Lambda.run() 2\nM.m();L$$Lambda.run();A.a() 2\nM.m();A.a() 3\nM.m();A.a();B.b() 1\n",
+            Path::new("t"),
+        )
+        .unwrap();
+        let (s, nodes, calls) = splice(&t, &|f| f.contains("$$Lambda"));
+        assert_eq!((nodes, calls), (1, 2));
+        let mut lines: Vec<(String, u64)> = (0..s.nodes.len())
+            .map(|i| (cct_path(&s, i), s.nodes[i].calls))
+            .collect();
+        lines.sort();
+        assert_eq!(
+            lines,
+            vec![
+                ("M.m()".to_string(), 1),
+                ("M.m();A.a()".to_string(), 5),
+                ("M.m();A.a();B.b()".to_string(), 1)
             ]
         );
     }
@@ -775,6 +966,382 @@ pub mod oracle {
             text,
             stats,
             stderr,
+        }
+    }
+}
+
+/// The named categories of differences between major's whole calling-context
+/// tree (JDK frames included) and the JVMTI oracle's, each a rule over a
+/// difference's path and the two trees (ARCHITECTURE.md, "Calling context").
+/// The oracle's tree is the left one, major's the right one.
+pub mod categories {
+    use std::collections::HashMap;
+    use std::path::Path;
+    use std::sync::{Arc, Mutex};
+
+    use major_weaver::index::ClassIndex;
+    use major_weaver::profile::frame_name;
+
+    use super::{leaf, parent, Cct, Difference, Side};
+
+    /// The profiler's own: frames of its runtime (`major.`), and the JVM's
+    /// shutdown, during which the profile is written (what runs after the
+    /// hook that writes it is not in it; the hook is major's).
+    pub const OWN: &str = "the profiler's own (runtime, shutdown hook)";
+    /// One-time work that runs where a class is first used: class
+    /// initializers (which run where the profiler's runtime or the other
+    /// order of class loading first needs the class, and build state the
+    /// oracle's run takes from the CDS archive, like `Long$LongCache`), and
+    /// the lazily filled caches of `java.lang.Class` (its name, reflection
+    /// data and factory; the runtime reflects on classes).
+    pub const FIRST_USE: &str = "class initialization and Class caches (first use elsewhere)";
+    /// Under a class-loading frame: woven classes load the runtime's classes
+    /// and carry other bytes, so the class loaders' work differs.
+    pub const CLASS_LOADING: &str = "class loading (the weave's loads and bytes)";
+    /// Work that depends on timing: reference processing (when the GC
+    /// runs), waiting for other threads (`Thread.join`, `Object.wait`,
+    /// parking).
+    pub const TIMING: &str = "timing (reference processing, waiting for threads)";
+    /// Class-data sharing: the weaving agent's class-file hook turns the CDS
+    /// archive off, so the JDK's lookups in it take other paths, and lambda
+    /// proxy classes the oracle's run finds archived are spun in major's.
+    pub const CDS: &str = "class-data sharing (off under the weaving agent)";
+    /// Shared JDK tables (hash tables, interned method types, cached string
+    /// hashes, growable arrays) hold what the weave added too; identity hash
+    /// tables place keys by identity hash codes, which differ between runs.
+    pub const TABLES: &str = "JDK tables (what the weave added, identity hashes)";
+    /// Inside a method without a woven body (native, intrinsic candidate,
+    /// never woven): major enters its frame at the call and nothing under it.
+    pub const INSIDE_BODYLESS: &str = "inside a method without a woven body";
+    /// A method without a woven body that major does not enter: reached by
+    /// dispatch through another declaration, or an overridable method of
+    /// `Object` with parameters, or called from native code.
+    pub const BODYLESS_NOT_ENTERED: &str = "method without a woven body, not entered at its call";
+    /// Frames of classes never woven because the VM defines them without a
+    /// class-file hook (hidden classes: lambda proxies, lambda forms) and
+    /// method-handle holders; their callees attach to the nearest woven frame.
+    pub const HIDDEN: &str = "hidden classes and method-handle holders";
+    /// Methods HotSpot's interpreter runs as intrinsics, posting no
+    /// MethodEntry: only major's tree has them (and their callees).
+    pub const INTERPRETER_INTRINSICS: &str = "interpreter intrinsics (no MethodEntry)";
+    /// A callee that major attaches to the nearest woven frame, where the
+    /// oracle has it under frames major cannot see (the two categories
+    /// above).
+    pub const REATTACHED: &str = "callees of frames major cannot see, re-attached";
+
+    /// Methods HotSpot's template interpreter replaces by intrinsic entries
+    /// (`AbstractInterpreter::MethodKind`): no MethodEntry event is posted
+    /// for them, and their bodies' calls do not run.
+    pub const INTERPRETER_INTRINSIC_FRAMES: &[&str] = &[
+        "java.lang.ref.Reference.get()",
+        "java.lang.Math.sin(double)",
+        "java.lang.Math.cos(double)",
+        "java.lang.Math.tan(double)",
+        "java.lang.Math.abs(double)",
+        "java.lang.Math.sqrt(double)",
+        "java.lang.StrictMath.sqrt(double)",
+        "java.lang.Math.log(double)",
+        "java.lang.Math.log10(double)",
+        "java.lang.Math.pow(double,double)",
+        "java.lang.Math.exp(double)",
+        "java.lang.Math.fma(double,double,double)",
+        "java.lang.Math.fma(float,float,float)",
+        "java.util.zip.CRC32.update(int,int)",
+        "java.util.zip.CRC32.updateBytes(int,byte[],int,int)",
+        "java.util.zip.CRC32.updateByteBuffer(int,long,int,int)",
+        "java.util.zip.CRC32C.updateBytes(int,byte[],int,int)",
+        "java.util.zip.CRC32C.updateDirectByteBuffer(int,long,int,int)",
+        "java.lang.Float.intBitsToFloat(int)",
+        "java.lang.Float.floatToRawIntBits(float)",
+        "java.lang.Double.longBitsToDouble(long)",
+        "java.lang.Double.doubleToRawLongBits(double)",
+    ];
+
+    /// What the JDK's class files say about methods, by frame name: whether
+    /// a method has no woven body (native, `@IntrinsicCandidate`, or of a
+    /// class major never weaves).
+    pub struct JdkMethods {
+        index: ClassIndex,
+        cache: Mutex<HashMap<String, bool>>,
+    }
+
+    impl JdkMethods {
+        /// Reads the classes of `jdk_home`'s `lib/modules`.
+        pub fn open(jdk_home: &Path) -> Result<JdkMethods, String> {
+            let path = jdk_home.join("lib/modules");
+            let image = major_archive::RuntimeImage::open(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut index = ClassIndex::new();
+            index.add_image(Arc::new(image));
+            Ok(JdkMethods {
+                index,
+                cache: Mutex::new(HashMap::new()),
+            })
+        }
+
+        /// Whether the method of `frame` has no woven body: native, an
+        /// intrinsic candidate, or of a class never woven. False for frames
+        /// not found in the JDK.
+        pub fn bodyless(&self, frame: &str) -> bool {
+            if let Some(&b) = self.cache.lock().unwrap().get(frame) {
+                return b;
+            }
+            let b = self.lookup(frame);
+            self.cache.lock().unwrap().insert(frame.to_string(), b);
+            b
+        }
+
+        fn lookup(&self, frame: &str) -> bool {
+            let Some(open) = frame.find('(') else {
+                return false;
+            };
+            let Some(dot) = frame[..open].rfind('.') else {
+                return false;
+            };
+            let class = frame[..dot].replace('.', "/");
+            let method = &frame[dot + 1..open];
+            let Some(details) = self.index.details(&class) else {
+                return false;
+            };
+            if major_weaver::weave::bypass::never_woven(&class) {
+                return true;
+            }
+            details.methods.iter().any(|m| {
+                m.name == method
+                    && frame_name(&class, &m.name, &m.descriptor) == frame
+                    && (m.access & 0x0100 != 0
+                        || m.annotations.iter().any(|a| {
+                            a == "jdk/internal/vm/annotation/IntrinsicCandidate"
+                                || a == "jdk/internal/HotSpotIntrinsicCandidate"
+                        }))
+            })
+        }
+    }
+
+    /// Whether a frame is of a hidden class: a lambda proxy or a lambda
+    /// form. The VM defines them without the class-file hook, so major never
+    /// weaves them: the test splices them out of the oracle's tree
+    /// ([`super::splice`]) before comparing.
+    pub fn is_hidden_class(frame: &str) -> bool {
+        let class = frame.split('(').next().unwrap_or(frame);
+        let class = class.rsplit_once('.').map_or(class, |(c, _)| c);
+        // Lambda forms' classes are `LambdaForm$MH`, `$DMH`, `$BMH`...:
+        // upper-case tags, unlike the nested classes `LambdaForm$Name`.
+        class.contains("$$Lambda")
+            || class
+                .strip_prefix("java.lang.invoke.LambdaForm$")
+                .is_some_and(|tag| !tag.is_empty() && tag.bytes().all(|b| b.is_ascii_uppercase()))
+    }
+
+    /// Whether a frame is of a hidden class ([`is_hidden_class`]) or a
+    /// method-handle holder class (`java.lang.invoke.*$Holder`).
+    pub fn is_hidden(frame: &str) -> bool {
+        let class = frame.split('(').next().unwrap_or(frame);
+        let class = class.rsplit_once('.').map_or(class, |(c, _)| c);
+        is_hidden_class(frame)
+            || (class.starts_with("java.lang.invoke.") && class.ends_with("$Holder"))
+    }
+
+    fn is_class_loading(frame: &str) -> bool {
+        frame.starts_with("java.lang.ClassLoader.")
+            || frame.starts_with("java.security.SecureClassLoader.")
+            || frame.starts_with("java.net.URLClassLoader")
+            || frame.starts_with("jdk.internal.loader.")
+            || frame.starts_with("java.lang.Class.forName")
+    }
+
+    fn is_timing(frame: &str) -> bool {
+        frame.starts_with("java.lang.Thread.join(")
+            || frame.starts_with("java.lang.ThreadGroup.add(")
+            || frame.starts_with("java.lang.ThreadGroup.remove(")
+            || frame.starts_with("java.lang.Object.wait(")
+            || frame.starts_with("java.util.concurrent.locks.LockSupport.park")
+            || is_reference_processing(frame)
+    }
+
+    fn is_reference_processing(frame: &str) -> bool {
+        frame.starts_with("java.lang.ref.Reference$ReferenceHandler.")
+            || frame.starts_with("java.lang.ref.Reference.processPendingReferences(")
+            || frame.starts_with("java.lang.ref.Reference.enqueueFromPending(")
+            || frame.starts_with("java.lang.ref.ReferenceQueue.")
+            || frame.starts_with("java.lang.ref.Finalizer")
+            || frame.starts_with("jdk.internal.ref.CleanerImpl.")
+            || frame.contains(".expungeStaleElements()")
+            || frame.contains(".expungeStaleEntries()")
+    }
+
+    fn is_table(frame: &str) -> bool {
+        frame.starts_with("java.util.concurrent.ConcurrentHashMap.")
+            || frame.starts_with("java.util.HashMap.resize(")
+            || frame.starts_with("java.util.HashMap.putVal(")
+            || frame.starts_with("java.lang.invoke.MethodType$ConcurrentWeakInternSet.")
+            || frame.starts_with("java.lang.invoke.MethodType.makeImpl(")
+            || frame == "java.lang.String.hashCode()"
+            || frame.starts_with("java.util.ArrayList.grow(")
+            || frame.starts_with("java.util.ArrayList.add(")
+            || frame.starts_with("java.util.IdentityHashMap.")
+            || frame.starts_with("java.util.HashMap$TreeNode.")
+            || frame.starts_with("java.util.WeakHashMap.")
+    }
+
+    fn is_own(frame: &str) -> bool {
+        frame.starts_with("major.")
+            || frame.starts_with("java.lang.Shutdown.")
+            || frame.starts_with("java.lang.ApplicationShutdownHooks")
+    }
+
+    /// Classifies the differences of the oracle's tree (left) and major's
+    /// (right).
+    pub struct Classifier<'a> {
+        jdk: &'a JdkMethods,
+        oracle: &'a Cct,
+        oracle_kids: Vec<HashMap<&'a str, usize>>,
+    }
+
+    impl<'a> Classifier<'a> {
+        /// A classifier for differences between `oracle` and major's tree.
+        pub fn new(jdk: &'a JdkMethods, oracle: &'a Cct) -> Classifier<'a> {
+            Classifier {
+                jdk,
+                oracle,
+                oracle_kids: super::kids_by_frame(oracle),
+            }
+        }
+
+        /// The category of a difference, or `None` for an unexplained one.
+        /// The rules, first match wins:
+        ///
+        /// 1. [`OWN`]: a frame of the path is major's runtime's or the
+        ///    JVM's shutdown's;
+        ///    or a count at a root `Thread.<init>`/`ThreadGroup.add` (the
+        ///    shutdown hook's thread);
+        /// 2. [`CLASS_LOADING`]: a frame of the path is a class loader's;
+        /// 3. [`TIMING`]: a frame of the path processes references, waits
+        ///    for another thread or adds or removes a thread of a group;
+        ///    [`CDS`]: a frame of the path looks into the CDS archive or
+        ///    spins a lambda proxy class;
+        /// 4. [`FIRST_USE`]: a frame of the path is a class initializer or
+        ///    reads `Class`'s reflection data; a subtree only in the
+        ///    oracle's or a count whose caller is `java.lang.Class`'s;
+        /// 5. [`INSIDE_BODYLESS`]: a subtree in one tree only whose caller
+        ///    has no woven body;
+        /// 6. [`BODYLESS_NOT_ENTERED`]: a subtree only in the oracle's whose
+        ///    top frame has no woven body;
+        /// 7. [`HIDDEN`]: a subtree only in the oracle's whose top frame is
+        ///    a hidden class's or holder's;
+        /// 8. [`INTERPRETER_INTRINSICS`]: a subtree only in major's whose
+        ///    top frame or caller is an interpreter intrinsic;
+        /// 9. [`REATTACHED`]: a subtree only in major's, `P;F`, where the
+        ///    oracle has `P;X;..;F` through at most three frames major cannot
+        ///    see (without a woven body, or hidden);
+        /// 10. [`TABLES`]: a frame of the path is a shared JDK table's.
+        pub fn classify(&self, d: &Difference) -> Option<&'static str> {
+            let path = d.path();
+            let frames: Vec<&str> = path.split(';').collect();
+            if frames.iter().any(|f| is_own(f)) {
+                return Some(OWN);
+            }
+            if matches!(d, Difference::Count { .. })
+                && (frames[0].starts_with("java.lang.Thread.<init>(")
+                    || frames[0].starts_with("java.lang.ThreadGroup.add("))
+            {
+                return Some(OWN);
+            }
+            if frames.iter().any(|f| is_class_loading(f)) {
+                return Some(CLASS_LOADING);
+            }
+            if frames.iter().any(|f| is_timing(f)) {
+                return Some(TIMING);
+            }
+            if frames.iter().any(|f| {
+                f.starts_with("java.lang.invoke.LambdaProxyClassArchive.")
+                    || f.starts_with("java.lang.invoke.InnerClassLambdaMetafactory.")
+                    || f.starts_with("jdk.internal.misc.CDS.")
+            }) {
+                return Some(CDS);
+            }
+            if frames.iter().any(|f| {
+                f.contains(".<clinit>(")
+                    || f.starts_with("java.lang.Class.reflectionData(")
+                    || f.starts_with("java.lang.Class.newReflectionData(")
+                    || f.starts_with("java.lang.Class.privateGetDeclared")
+                    || f.starts_with("java.lang.Class.getConstructor0(")
+                    || f.starts_with("java.lang.Class.getMethod0(")
+            }) {
+                return Some(FIRST_USE);
+            }
+            let top = leaf(path);
+            let caller = parent(path).map(leaf);
+            if matches!(d, Difference::Count { .. })
+                && caller.is_some_and(|c| c.starts_with("java.lang.Class."))
+            {
+                return Some(FIRST_USE);
+            }
+            if let Difference::Only { side, .. } = d {
+                if top.contains(".<clinit>(")
+                    || (*side == Side::Left
+                        && caller.is_some_and(|c| c.starts_with("java.lang.Class.")))
+                {
+                    return Some(FIRST_USE);
+                }
+                if caller.is_some_and(|c| self.jdk.bodyless(c)) {
+                    return Some(INSIDE_BODYLESS);
+                }
+                match side {
+                    Side::Left if self.jdk.bodyless(top) => return Some(BODYLESS_NOT_ENTERED),
+                    Side::Left if is_hidden(top) => return Some(HIDDEN),
+                    Side::Right
+                        if INTERPRETER_INTRINSIC_FRAMES.contains(&top)
+                            || caller
+                                .is_some_and(|c| INTERPRETER_INTRINSIC_FRAMES.contains(&c)) =>
+                    {
+                        return Some(INTERPRETER_INTRINSICS)
+                    }
+                    Side::Right if self.reattached(&frames) => return Some(REATTACHED),
+                    _ => {}
+                }
+            }
+            if frames.iter().any(|f| is_table(f)) {
+                return Some(TABLES);
+            }
+            None
+        }
+
+        /// Whether the oracle has the callee `frames` (a path only in
+        /// major's tree) under its caller through frames major cannot see.
+        fn reattached(&self, frames: &[&str]) -> bool {
+            let (callee, callers) = frames.split_last().unwrap();
+            // The caller's node in the oracle's tree (the virtual root: 0).
+            let mut at = 0;
+            for f in callers {
+                match self.oracle_kids[at].get(f) {
+                    Some(&n) => at = n + 1,
+                    None => return false,
+                }
+            }
+            let mut level = vec![at];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for &n in &level {
+                    for (f, &k) in &self.oracle_kids[n] {
+                        if n != at && f == callee {
+                            return true;
+                        }
+                        if is_hidden(f) || self.jdk.bodyless(f) {
+                            next.push(k + 1);
+                        }
+                    }
+                }
+                level = next;
+            }
+            level
+                .iter()
+                .any(|&n| self.oracle_kids[n].contains_key(callee))
+        }
+
+        /// The oracle's tree.
+        pub fn oracle(&self) -> &Cct {
+            self.oracle
         }
     }
 }

@@ -129,16 +129,21 @@ enum Command {
     /// Runs it with the calling-context profiler (every class woven as it
     /// loads, the JDK's included; or on a JDK woven with a profiler, --woven)
     /// and writes calls.folded, flamegraph.svg, speedscope.json and
-    /// summary.txt (and wall.folded with --times) into the output directory.
+    /// summary.txt (and wall.folded with --times, wall.folded and cpu.folded
+    /// with --cpu) into the output directory.
     /// The exit code is the program's.
     Profile {
         /// The profiler aspects (default: the built-in CctProfiler, or
-        /// CctTimeProfiler with --times).
+        /// CctTimeProfiler with --times, or CctCpuProfiler with --cpu).
         #[arg(long = "aspect", value_name = "FILE", conflicts_with = "woven")]
         aspects: Vec<PathBuf>,
         /// Measure wall time per context too (costs two clock reads per call).
         #[arg(long)]
         times: bool,
+        /// Measure wall and CPU time per context (the thread's CPU time,
+        /// a system call per read: costlier than --times).
+        #[arg(long)]
+        cpu: bool,
         /// Run on this JDK, woven with a profiler by `major weave --jdk`.
         #[arg(long, value_name = "DIR")]
         woven: Option<PathBuf>,
@@ -152,6 +157,12 @@ enum Command {
         /// How many contexts each list of the summary names.
         #[arg(long, value_name = "N", default_value_t = 20)]
         top: usize,
+        /// Write every context into the folded stacks, the flame graph and
+        /// speedscope.json. By default a tree of over 100,000 contexts is
+        /// shown there without the contexts under 1/10,000 of the total,
+        /// summed into `[N more contexts]` nodes (profile.cct has them all).
+        #[arg(long)]
+        all_contexts: bool,
         /// The java options, class path, main class and arguments (after `--`).
         #[arg(last = true, required = true, value_parser = clap::value_parser!(OsString))]
         args: Vec<OsString>,
@@ -343,18 +354,22 @@ fn main() -> ExitCode {
         Command::Profile {
             aspects,
             times,
+            cpu,
             woven,
             java_home,
             out,
             top,
+            all_contexts,
             args,
         } => major_weaver::profile_run::profile(&major_weaver::profile_run::ProfileRequest {
             aspects,
             times,
+            cpu,
             woven,
             java_home,
             out,
             top,
+            all_contexts,
             args,
         })
         .map(|code| ExitCode::from(code.clamp(0, 255) as u8)),

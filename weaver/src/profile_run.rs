@@ -3,7 +3,8 @@
 //!
 //! The program runs through `major run` — single-phase (the agent weaves
 //! every class as it loads, with the built-in `CctProfiler.aj`, or
-//! `CctTimeProfiler.aj` with `--times`, or the user's aspects), or on a JDK
+//! `CctTimeProfiler.aj` with `--times`, or `CctCpuProfiler.aj` (wall and
+//! CPU time) with `--cpu`, or the user's aspects), or on a JDK
 //! woven beforehand (`--woven`) — with `-Dmajor.cct.out` naming the raw
 //! profile in the output directory. Then the raw profile is read and the
 //! outputs written beside it. The exit code is the program's; a program that
@@ -21,6 +22,8 @@ use crate::report::MajorError;
 pub const CCT_PROFILER: &str = include_str!("../../aspects/CctProfiler.aj");
 /// The built-in profiler with wall time per context.
 pub const CCT_TIME_PROFILER: &str = include_str!("../../aspects/CctTimeProfiler.aj");
+/// The built-in profiler with wall and CPU time per context.
+pub const CCT_CPU_PROFILER: &str = include_str!("../../aspects/CctCpuProfiler.aj");
 
 /// What `major profile` was asked for.
 pub struct ProfileRequest {
@@ -28,6 +31,8 @@ pub struct ProfileRequest {
     pub aspects: Vec<PathBuf>,
     /// With the built-in profiler: measure wall time too.
     pub times: bool,
+    /// With the built-in profiler: measure wall and CPU time too.
+    pub cpu: bool,
     /// A JDK woven with a profiler (`major weave --jdk`): run there instead
     /// of weaving as classes load.
     pub woven: Option<PathBuf>,
@@ -37,6 +42,10 @@ pub struct ProfileRequest {
     pub out: PathBuf,
     /// How many contexts the summary names per list.
     pub top: usize,
+    /// Write every context into the folded stacks, flame graph and
+    /// speedscope file, however large the tree (else trees above
+    /// [`profile::FULL_LIMIT`] contexts are pruned there: [`profile::prune`]).
+    pub all_contexts: bool,
     /// The java options, class path, main class and arguments.
     pub args: Vec<OsString>,
 }
@@ -68,7 +77,7 @@ pub fn profile(req: &ProfileRequest) -> Result<i32, MajorError> {
         }
         None => {
             let aspects = if req.aspects.is_empty() {
-                vec![builtin_profiler(&out, req.times)?]
+                vec![builtin_profiler(&out, req.times, req.cpu)?]
             } else {
                 req.aspects.clone()
             };
@@ -84,8 +93,11 @@ pub fn profile(req: &ProfileRequest) -> Result<i32, MajorError> {
     let mut prop = OsString::from("-Dmajor.cct.out=");
     prop.push(&raw);
     cmd.arg(prop);
-    if req.times {
+    if req.times || req.cpu {
         cmd.arg("-Dmajor.cct.times=true");
+    }
+    if req.cpu {
+        cmd.arg("-Dmajor.cct.cpu=true");
     }
     cmd.args(&req.args);
     let status = cmd
@@ -106,10 +118,16 @@ pub fn profile(req: &ProfileRequest) -> Result<i32, MajorError> {
     let options = Options {
         title,
         top: req.top,
+        full_limit: if req.all_contexts {
+            None
+        } else {
+            Some(profile::FULL_LIMIT)
+        },
         ..Options::default()
     };
-    let written = profile::write_profile(&cct, &out, &options)
+    let outputs = profile::write_profile_outputs(&cct, &out, &options)
         .map_err(|e| MajorError::Usage(e.to_string()))?;
+    let written = &outputs.files;
     let summary = out.join("summary.txt");
     if let Ok(text) = std::fs::read_to_string(&summary) {
         for line in text.lines().take(req.top + 12) {
@@ -130,13 +148,19 @@ pub fn profile(req: &ProfileRequest) -> Result<i32, MajorError> {
             .join(", ")
     );
     eprintln!("  in {}", out.display());
+    if let Some(note) = outputs.pruned_note() {
+        eprintln!("major profile: {note}");
+    }
     Ok(code)
 }
 
-/// Writes the built-in profiler aspect into `out/.aspect/` and returns its
+/// Writes the built-in profiler aspect (calls; with wall time; with wall
+/// and CPU time) into `out/.aspect/` and returns its
 /// path (`major run` compiles it, cached by content).
-fn builtin_profiler(out: &Path, times: bool) -> Result<PathBuf, MajorError> {
-    let (name, text) = if times {
+fn builtin_profiler(out: &Path, times: bool, cpu: bool) -> Result<PathBuf, MajorError> {
+    let (name, text) = if cpu {
+        ("CctCpuProfiler.aj", CCT_CPU_PROFILER)
+    } else if times {
         ("CctTimeProfiler.aj", CCT_TIME_PROFILER)
     } else {
         ("CctProfiler.aj", CCT_PROFILER)
@@ -203,7 +227,7 @@ mod tests {
 
     #[test]
     fn the_builtin_profilers_use_the_calling_context() {
-        for text in [CCT_PROFILER, CCT_TIME_PROFILER] {
+        for text in [CCT_PROFILER, CCT_TIME_PROFILER, CCT_CPU_PROFILER] {
             assert!(text.contains("thisCallingContext"));
             assert!(text.contains("CallingContext.writeAtExit"));
         }

@@ -35,10 +35,11 @@ const STUB_CLOSURE: &str = "package major.runtime;\n\
 /// `major.runtime.CallingContext`.
 const STUB_CONTEXT: &str = "package major.runtime;
 public final class CallingContext {
-    public long calls, wall, cpu, mark;
+    public long calls, wall, cpu, mark, cpuMark;
     public Object data;
     public static void writeAtExit(CallingContext main) {}
     public static void writeAtExit(CallingContext main, boolean times) {}
+    public static void writeAtExit(CallingContext main, boolean times, boolean cpu) {}
     public static String describeThrow(Throwable t, CallingContext within) { return null; }
 }
 ";

@@ -464,6 +464,97 @@ fn major_profile_runs_a_program_woven_as_it_loads() {
     assert!(dir.path().join("failing/calls.folded").is_file());
 }
 
+const CPU_AND_WALL: &str = r#"
+public class CpuWall {
+    static long sink;
+    static void spin() {
+        long end = System.nanoTime() + 300_000_000L;
+        long x = 0;
+        while (System.nanoTime() < end) { x += x * 31 + 7; }
+        sink = x;
+    }
+    static void nap() throws InterruptedException { Thread.sleep(400); }
+    public static void main(String[] args) throws Exception {
+        spin();
+        nap();
+        System.out.println(sink != 42);
+    }
+}
+"#;
+
+/// `major profile --cpu`: wall and CPU time per context. A method that
+/// spins has CPU time close to its wall time, one that sleeps almost none;
+/// `cpu.folded` and `wall.folded` are written, and the summary lists CPU
+/// time.
+#[test]
+fn major_profile_cpu_measures_cpu_time_per_context() {
+    let Some(home) = java_home() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("CpuWall.java"), CPU_AND_WALL).unwrap();
+    let classes = dir.path().join("classes");
+    assert!(Command::new(home.join("bin/javac"))
+        .arg("-d")
+        .arg(&classes)
+        .arg(src.join("CpuWall.java"))
+        .status()
+        .unwrap()
+        .success());
+    let out = dir.path().join("cpu");
+    let run = major()
+        .args(["profile", "--cpu", "--java-home"])
+        .arg(&home)
+        .arg("-o")
+        .arg(&out)
+        .arg("--")
+        .arg("-cp")
+        .arg(&classes)
+        .arg("CpuWall")
+        .env("MAJOR_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "true\n");
+    for f in ["calls.folded", "wall.folded", "cpu.folded", "profile.cct"] {
+        assert!(out.join(f).is_file(), "{f} missing: {err}");
+    }
+    let cct = major_weaver::profile::Cct::read(&out.join("profile.cct")).unwrap();
+    assert!(cct.has_wall && cct.has_cpu);
+    let paths = cct.paths();
+    let node = |p: &str| {
+        paths
+            .iter()
+            .position(|q| q == p)
+            .unwrap_or_else(|| panic!("no context {p}"))
+    };
+    let main = "CpuWall.main(java.lang.String[])";
+    let spin = &cct.nodes[node(&format!("{main};CpuWall.spin()"))];
+    let nap = &cct.nodes[node(&format!("{main};CpuWall.nap()"))];
+    let ms = |ns: u64| ns / 1_000_000;
+    assert!(ms(spin.wall) >= 300, "spin wall {} ms", ms(spin.wall));
+    // Spinning: CPU time is most of the wall time (the machine may be
+    // shared: at least a quarter), and never above it.
+    assert!(
+        spin.cpu * 4 >= spin.wall && spin.cpu <= spin.wall + 5_000_000,
+        "spin: cpu {} ms, wall {} ms",
+        ms(spin.cpu),
+        ms(spin.wall)
+    );
+    assert!(ms(nap.wall) >= 400, "nap wall {} ms", ms(nap.wall));
+    assert!(
+        ms(nap.cpu) < 50,
+        "nap: cpu {} ms while sleeping",
+        ms(nap.cpu)
+    );
+    // main's CPU time holds spin's.
+    let m = &cct.nodes[node(main)];
+    assert!(m.cpu >= spin.cpu && m.wall >= spin.wall + nap.wall);
+    let summary = fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(summary.to_lowercase().contains("cpu"), "{summary}");
+}
+
 /// A folded-stacks file (`path COUNT` lines) as a map.
 fn read_folded(path: &Path) -> BTreeMap<String, u64> {
     fs::read_to_string(path)

@@ -29,6 +29,7 @@
 pub mod flamegraph;
 pub mod folded;
 pub mod names;
+pub mod prune;
 pub mod speedscope;
 pub mod summary;
 
@@ -37,6 +38,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub use names::{frame_name, is_jdk_frame};
+pub use prune::{prune, Pruned};
 
 /// An error reading a raw profile or writing the outputs, naming the file
 /// (and line).
@@ -513,7 +515,26 @@ pub struct Options<'a> {
     /// Whether a frame is the JDK's (the summary's JDK/application split;
     /// a context is the JDK's when its innermost frame is).
     pub is_jdk: &'a dyn Fn(&str) -> bool,
+    /// Above this many contexts, the folded stacks, the flame graph and
+    /// the speedscope file show the tree [`prune`]d to
+    /// [`Options::min_fraction`] (the summary and the raw profile keep it
+    /// whole); `None`: always the whole tree.
+    pub full_limit: Option<usize>,
+    /// The share of a metric's total a context needs to be shown when the
+    /// tree is pruned.
+    pub min_fraction: f64,
 }
+
+/// The default of [`Options::full_limit`]: trees up to this many contexts
+/// are written whole (their folded stacks stay within some hundred MB).
+pub const FULL_LIMIT: usize = 100_000;
+
+/// The default of [`Options::min_fraction`]: one in 10,000, 0.12 pixel of a
+/// 1,200-pixel flame graph, whose frames narrower than 0.1 pixel inferno
+/// does not draw anyway. On javac's tree of a million contexts it keeps
+/// 14,875 (and 10,717 remainder nodes): 89 MB of folded stacks instead of
+/// 3 GB, 5 MB of speedscope JSON instead of 148 MB.
+pub const MIN_FRACTION: f64 = 1e-4;
 
 impl Default for Options<'_> {
     fn default() -> Self {
@@ -522,6 +543,8 @@ impl Default for Options<'_> {
             flame_metric: None,
             top: 20,
             is_jdk: &is_jdk_frame,
+            full_limit: Some(FULL_LIMIT),
+            min_fraction: MIN_FRACTION,
         }
     }
 }
@@ -539,33 +562,119 @@ impl Options<'_> {
     }
 }
 
+/// What [`write_profile_outputs`] wrote.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// The files, in the order written.
+    pub files: Vec<PathBuf>,
+    /// Set when the tree was larger than [`Options::full_limit`]: what the
+    /// folded stacks, flame graph and speedscope file show of it.
+    pub pruned: Option<Pruned>,
+}
+
+impl Written {
+    /// A line for people on what the outputs show, when they were pruned.
+    pub fn pruned_note(&self) -> Option<String> {
+        self.pruned.map(|p| {
+            format!(
+                "{} contexts: the folded stacks, flame graph and speedscope file show the {} \
+                 holding at least {} of a metric's total, the rest as {} `[N more contexts]` \
+                 nodes (profile.cct has them all; --all-contexts writes them all)",
+                p.contexts,
+                p.kept,
+                fraction_text(p.fraction),
+                p.remainders
+            )
+        })
+    }
+}
+
+fn fraction_text(f: f64) -> String {
+    if f > 0.0 && f < 1.0 {
+        format!("1/{:.0}", 1.0 / f)
+    } else {
+        format!("{f}")
+    }
+}
+
 /// Writes every output of `cct` into `out_dir` (created if missing):
 /// `calls.folded`, `wall.folded` and `cpu.folded` when the profile has those
 /// metrics, `flamegraph.svg`, `speedscope.json` and `summary.txt`. Each file
 /// is written whole to a temporary name and then renamed, so a file is
 /// either complete or absent. Returns the files written, in that order.
+/// Trees above [`Options::full_limit`] contexts are pruned in the folded
+/// stacks, flame graph and speedscope file: see [`write_profile_outputs`].
 pub fn write_profile(
     cct: &Cct,
     out_dir: &Path,
     options: &Options<'_>,
 ) -> Result<Vec<PathBuf>, ProfileError> {
+    write_profile_outputs(cct, out_dir, options).map(|w| w.files)
+}
+
+/// [`write_profile`], telling whether the tree was pruned: above
+/// [`Options::full_limit`] contexts, the folded stacks, the flame graph and
+/// the speedscope file show [`prune`]`(cct, options.min_fraction)`, and
+/// `summary.txt` (the whole tree's) ends with a line saying so.
+pub fn write_profile_outputs(
+    cct: &Cct,
+    out_dir: &Path,
+    options: &Options<'_>,
+) -> Result<Written, ProfileError> {
+    let pruned_view = options
+        .full_limit
+        .filter(|&limit| cct.nodes.len() > limit)
+        .map(|_| prune(cct, options.min_fraction));
+    let (view, pruned) = match &pruned_view {
+        Some((v, p)) => (v, Some(*p)),
+        None => (cct, None),
+    };
+    let mut result = Written {
+        files: Vec::new(),
+        pruned,
+    };
+    let note = result.pruned_note();
+    write_views(
+        cct,
+        view,
+        out_dir,
+        options,
+        note.as_deref(),
+        &mut result.files,
+    )?;
+    Ok(result)
+}
+
+fn write_views(
+    cct: &Cct,
+    view: &Cct,
+    out_dir: &Path,
+    options: &Options<'_>,
+    note: Option<&str>,
+    written: &mut Vec<PathBuf>,
+) -> Result<(), ProfileError> {
     std::fs::create_dir_all(out_dir).map_err(|e| ProfileError::io(out_dir, e))?;
-    let mut written = Vec::new();
-    for metric in cct.metrics() {
+    for metric in view.metrics() {
         let path = out_dir.join(format!("{}.folded", metric.name()));
-        write_atomically(&path, |w| folded::write(cct, metric, w))?;
+        write_atomically(&path, |w| folded::write(view, metric, w))?;
         written.push(path);
     }
     let path = out_dir.join("flamegraph.svg");
-    write_atomically(&path, |w| flamegraph::write(cct, options, w))?;
+    write_atomically(&path, |w| flamegraph::write(view, options, w))?;
     written.push(path);
     let path = out_dir.join("speedscope.json");
-    write_atomically(&path, |w| speedscope::write(cct, &options.title, w))?;
+    write_atomically(&path, |w| speedscope::write(view, &options.title, w))?;
     written.push(path);
     let path = out_dir.join("summary.txt");
-    write_atomically(&path, |w| summary::write(cct, options, w))?;
+    write_atomically(&path, |w| {
+        summary::write(cct, options, w)?;
+        match note {
+            Some(n) => writeln!(w, "\n{n}"),
+            None => Ok(()),
+        }
+    })?;
     written.push(path);
-    Ok(written)
+    Ok(())
 }
 
 /// Writes `path` through `write` into `path.tmp`, then renames it.
@@ -755,6 +864,108 @@ java.lang.Thread.run();Main$Worker.run()\t3\t690\t640
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("c.folded:2: count \"one\""), "{e}");
+    }
+
+    /// A large tree: 3 roots, each a chain of 40 frames, each chain frame
+    /// calling 100 leaves; one hot path gets almost all the calls.
+    fn large() -> Cct {
+        let mut cct = Cct {
+            has_wall: true,
+            ..Cct::default()
+        };
+        for f in 0..140 {
+            cct.frames.push(format!("p.C{f}.m()"));
+        }
+        for root in 0..3 {
+            let mut parent = None;
+            for depth in 0..40 {
+                let hot = root == 0;
+                let chain = cct.nodes.len();
+                cct.nodes.push(Node {
+                    parent,
+                    frame: depth,
+                    calls: if hot { 1000 } else { 1 },
+                    wall: (40 - depth as u64) * if hot { 1_000_000 } else { 10 },
+                    cpu: 0,
+                });
+                for leaf in 0..100 {
+                    cct.nodes.push(Node {
+                        parent: Some(chain),
+                        frame: 40 + leaf,
+                        calls: if hot && leaf == 0 { 50_000 } else { 1 },
+                        wall: 1,
+                        cpu: 0,
+                    });
+                }
+                parent = Some(chain);
+            }
+        }
+        cct
+    }
+
+    #[test]
+    fn large_trees_are_pruned_in_the_flame_graph_outputs_only() {
+        let cct = large();
+        assert_eq!(cct.nodes.len(), 3 * 40 * 101);
+        let dir = tempfile::tempdir().unwrap();
+        let options = Options {
+            full_limit: Some(1000),
+            min_fraction: 1e-2,
+            flame_metric: Some(Metric::Calls),
+            ..Options::default()
+        };
+        let w = write_profile_outputs(&cct, dir.path(), &options).unwrap();
+        let p = w.pruned.expect("pruned above the limit");
+        assert_eq!(p.contexts, cct.nodes.len());
+        // The hot chain and its hot leaves are kept, the 99 cold leaves of
+        // each of its frames summed into one node, the cold roots into one.
+        assert_eq!(p.kept, 40 * 2);
+        assert_eq!(p.remainders, 40 + 1);
+        let calls = std::fs::read_to_string(dir.path().join("calls.folded")).unwrap();
+        assert_eq!(calls.lines().count(), p.kept + p.remainders);
+        assert!(calls.contains(";[99 more contexts] 99\n"), "{calls}");
+        assert!(
+            calls.lines().any(|l| l == "[8080 more contexts] 8080"),
+            "{calls}"
+        );
+        // The calls in all are the same: every frame keeps its width.
+        let sum = |text: &str| -> u64 {
+            text.lines()
+                .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+                .sum()
+        };
+        let all: u64 = cct.nodes.iter().map(|n| n.calls).sum();
+        assert_eq!(sum(&calls), all);
+        let wall = std::fs::read_to_string(dir.path().join("wall.folded")).unwrap();
+        let roots_wall: u64 = cct.roots().iter().map(|&r| cct.nodes[r].wall).sum();
+        assert_eq!(sum(&wall), roots_wall);
+        // The flame graph is drawn from the view, and says what it left out.
+        let svg = std::fs::read_to_string(dir.path().join("flamegraph.svg")).unwrap();
+        assert!(svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("more contexts]"));
+        // The summary is the whole tree's, with the note at its end.
+        let summary = std::fs::read_to_string(dir.path().join("summary.txt")).unwrap();
+        assert!(
+            summary
+                .trim_end()
+                .ends_with("--all-contexts writes them all)"),
+            "{summary}"
+        );
+        assert!(summary.contains("12120 contexts"), "{summary}");
+        // Without a limit, everything.
+        let whole = tempfile::tempdir().unwrap();
+        let w = write_profile_outputs(
+            &cct,
+            whole.path(),
+            &Options {
+                full_limit: None,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert!(w.pruned.is_none() && w.pruned_note().is_none());
+        let calls = std::fs::read_to_string(whole.path().join("calls.folded")).unwrap();
+        assert_eq!(calls.lines().count(), cct.nodes.len());
     }
 
     #[test]

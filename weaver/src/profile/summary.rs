@@ -15,7 +15,6 @@ const CALLERS_SHOWN: usize = 3;
 /// Writes the summary of `cct`.
 pub fn write(cct: &Cct, options: &Options<'_>, w: &mut dyn Write) -> std::io::Result<()> {
     let depths = cct.depths();
-    let paths = cct.paths();
     let jdk: Vec<bool> = (0..cct.nodes.len())
         .map(|i| (options.is_jdk)(cct.frame(i)))
         .collect();
@@ -71,11 +70,10 @@ pub fn write(cct: &Cct, options: &Options<'_>, w: &mut dyn Write) -> std::io::Re
                 )?;
                 let mut ranked: Vec<usize> =
                     nodes.iter().copied().filter(|&i| values[i] > 0).collect();
-                ranked.sort_by(|&a, &b| {
-                    values[b]
-                        .cmp(&values[a])
-                        .then_with(|| paths[a].cmp(&paths[b]))
-                });
+                // Ties in the order of the nodes, which the profile fixes
+                // (paths would be deterministic too, but a tree of a million
+                // contexts has gigabytes of them).
+                ranked.sort_by(|&a, &b| values[b].cmp(&values[a]).then(a.cmp(&b)));
                 if ranked.is_empty() {
                     writeln!(w, "  (none)")?;
                 }

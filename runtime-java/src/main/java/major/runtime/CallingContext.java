@@ -28,8 +28,9 @@ import java.util.TreeMap;
  * (the static methods of this class). A node is only ever changed by its own
  * thread; {@link #writeProfile} reads the other threads' trees as they are.
  *
- * <p>The fields {@link #wall}, {@link #cpu}, {@link #mark} and {@link #data}
- * belong to the aspects (a timing profiler keeps its start time in {@code mark}).
+ * <p>The fields {@link #wall}, {@link #cpu}, {@link #mark}, {@link #cpuMark} and
+ * {@link #data} belong to the aspects (a timing profiler keeps its start times in
+ * {@code mark} and {@code cpuMark}).
  */
 public final class CallingContext {
     /** The caller's node; {@code null} for a thread's root. */
@@ -48,6 +49,8 @@ public final class CallingContext {
     public long cpu;
     /** A slot for aspects (a start time). */
     public long mark;
+    /** A slot for aspects (a start CPU time). */
+    public long cpuMark;
     /** A slot for aspects. */
     public Object data;
 
@@ -545,7 +548,7 @@ public final class CallingContext {
      *     aspect calls this)
      */
     public static void writeAtExit(CallingContext main) {
-        writeAtExit(main, Boolean.getBoolean("major.cct.times"));
+        writeAtExit(main, Boolean.getBoolean("major.cct.times"), Boolean.getBoolean("major.cct.cpu"));
     }
 
     /**
@@ -554,7 +557,18 @@ public final class CallingContext {
      * @param main the context of the program's {@code main}
      * @param times whether the profile has the {@link #wall} column
      */
-    public static synchronized void writeAtExit(CallingContext main, final boolean times) {
+    public static void writeAtExit(CallingContext main, boolean times) {
+        writeAtExit(main, times, Boolean.getBoolean("major.cct.cpu"));
+    }
+
+    /**
+     * {@link #writeAtExit(CallingContext)}, with the chosen time columns.
+     *
+     * @param main the context of the program's {@code main}
+     * @param times whether the profile has the {@link #wall} column
+     * @param cpu whether the profile has the {@link #cpu} column
+     */
+    public static synchronized void writeAtExit(CallingContext main, final boolean times, final boolean cpu) {
         if (hooked) {
             return;
         }
@@ -564,7 +578,7 @@ public final class CallingContext {
             @Override
             public void run() {
                 try {
-                    writeProfile(out, times);
+                    writeProfile(out, times, cpu);
                 } catch (Throwable e) {
                     System.err.println("major: the calling-context profile could not be written to "
                             + out + ": " + e);
@@ -591,11 +605,11 @@ public final class CallingContext {
      * (format 2, linear in the number of contexts):
      * <pre>
      * major-cct 2
-     * metrics calls[ wall_ns]
+     * metrics calls[ wall_ns][ cpu_ns]
      * frames N
      * FRAME                         (N lines: frame 0, 1, ...)
      * nodes M
-     * PARENT\tFRAME\tCALLS[\tWALL]   (M lines, in depth-first order:
+     * PARENT\tFRAME\tCALLS[\tWALL][\tCPU]   (M lines, in depth-first order:
      *                               PARENT is an earlier line's number, or -1)
      * </pre>
      * Frames and children are sorted by name, so equal trees give equal files.
@@ -603,11 +617,23 @@ public final class CallingContext {
      * sees half a profile; iterative, whatever the depth of the tree.
      *
      * @param path the file to write
-     * @param times whether to write the wall times too (CPU time is not
-     *     measured yet)
+     * @param times whether to write the wall times too
      * @throws IOException if it cannot be written
      */
     public static void writeProfile(String path, boolean times) throws IOException {
+        writeProfile(path, times, false);
+    }
+
+    /**
+     * {@link #writeProfile(String, boolean)}, with the CPU times ({@link #cpu})
+     * too when {@code cpu} is set.
+     *
+     * @param path the file to write
+     * @param times whether to write the wall times
+     * @param cpu whether to write the CPU times
+     * @throws IOException if it cannot be written
+     */
+    public static void writeProfile(String path, boolean times, boolean cpu) throws IOException {
         Merged top = new Merged(null);
         for (CallingContext r : roots()) {
             merge(r, top);
@@ -632,7 +658,7 @@ public final class CallingContext {
         Writer w = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(tmp), "UTF-8"), 1 << 16);
         try {
             w.write("major-cct 2\n");
-            w.write(times ? "metrics calls wall_ns\n" : "metrics calls\n");
+            w.write("metrics calls" + (times ? " wall_ns" : "") + (cpu ? " cpu_ns" : "") + "\n");
             w.write("frames " + frames.size() + "\n");
             for (String f : frames.keySet()) {
                 w.write(f);
@@ -655,6 +681,10 @@ public final class CallingContext {
                 if (times) {
                     w.write('\t');
                     w.write(Long.toString(m.wall));
+                }
+                if (cpu) {
+                    w.write('\t');
+                    w.write(Long.toString(m.cpu));
                 }
                 w.write('\n');
                 pushChildren(todo, m, line);
