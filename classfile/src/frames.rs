@@ -18,6 +18,9 @@ use crate::hierarchy::{ClassHierarchy, OBJECT};
 use crate::opcodes::{flow, is_store, op, short_form, shuffle_depth, shuffle_slots, Flow, OPCODES};
 use crate::pool_builder::PoolBuilder;
 
+mod pinned;
+pub use pinned::{compute_pinned, read_stack_map, FrameAt, Original};
+
 /// The method a body belongs to.
 #[derive(Debug, Clone, Copy)]
 pub struct MethodContext<'a> {
@@ -845,12 +848,11 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
             | Insn::InvokeInterface { index, .. } => {
                 let o = opc;
-                let r = pool.member_ref(*index)?;
-                let (n, ret) = descriptor::method_slots(&r.descriptor)?;
-                self.pop(f, n, i)?;
+                let sig = pool.call_sig(*index)?;
+                self.pop(f, sig.args, i)?;
                 if o != op::INVOKESTATIC {
                     let recv = self.pop1(f, i)?;
-                    if o == op::INVOKESPECIAL && r.name == "<init>" {
+                    if o == op::INVOKESPECIAL && sig.is_init {
                         let init = match recv {
                             VType::UninitThis => VType::Object(self.this_id),
                             VType::Uninit(l) => {
@@ -867,7 +869,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         }
                     }
                 }
-                self.push_desc(f, ret)?;
+                self.push_desc(f, &sig.ret)?;
             }
             Insn::InvokeDynamic { index } => {
                 let (_, d) = pool.dynamic(*index)?;

@@ -58,23 +58,62 @@ impl Snapshot {
     }
 }
 
+/// How [`compute_keeping`] framed a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// The original frames, moved to their new offsets.
+    Moved,
+    /// The original frames kept, frames computed only where code changed
+    /// ([`frames::compute_pinned`]).
+    Pinned,
+    /// Every frame recomputed ([`frames::compute`]).
+    Recomputed,
+}
+
 /// Like [`frames::compute`], but keeps the original frames (moved to their new
 /// offsets) when `code` differs from `before` only by inserted straight-line,
-/// stack-neutral code (see the module documentation). Returns whether the
-/// frames were kept.
+/// stack-neutral code (see the module documentation); else keeps them where
+/// the code did not change and computes the rest ([`compute_pinned`]); else
+/// recomputes them all.
 pub fn compute_keeping(
     code: &mut Code,
     before: &Snapshot,
     ctx: &MethodContext<'_>,
     pool: &mut PoolBuilder<'_>,
     hierarchy: &dyn ClassHierarchy,
-) -> Result<bool> {
+) -> Result<Framing> {
     if try_keep(code, before, ctx, pool)? {
-        return Ok(true);
+        return Ok(Framing::Moved);
+    }
+    compute_pinned(code, before, ctx, pool, hierarchy)
+}
+
+/// [`frames::compute_pinned`] with the original body `before`, else
+/// [`frames::compute`]: for bodies that gained branches of their own (the
+/// guards of full coverage), which [`compute_keeping`]'s first step never
+/// keeps.
+pub fn compute_pinned(
+    code: &mut Code,
+    before: &Snapshot,
+    ctx: &MethodContext<'_>,
+    pool: &mut PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<Framing> {
+    let original = frames::Original {
+        insns: &before.insns,
+        handlers: &before.handlers,
+        stack_map: before.stack_map.as_deref(),
+        max_stack: before.max_stack,
+        max_locals: before.max_locals,
+    };
+    match frames::compute_pinned(code, ctx, pool, hierarchy, &original)? {
+        Some(true) => return Ok(Framing::Pinned),
+        Some(false) => return Ok(Framing::Recomputed),
+        None => {}
     }
     code.set_stack_map(0, None);
     frames::compute(code, ctx, pool, hierarchy)?;
-    Ok(false)
+    Ok(Framing::Recomputed)
 }
 
 /// An inserted run of instructions being checked.
