@@ -19,7 +19,7 @@ use crate::opcodes::{flow, is_store, op, short_form, shuffle_depth, shuffle_slot
 use crate::pool_builder::PoolBuilder;
 
 mod pinned;
-pub use pinned::{compute_pinned, read_stack_map, FrameAt, Original};
+pub use pinned::{compute_pinned, read_stack_map, FrameAt, Original, MIN_SKIPPED_PERCENT};
 
 /// The method a body belongs to.
 #[derive(Debug, Clone, Copy)]

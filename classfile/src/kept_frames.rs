@@ -38,6 +38,7 @@ pub struct Snapshot {
     max_stack: u16,
     max_locals: u16,
     stack_map: Option<Vec<u8>>,
+    min_skipped_percent: usize,
 }
 
 impl Snapshot {
@@ -54,6 +55,16 @@ impl Snapshot {
             max_stack: code.max_stack,
             max_locals: code.max_locals,
             stack_map,
+            min_skipped_percent: frames::MIN_SKIPPED_PERCENT,
+        }
+    }
+
+    /// The same snapshot, for frames pinned wherever possible, even where
+    /// the full analysis would cost less (tests of the pinned frames).
+    pub fn pinning_always(self) -> Snapshot {
+        Snapshot {
+            min_skipped_percent: 0,
+            ..self
         }
     }
 }
@@ -105,6 +116,7 @@ pub fn compute_pinned(
         stack_map: before.stack_map.as_deref(),
         max_stack: before.max_stack,
         max_locals: before.max_locals,
+        min_skipped_percent: before.min_skipped_percent,
     };
     match frames::compute_pinned(code, ctx, pool, hierarchy, &original)? {
         Some(true) => return Ok(Framing::Pinned),
@@ -673,6 +685,7 @@ mod tests {
             max_stack: 0,
             max_locals: 0,
             stack_map: None,
+            min_skipped_percent: 0,
         };
         let offsets = crate::code::layout_of(&before.insns, 0).insn_offsets;
         assert_eq!(offsets, vec![0, 3, 5, 8]);

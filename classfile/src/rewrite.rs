@@ -101,7 +101,7 @@ pub fn reencode_class(
                 // HotSpot takes `Object.<init>` to be a bare `return` (and crashes
                 // at start-up otherwise), so it gets no inserted code.
                 if mode == Mode::KeepFrames && class_name != "java/lang/Object" {
-                    let before = Snapshot::of(&code);
+                    let before = Snapshot::of(&code).pinning_always();
                     // Guards where the original has frames to pin, every
                     // other such method.
                     let has_frames = code
@@ -226,8 +226,9 @@ fn insert_neutral_runs(code: &mut Code) {
 /// Puts a bypass decision into a new local `d` on entry (`iconst_0; istore
 /// d`), and `iload d; ifne skip; aconst_null; pop; skip:` right before the
 /// first instruction and before the last one, after their labels: the shape of
-/// full coverage's guards at an execution's before and after advice.
-fn insert_guards(code: &mut Code) {
+/// full coverage's guards at an execution's before and after advice. Used by
+/// [`Mode::KeepFrames`] and by tests of the pinned frames.
+pub fn insert_guards(code: &mut Code) {
     let d = code.max_locals;
     let real: Vec<usize> = (0..code.insns.len())
         .filter(|&i| !matches!(code.insns[i], Insn::Label(_)))

@@ -49,6 +49,11 @@ pub struct Original<'a> {
     pub max_stack: u16,
     /// The original `max_locals`.
     pub max_locals: u16,
+    /// The share of the instructions (percent) that must lie in blocks the
+    /// analysis can skip for pinning to go on; below it, the frames are
+    /// computed in full ([`MIN_SKIPPED_PERCENT`] by default, 0 to pin
+    /// wherever possible).
+    pub min_skipped_percent: usize,
 }
 
 /// Like [`super::compute`], but keeps the original frames of `code` as they
@@ -218,6 +223,9 @@ fn push_type(interner: &mut Interner, v: &mut Vec<VType>, d: &str) {
     }
 }
 
+/// What receives each decoded frame: offset, locals, stack.
+type FrameSink<'a> = dyn FnMut(u32, &[VType], &[VType]) -> Result<()> + 'a;
+
 /// Decodes a `StackMapTable` frame by frame, calling `each(offset, locals,
 /// stack)` with the frame's entries (one per value, not per slot). `initial`
 /// is the implicit first frame's locals. Returns `None` if the table is
@@ -227,7 +235,7 @@ fn decode_table(
     initial: Vec<VType>,
     class: &mut dyn FnMut(u16) -> Result<VType>,
     uninit: &mut dyn FnMut(u32) -> Option<Label>,
-    each: &mut dyn FnMut(u32, &[VType], &[VType]) -> Result<()>,
+    each: &mut FrameSink<'_>,
 ) -> Result<Option<()>> {
     let mut r = Reader { data, at: 0 };
     let Some(count) = r.u16() else {
@@ -371,7 +379,7 @@ fn readable(base: u8, v: VType) -> bool {
 /// blocks for the pinned analysis to run: below it, its checks cost more than
 /// the analysis of the skipped blocks would (measured on java.base woven with
 /// ObjectTracker, where constructor calls are everywhere).
-const MIN_SKIPPED_PERCENT: usize = 40;
+pub const MIN_SKIPPED_PERCENT: usize = 40;
 
 /// How [`Analysis::run_pinned`] ended.
 enum Pinning {
@@ -516,7 +524,7 @@ impl Analysis<'_, '_> {
                 skipped += self.blocks[b].end - self.blocks[b].start;
             }
         }
-        if skipped * 100 < self.code.insns.len() * MIN_SKIPPED_PERCENT {
+        if skipped * 100 < self.code.insns.len() * original.min_skipped_percent {
             return Ok(Pinning::NotWorth);
         }
         // The new locals the code before the first pinned block leaves: merged
@@ -892,15 +900,15 @@ impl Analysis<'_, '_> {
             (VType::Null, VType::Object(_)) => true,
             (VType::Object(x), VType::Object(y)) => {
                 let name = self.interner.name(y);
-                if name == OBJECT {
+                // The verifier lets any reference pass as an interface.
+                let anything = name == OBJECT
+                    || (!name.starts_with('[')
+                        && self
+                            .hierarchy
+                            .class_info(name)
+                            .is_some_and(|c| c.is_interface));
+                if anything {
                     true
-                } else if !name.starts_with('[')
-                    && self
-                        .hierarchy
-                        .class_info(name)
-                        .is_some_and(|c| c.is_interface)
-                {
-                    true // the verifier lets any reference pass as an interface
                 } else {
                     self.lub(x, y)? == y
                 }
@@ -1002,6 +1010,7 @@ mod tests {
             stack_map: Some(&table),
             max_stack: 1,
             max_locals: 1,
+            min_skipped_percent: 0,
         };
         let mut pool = PoolBuilder::empty();
         assert_eq!(
@@ -1087,6 +1096,7 @@ mod tests {
             stack_map: Some(&table),
             max_stack: 1,
             max_locals: 1,
+            min_skipped_percent: 0,
         };
         let mut pool = PoolBuilder::empty();
         // The store after the head is fine (the head's frame has the local
