@@ -18,6 +18,9 @@ use crate::hierarchy::{ClassHierarchy, OBJECT};
 use crate::opcodes::{flow, is_store, op, short_form, shuffle_depth, shuffle_slots, Flow, OPCODES};
 use crate::pool_builder::PoolBuilder;
 
+mod pinned;
+pub use pinned::{compute_pinned, read_stack_map, FrameAt, Original, MIN_SKIPPED_PERCENT};
+
 /// The method a body belongs to.
 #[derive(Debug, Clone, Copy)]
 pub struct MethodContext<'a> {
@@ -322,16 +325,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
         pool: &'c PoolBuilder<'p>,
         hierarchy: &'c dyn ClassHierarchy,
     ) -> Result<Self> {
-        let known = normalize(code)?;
+        let (label_pos, leaders) = normalize(code)?;
         let n = code.insns.len();
-        let (label_pos, leaders) = match known {
-            Some(both) => both,
-            None => {
-                let label_pos = label_positions(code);
-                let leaders = leaders(code, &label_pos);
-                (label_pos, leaders)
-            }
-        };
         let mut interner = Interner::default();
         let mut new_class = HashMap::default();
         let mut last_label = None;
@@ -845,12 +840,11 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
             | Insn::InvokeInterface { index, .. } => {
                 let o = opc;
-                let r = pool.member_ref(*index)?;
-                let (n, ret) = descriptor::method_slots(&r.descriptor)?;
-                self.pop(f, n, i)?;
+                let sig = pool.call_sig(*index)?;
+                self.pop(f, sig.args, i)?;
                 if o != op::INVOKESTATIC {
                     let recv = self.pop1(f, i)?;
-                    if o == op::INVOKESPECIAL && r.name == "<init>" {
+                    if o == op::INVOKESPECIAL && sig.is_init {
                         let init = match recv {
                             VType::UninitThis => VType::Object(self.this_id),
                             VType::Uninit(l) => {
@@ -867,7 +861,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         }
                     }
                 }
-                self.push_desc(f, ret)?;
+                self.push_desc(f, &sig.ret)?;
             }
             Insn::InvokeDynamic { index } => {
                 let (_, d) = pool.dynamic(*index)?;
@@ -1152,10 +1146,9 @@ fn label_positions(code: &Code) -> Vec<usize> {
 }
 
 /// Puts a label before every block leader and every `new` that lacks one.
-/// When none lacked one, returns what it found on the way: the
-/// [`label_positions`] and [`leaders`] of the code (else they changed).
-#[allow(clippy::type_complexity)]
-fn normalize(code: &mut Code) -> Result<Option<(Vec<usize>, Vec<bool>)>> {
+/// Returns the [`label_positions`] and [`leaders`] of the code as it is
+/// after (those found on the way, moved past the inserted labels).
+fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
     let n = code.insns.len();
     let label_pos = label_positions(code);
     for insn in &code.insns {
@@ -1184,21 +1177,39 @@ fn normalize(code: &mut Code) -> Result<Option<(Vec<usize>, Vec<bool>)>> {
         .filter(|&i| wanted(i) && (i == 0 || !matches!(code.insns[i - 1], Insn::Label(_))))
         .collect();
     if missing.is_empty() {
-        return Ok(Some((label_pos, leaders)));
+        return Ok((label_pos, leaders));
     }
+    // Insert the labels; every instruction moves by the labels inserted up to
+    // it, and so do the positions and leaders found above.
     let mut out = Vec::with_capacity(n + missing.len());
+    let mut new_leaders = Vec::with_capacity(n + missing.len());
+    let mut moved = Vec::with_capacity(n + 1);
     let mut m = missing.iter().peekable();
     let old = std::mem::take(&mut code.insns);
+    let mut added = Vec::with_capacity(missing.len());
     for (i, insn) in old.into_iter().enumerate() {
         if m.peek() == Some(&&i) {
             m.next();
             let l = code.new_label();
             out.push(Insn::Label(l));
+            new_leaders.push(false);
+            added.push((l, out.len()));
         }
+        moved.push(out.len());
+        new_leaders.push(leaders[i]);
         out.push(insn);
     }
+    moved.push(out.len());
     code.insns = out;
-    Ok(None)
+    let mut label_pos: Vec<usize> = label_pos
+        .into_iter()
+        .map(|p| if p == usize::MAX { p } else { moved[p] })
+        .collect();
+    label_pos.resize(code.label_count(), usize::MAX);
+    for (l, p) in added {
+        label_pos[l.0 as usize] = p;
+    }
+    Ok((label_pos, new_leaders))
 }
 
 /// What [`vti`] writes with: the names, the layout, the pool, and the pool

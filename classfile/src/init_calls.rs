@@ -106,6 +106,7 @@ fn linear_pass(
         locals.push(Val::This);
     }
     let mut stack: Vec<Val> = Vec::new();
+    let mut locals_live = is_ctor;
     let mut out = InitCalls::default();
     let live = |stack: &[Val], locals: &[Val]| stack.iter().chain(locals).any(|v| *v != Val::Other);
     for (i, insn) in code.insns.iter().enumerate() {
@@ -125,6 +126,11 @@ fn linear_pass(
             Flow::Jsr | Flow::Ret => return Ok(None),
             _ if live(&stack, &locals) => return Ok(None),
             _ => {}
+        }
+        // Nothing uninitialized live: only a `new` can change that (the
+        // stack is kept empty then, its slots all being of no interest).
+        if stack.is_empty() && !locals_live && !matches!(insn, Insn::Cp { op: op::NEW, .. }) {
+            continue;
         }
         let local = match insn {
             Insn::Local { op, index, .. } => Some((*op, *index as usize)),
@@ -197,11 +203,16 @@ fn linear_pass(
                 stack.extend(std::iter::repeat_n(Val::Other, pushes));
             }
         }
-        if covered[i] && locals.iter().any(|v| *v != Val::Other) {
+        locals_live = locals.iter().any(|v| *v != Val::Other);
+        if covered[i] && locals_live {
             return Ok(None); // a handler would receive an uninitialized local
         }
-        if !matches!(flow(o), Flow::Next | Flow::Conditional) {
-            stack.clear(); // what follows is reached by a branch, if at all
+        if !matches!(flow(o), Flow::Next | Flow::Conditional)
+            || stack.iter().all(|v| *v == Val::Other)
+        {
+            // What follows is reached by a branch, if at all; or nothing on
+            // the stack is of interest.
+            stack.clear();
         }
     }
     Ok(Some(out))

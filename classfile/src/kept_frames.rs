@@ -38,6 +38,7 @@ pub struct Snapshot {
     max_stack: u16,
     max_locals: u16,
     stack_map: Option<Vec<u8>>,
+    min_skipped_percent: usize,
 }
 
 impl Snapshot {
@@ -54,27 +55,77 @@ impl Snapshot {
             max_stack: code.max_stack,
             max_locals: code.max_locals,
             stack_map,
+            min_skipped_percent: frames::MIN_SKIPPED_PERCENT,
+        }
+    }
+
+    /// The same snapshot, for frames pinned wherever possible, even where
+    /// the full analysis would cost less (tests of the pinned frames).
+    pub fn pinning_always(self) -> Snapshot {
+        Snapshot {
+            min_skipped_percent: 0,
+            ..self
         }
     }
 }
 
+/// How [`compute_keeping`] framed a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// The original frames, moved to their new offsets.
+    Moved,
+    /// The original frames kept, frames computed only where code changed
+    /// ([`frames::compute_pinned`]).
+    Pinned,
+    /// Every frame recomputed ([`frames::compute`]).
+    Recomputed,
+}
+
 /// Like [`frames::compute`], but keeps the original frames (moved to their new
 /// offsets) when `code` differs from `before` only by inserted straight-line,
-/// stack-neutral code (see the module documentation). Returns whether the
-/// frames were kept.
+/// stack-neutral code (see the module documentation); else keeps them where
+/// the code did not change and computes the rest ([`compute_pinned`]); else
+/// recomputes them all.
 pub fn compute_keeping(
     code: &mut Code,
     before: &Snapshot,
     ctx: &MethodContext<'_>,
     pool: &mut PoolBuilder<'_>,
     hierarchy: &dyn ClassHierarchy,
-) -> Result<bool> {
+) -> Result<Framing> {
     if try_keep(code, before, ctx, pool)? {
-        return Ok(true);
+        return Ok(Framing::Moved);
+    }
+    compute_pinned(code, before, ctx, pool, hierarchy)
+}
+
+/// [`frames::compute_pinned`] with the original body `before`, else
+/// [`frames::compute`]: for bodies that gained branches of their own (the
+/// guards of full coverage), which [`compute_keeping`]'s first step never
+/// keeps.
+pub fn compute_pinned(
+    code: &mut Code,
+    before: &Snapshot,
+    ctx: &MethodContext<'_>,
+    pool: &mut PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<Framing> {
+    let original = frames::Original {
+        insns: &before.insns,
+        handlers: &before.handlers,
+        stack_map: before.stack_map.as_deref(),
+        max_stack: before.max_stack,
+        max_locals: before.max_locals,
+        min_skipped_percent: before.min_skipped_percent,
+    };
+    match frames::compute_pinned(code, ctx, pool, hierarchy, &original)? {
+        Some(true) => return Ok(Framing::Pinned),
+        Some(false) => return Ok(Framing::Recomputed),
+        None => {}
     }
     code.set_stack_map(0, None);
     frames::compute(code, ctx, pool, hierarchy)?;
-    Ok(false)
+    Ok(Framing::Recomputed)
 }
 
 /// An inserted run of instructions being checked.
@@ -634,6 +685,7 @@ mod tests {
             max_stack: 0,
             max_locals: 0,
             stack_map: None,
+            min_skipped_percent: 0,
         };
         let offsets = crate::code::layout_of(&before.insns, 0).insn_offsets;
         assert_eq!(offsets, vec![0, 3, 5, 8]);

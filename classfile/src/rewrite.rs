@@ -21,10 +21,14 @@ pub enum Mode {
     /// Decode, drop the StackMapTable, recompute frames, max_stack and
     /// max_locals, encode.
     Reframe,
-    /// Decode, insert a stack-neutral run (a `long` through a new local, then
-    /// `aconst_null; pop`) before every third instruction, keep the original
-    /// frames where [`kept_frames::compute_keeping`] can (else recompute
-    /// them), encode. Exercises frame keeping on real code.
+    /// Decode, insert code, keep the original frames where
+    /// [`kept_frames::compute_keeping`] can (else recompute them), encode.
+    /// Exercises frame keeping on real code: every other method with frames
+    /// gets guards as full coverage weaves them (a decision in a new local on
+    /// entry, then `iload; ifne skip; aconst_null; pop; skip:` before the first
+    /// and the last instruction), whose frames are pinned; the others a
+    /// stack-neutral run (a `long` through a new local, then `aconst_null;
+    /// pop`) before every third instruction, whose frames are moved.
     KeepFrames,
 }
 
@@ -35,8 +39,12 @@ pub struct Stats {
     pub methods: usize,
     /// Bytes of bytecode processed.
     pub code_bytes: usize,
-    /// Methods whose original frames were kept ([`Mode::KeepFrames`]).
+    /// Methods whose original frames were kept ([`Mode::KeepFrames`]), moved
+    /// or pinned.
     pub kept: usize,
+    /// Of those, the methods whose frames were pinned (computed only after the
+    /// inserted guards).
+    pub pinned: usize,
 }
 
 /// Decodes and re-encodes every method body of `bytes` in `mode`; returns the new
@@ -93,16 +101,31 @@ pub fn reencode_class(
                 // HotSpot takes `Object.<init>` to be a bare `return` (and crashes
                 // at start-up otherwise), so it gets no inserted code.
                 if mode == Mode::KeepFrames && class_name != "java/lang/Object" {
-                    let before = Snapshot::of(&code);
-                    insert_neutral_runs(&mut code);
-                    if kept_frames::compute_keeping(
+                    let before = Snapshot::of(&code).pinning_always();
+                    // Guards where the original has frames to pin, every
+                    // other such method.
+                    let has_frames = code
+                        .attributes
+                        .iter()
+                        .any(|a| matches!(a, crate::code::CodeAttr::StackMapTable { .. }));
+                    if has_frames && mi % 2 == 1 {
+                        insert_guards(&mut code);
+                    } else {
+                        insert_neutral_runs(&mut code);
+                    }
+                    match kept_frames::compute_keeping(
                         &mut code,
                         &before,
                         &ctx,
                         &mut edit.pool,
                         hierarchy,
                     )? {
-                        stats.kept += 1;
+                        kept_frames::Framing::Moved => stats.kept += 1,
+                        kept_frames::Framing::Pinned => {
+                            stats.kept += 1;
+                            stats.pinned += 1;
+                        }
+                        kept_frames::Framing::Recomputed => {}
                     }
                 } else {
                     code.set_stack_map(0, None);
@@ -194,6 +217,50 @@ fn insert_neutral_runs(code: &mut Code) {
                 out.extend(run.iter().cloned());
             }
             seen += 1;
+        }
+        out.push(insn);
+    }
+    code.insns = out;
+}
+
+/// Puts a bypass decision into a new local `d` on entry (`iconst_0; istore
+/// d`), and `iload d; ifne skip; aconst_null; pop; skip:` right before the
+/// first instruction and before the last one, after their labels: the shape of
+/// full coverage's guards at an execution's before and after advice. Used by
+/// [`Mode::KeepFrames`] and by tests of the pinned frames.
+pub fn insert_guards(code: &mut Code) {
+    let d = code.max_locals;
+    let real: Vec<usize> = (0..code.insns.len())
+        .filter(|&i| !matches!(code.insns[i], Insn::Label(_)))
+        .collect();
+    let (Some(&first), Some(&last)) = (real.first(), real.last()) else {
+        return;
+    };
+    let mut out = Vec::with_capacity(code.insns.len() + 12);
+    out.push(Insn::Simple(3)); // iconst_0
+    out.push(Insn::Local {
+        op: 54, // istore
+        index: d,
+        wide: d > 255,
+    });
+    let old = std::mem::take(&mut code.insns);
+    for (i, insn) in old.into_iter().enumerate() {
+        if i == first || i == last {
+            let skip = code.new_label();
+            out.extend([
+                Insn::Local {
+                    op: 21, // iload
+                    index: d,
+                    wide: d > 255,
+                },
+                Insn::Jump {
+                    op: 154, // ifne
+                    target: skip,
+                },
+                Insn::Simple(1),  // aconst_null
+                Insn::Simple(87), // pop
+                Insn::Label(skip),
+            ]);
         }
         out.push(insn);
     }

@@ -264,6 +264,13 @@ impl Code {
         }
     }
 
+    /// Gives the labels decoded offsets, as [`Code::decode`] would (tests
+    /// build bodies by hand).
+    #[cfg(test)]
+    pub(crate) fn set_origins(&mut self, origins: Vec<Option<u32>>) {
+        self.origins = origins;
+    }
+
     /// A new, unused label.
     pub fn new_label(&mut self) -> Label {
         self.origins.push(None);

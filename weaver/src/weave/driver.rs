@@ -636,8 +636,21 @@ impl<'p> Weaver<'p> {
                             if inherited {
                                 bypass::mark_construction(&mut code, &mut edit.pool)?;
                             }
-                            code.set_stack_map(0, None);
-                            frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
+                            if guards && !inherited {
+                                // The original frames hold where the code
+                                // did not change: computed only from the
+                                // guards on.
+                                kept_frames::compute_pinned(
+                                    &mut code,
+                                    &before,
+                                    &mctx,
+                                    &mut edit.pool,
+                                    index,
+                                )?;
+                            } else {
+                                code.set_stack_map(0, None);
+                                frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
+                            }
                         }
                         _ => {
                             kept_frames::compute_keeping(
