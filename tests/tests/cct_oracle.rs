@@ -13,11 +13,15 @@ use major_tests::cct_compare::oracle::{self, Run};
 use major_tests::cct_compare::{compare_files, leaf, parent, Difference, Folded};
 use major_tests::{jdk17, jdk25, skip};
 
-/// A scratch directory for this test binary.
+/// A scratch directory for this test binary, emptied when a run first uses
+/// it: under Cargo's temporary directory for tests (`target/tmp`), so that
+/// what one run leaves (its tests share it, so none can remove it) is
+/// replaced by the next, never piled up in the system's temporary directory.
 fn scratch() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("major-cct-oracle-{}", std::process::id()));
+        let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cct-oracle");
+        let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
     })

@@ -20,10 +20,14 @@ use major_tests::cct_compare::{compare_ccts, oracle, splice, Cct, Comparison};
 use major_tests::workloads::{self, FIXED_JVM_OPTIONS};
 use major_tests::{jdk17, skip};
 
+/// A scratch directory for this test binary under Cargo's temporary directory
+/// for tests (`target/tmp`), emptied when a run first uses it: a failing
+/// case's trees (tens of MB) stay there for a look until the next run.
 fn scratch() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("major-cct-whole-{}", std::process::id()));
+        let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cct-whole-tree");
+        let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
     })
