@@ -216,6 +216,10 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // classes replacing the base ones, as a JDK of that release loads them).
     let image = Arc::new(RuntimeImage::open(&opts.jdk.modules())?);
     let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
+    // Incremental weaving: the inputs' stamps tell which entries the index
+    // need not read.
+    let session =
+        crate::incremental::Session::new(opts, &inputs, &multi_release, &program, &aspects);
     let releases: BTreeSet<u32> = inputs
         .iter()
         .zip(&multi_release)
@@ -225,8 +229,13 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .collect();
     let build_index = |release: Option<u32>| -> Result<ClassIndex, MajorError> {
         let mut index = ClassIndex::new();
-        for a in &inputs {
-            index.add_input(a.clone(), release)?;
+        for (k, a) in inputs.iter().enumerate() {
+            match (&session, release) {
+                (Some(s), None) => {
+                    index.add_input_known(a.clone(), release, |i| s.known_name(k, i))?
+                }
+                _ => index.add_input(a.clone(), release)?,
+            }
         }
         for a in &classpath {
             index.add_shared(a.clone());
@@ -250,10 +259,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(|&k| Ok((k, build_index(Some(k))?)))
         .collect::<Result<_, MajorError>>()?;
     clock.lap("index classes");
-    // Incremental weaving (a class directory into a directory): what the
-    // weave as a whole looks up is recorded from here on.
-    let session =
-        crate::incremental::Session::new(opts, &inputs, &multi_release, &program, &aspects);
+    // Incremental weaving: what the weave as a whole looks up is recorded
+    // from here on.
     let global_lookups = crate::incremental::deps::Recording::start(session.is_some());
 
     // 3. Weave every class of every input, in parallel.
@@ -450,7 +457,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                                     .map(|(n, x)| PreparedEntry::new(kind, plan.compression, n, x));
                                 return Ok(Err((k.record, class, extra)));
                             }
-                            crate::incremental::observe(recorder.is_some(), &index, a, i, || {
+                            crate::incremental::observe(recorder.as_ref(), &index, input, a, i, || {
                                 weave_entry(
                                     &weavers,
                                     a,

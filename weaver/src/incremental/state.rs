@@ -123,7 +123,7 @@ fn from_letter(c: char) -> Option<Level> {
 }
 
 /// `s` with `%`, blanks and control characters as `%XX`.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c == '%' || c.is_whitespace() || c.is_control() {
@@ -142,7 +142,7 @@ fn esc(s: &str) -> String {
 }
 
 /// The inverse of [`esc`].
-fn unesc(s: &str) -> Option<String> {
+pub(crate) fn unesc(s: &str) -> Option<String> {
     if s == "%" {
         return Some(String::new());
     }
