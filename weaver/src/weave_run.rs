@@ -191,12 +191,26 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(|p| open(p, "class-path element"))
         .collect::<Result<_, _>>()?;
     // 1. The aspects.
-    let compiled = compile_aspects(&AspectSources {
-        aspects: &opts.aspects,
-        classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
-        jdk: &opts.jdk,
-        cache: opts.cache.as_deref(),
-    })?;
+    // (The inputs and class path, open already, are not listed again.)
+    let opened: Vec<Option<Arc<Archive>>> = opts
+        .inputs
+        .iter()
+        .map(|p| {
+            let k = input_paths.iter().position(|q| q == p)?;
+            let a = &inputs[k];
+            (a.kind() != major_archive::ArchiveKind::JImage).then(|| a.clone())
+        })
+        .chain(classpath.iter().cloned().map(Some))
+        .collect();
+    let compiled = compile_aspects_with(
+        &AspectSources {
+            aspects: &opts.aspects,
+            classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
+            jdk: &opts.jdk,
+            cache: opts.cache.as_deref(),
+        },
+        &opened,
+    )?;
     let CompiledProgram {
         program,
         aspects,
@@ -442,31 +456,29 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                             // Into a jar, an entry the previous weave's
                             // output stands for is not woven again.
                             let kept = match &recorder {
-                                Some(r) => r.kept(&index, input, a, i)?,
+                                Some(r) => r.kept(&index, input, a, i, plan.compression)?,
                                 None => None,
                             };
                             if let Some(k) = kept {
-                                let class = k
-                                    .class
-                                    .as_ref()
-                                    .map(|b| PreparedEntry::like(kind, plan.compression, a, i, b))
-                                    .transpose()?;
-                                let extra = k
-                                    .extra
-                                    .as_ref()
-                                    .map(|(n, x)| PreparedEntry::new(kind, plan.compression, n, x));
-                                return Ok(Err((k.record, class, extra)));
+                                return Ok(Err((k.record, k.class, k.extra)));
                             }
-                            crate::incremental::observe(recorder.as_ref(), &index, input, a, i, || {
-                                weave_entry(
-                                    &weavers,
-                                    a,
-                                    multi_release[input],
-                                    i,
-                                    kind,
-                                    plan.compression,
-                                )
-                            })
+                            crate::incremental::observe(
+                                recorder.as_ref(),
+                                &index,
+                                input,
+                                a,
+                                i,
+                                || {
+                                    weave_entry(
+                                        &weavers,
+                                        a,
+                                        multi_release[input],
+                                        i,
+                                        kind,
+                                        plan.compression,
+                                    )
+                                },
+                            )
                             .map(Ok)
                         })
                         .collect();
@@ -605,11 +617,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // it) or jar (beside it, once it is in place).
     let mut beside = None;
     if let Some(rec) = recorder {
-        let (state, summary) = rec.finish(&index, report.added_classes.clone());
+        let (state, summary, stamps) = rec.finish(&index, report.added_classes.clone());
         if out_kind == OutputKind::Zip {
-            beside = Some(state);
+            beside = Some((state, stamps));
         } else {
             outs[plan.added].write(crate::incremental::state::STATE_FILE, &state)?;
+            stamps.save();
         }
         report.incremental = Some(summary);
     }
@@ -624,8 +637,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         out.finish()?;
     }
     created_dir.keep();
-    if let Some(state) = beside {
-        crate::incremental::write_beside(&opts.output, &state)?;
+    if let Some((state, stamps)) = beside {
+        crate::incremental::write_beside(&opts.output, &state, stamps)?;
     }
     clock.lap("finish output");
     report.timings = clock.laps;
@@ -669,6 +682,16 @@ pub struct CompiledProgram {
 /// weaver ([`crate::load_time`]) get their aspects, so that both find the
 /// same cache entry.
 pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, MajorError> {
+    compile_aspects_with(src, &[])
+}
+
+/// [`compile_aspects`], where `opened[i]` is `src.classpath[i]` already
+/// open (`None`: opened if needed), so that the aspect cache does not list
+/// a weave's inputs again.
+pub fn compile_aspects_with(
+    src: &AspectSources<'_>,
+    opened: &[Option<Arc<Archive>>],
+) -> Result<CompiledProgram, MajorError> {
     let mut files = Vec::new();
     for p in src.aspects {
         if !p
@@ -754,6 +777,7 @@ pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, Major
             cache: AspectCache::new(dir),
             key,
             classpath: program_cp.clone(),
+            opened: opened.to_vec(),
         }
     });
     let aspects = compile(&program, &cp, &javac, work.path(), cache.as_ref())

@@ -39,7 +39,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use major_archive::{Archive, ArchiveKind, OutputArchive, OutputKind};
+use major_archive::{Archive, ArchiveKind, Compression, OutputArchive, OutputKind, PreparedEntry};
 use major_pointcut_lang::Program;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -250,8 +250,15 @@ impl Stamped {
                     .map(|i| {
                         let e = &a.entries()[i];
                         let mark = match a.kind() {
-                            ArchiveKind::Directory => FileStamp::of(&a.path().join(&e.name))
-                                .map(|s| if s.racy(start) { Mark::Racy } else { Mark::File(s) }),
+                            ArchiveKind::Directory => {
+                                FileStamp::of(&a.path().join(&e.name)).map(|s| {
+                                    if s.racy(start) {
+                                        Mark::Racy
+                                    } else {
+                                        Mark::File(s)
+                                    }
+                                })
+                            }
                             _ => a.zip_digest(i).map(|(c, z, u)| Mark::Zip(c, z, u)),
                         };
                         let known = recorded
@@ -299,6 +306,21 @@ impl Stamped {
             Some(k) => Ok(k.hash.clone()),
             None => hash_entry(index, a, i),
         }
+    }
+
+    /// Whether the last weave's stamps told every input entry unchanged, and
+    /// the JDK image and class path are as they were: the stamps to record
+    /// are the ones recorded.
+    fn all_known(&self) -> bool {
+        let Some(old) = &self.old else { return false };
+        old.image == self.image
+            && old.classpath == self.classpath
+            && old.inputs.len() == self.now.len()
+            && old
+                .inputs
+                .iter()
+                .zip(&self.now)
+                .all(|((_, m), now)| m.len() == now.len() && now.iter().all(|(_, k)| k.is_some()))
     }
 
     /// The names of the classes whose prints may differ from those the old
@@ -361,7 +383,17 @@ impl Stamped {
     /// Records the stamps of this weave, whose state file is `state` and whose
     /// input entries are `records`, for the next weave (best effort).
     fn save(&self, index: &ClassIndex, state: &[u8], records: &[EntryRecord]) {
-        let Some(path) = &self.path else { return };
+        self.pending(index, state, records).save();
+    }
+
+    /// The stamps of this weave, to be saved once its output is in place.
+    fn pending(&self, index: &ClassIndex, state: &[u8], records: &[EntryRecord]) -> PendingStamps {
+        let Some(path) = &self.path else {
+            return PendingStamps {
+                path: None,
+                file: StampFile::default(),
+            };
+        };
         let hashes: HashMap<(usize, &str), &str> = records
             .iter()
             .map(|r| ((r.input, r.name.as_str()), r.hash.as_str()))
@@ -386,7 +418,13 @@ impl Stamped {
                             hash: hash.to_string(),
                             class,
                         };
-                        Some((e.name.clone(), Recorded { mark: (*mark)?, known }))
+                        Some((
+                            e.name.clone(),
+                            Recorded {
+                                mark: (*mark)?,
+                                known,
+                            },
+                        ))
                     })
                     .collect();
                 (text.clone(), entries)
@@ -395,10 +433,37 @@ impl Stamped {
         let file = StampFile {
             state: hex(&Sha256::digest(state)),
             image: self.image,
+            output: None,
             classpath: self.classpath.clone(),
             inputs,
         };
-        stamps::save(path, &file);
+        PendingStamps {
+            path: Some(path.clone()),
+            file,
+        }
+    }
+
+    /// The SHA-256 (hex) of the jar `output` a weave wrote, if the stamps
+    /// recorded it and its stamp is still the one recorded.
+    fn output_digest(&self, output: &Path) -> Option<&str> {
+        let (stamp, sha) = self.old.as_ref()?.output.as_ref()?;
+        (FileStamp::of(output)? == *stamp).then_some(sha.as_str())
+    }
+}
+
+/// The stamps of a weave, saved once its output is in place
+/// ([`save`](Self::save), or [`write_beside`] for a jar).
+pub struct PendingStamps {
+    path: Option<PathBuf>,
+    file: StampFile,
+}
+
+impl PendingStamps {
+    /// Saves them (best effort).
+    pub fn save(self) {
+        if let Some(path) = &self.path {
+            stamps::save(path, &self.file);
+        }
     }
 }
 
@@ -684,11 +749,7 @@ impl Session {
     /// (`global`) unchanged.
     pub fn decide(self, index: &ClassIndex, global: Deps, advice: usize) -> Mode {
         let global = sorted(global);
-        let Session {
-            dir,
-            key,
-            stamped,
-        } = self;
+        let Session { dir, key, stamped } = self;
         let found = previous(&dir, &key, index, &global, advice, &stamped);
         let mut recorder = Recorder {
             key,
@@ -716,6 +777,7 @@ impl Session {
                     .collect(),
                 old: p.old,
                 changed: p.changed,
+                now: p.now,
                 jar,
                 summary: Summary::default(),
             }));
@@ -899,6 +961,8 @@ pub struct Reuse {
     by_name: HashMap<(usize, String), usize>,
     /// The (class, level) pairs of the old table that look different now.
     changed: HashSet<(String, Level)>,
+    /// What each class of the old table is now.
+    now: BTreeMap<String, ClassPrint>,
     /// The previous output jar (still in place until this weave's replaces it).
     jar: Archive,
     summary: Summary,
@@ -910,9 +974,9 @@ pub struct Kept {
     /// The entry's record, as the new state keeps it.
     pub record: EntryRecord,
     /// The woven class, if the weave changed it.
-    pub class: Option<Vec<u8>>,
-    /// The extra class beside it (entry name, bytes).
-    pub extra: Option<(String, Vec<u8>)>,
+    pub class: Option<PreparedEntry>,
+    /// The extra class beside it.
+    pub extra: Option<PreparedEntry>,
 }
 
 /// Where the incremental state of a weave into the jar `output` lives: a
@@ -929,10 +993,18 @@ pub fn state_beside(output: &Path) -> PathBuf {
 
 /// Writes the state of a weave into the jar `output` beside it (after the jar
 /// is in place): the jar's SHA-256 on the first line, then `state`.
-pub fn write_beside(output: &Path, state: &[u8]) -> Result<(), MajorError> {
+pub fn write_beside(
+    output: &Path,
+    state: &[u8],
+    mut stamps: PendingStamps,
+) -> Result<(), MajorError> {
     let fail = |e: std::io::Error| MajorError::Usage(format!("{}: {e}", output.display()));
+    // Stamped before it is read: a jar changed in between has another stamp.
+    let stamp = FileStamp::of(output);
     let jar = std::fs::read(output).map_err(fail)?;
-    let mut bytes = format!("output {}\n", hex(&Sha256::digest(&jar))).into_bytes();
+    let sha = hex(&Sha256::digest(&jar));
+    let mut bytes = format!("output {sha}\n").into_bytes();
+    stamps.file.output = stamp.map(|s| (s, sha));
     bytes.extend_from_slice(state);
     let path = state_beside(output);
     let mut tmp = path.clone().into_os_string();
@@ -940,7 +1012,9 @@ pub fn write_beside(output: &Path, state: &[u8]) -> Result<(), MajorError> {
     let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, &bytes)
         .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(fail)
+        .map_err(fail)?;
+    stamps.save();
+    Ok(())
 }
 
 /// The state of a jar state file (`bytes`), and the jar `output` opened, if
@@ -950,14 +1024,20 @@ fn jar_as_left<'a>(
     output: &Path,
     stamped: &Stamped,
 ) -> Result<(&'a [u8], Archive), String> {
-    let _ = stamped;
     let not_as_left = || format!("{} is not as major left it", output.display());
     let (first, state) = match bytes.iter().position(|&b| b == b'\n') {
         Some(n) => (&bytes[..n], &bytes[n + 1..]),
         None => return Err(not_as_left()),
     };
-    let jar = std::fs::read(output).map_err(|_| not_as_left())?;
-    if first != format!("output {}", hex(&Sha256::digest(&jar))).as_bytes() {
+    // The jar's digest: as recorded with its stamp, if the stamp is the
+    // same, else read and hashed.
+    let sha = match stamped.output_digest(output) {
+        Some(sha) => sha.to_string(),
+        None => hex(&Sha256::digest(
+            std::fs::read(output).map_err(|_| not_as_left())?,
+        )),
+    };
+    if first != format!("output {sha}").as_bytes() {
         return Err(not_as_left());
     }
     let archive = Archive::open(output).map_err(|e| format!("{}: {e}", output.display()))?;
@@ -1000,6 +1080,7 @@ impl Recorder {
         input: usize,
         a: &Arc<Archive>,
         i: usize,
+        compression: Compression,
     ) -> Result<Option<Kept>, MajorError> {
         let Some(reuse) = self.reuse.as_deref() else {
             return Ok(None);
@@ -1014,9 +1095,27 @@ impl Recorder {
         {
             return Ok(None);
         }
-        let read = |name: &str| -> Option<Vec<u8>> {
-            let k = reuse.jar.find(name)?;
-            reuse.jar.read(k).ok().map(|b| b.into_owned())
+        // The previous jar's entry `name`, as it is stored there (an earlier
+        // weave of the same key deflated the same bytes the same way), else
+        // inflated and deflated again.
+        let prepared = |name: &str, like: bool| -> Result<Option<PreparedEntry>, MajorError> {
+            let Some(k) = reuse.jar.find(name) else {
+                return Ok(None);
+            };
+            let reused = match like {
+                true => PreparedEntry::like_reused(compression, a, i, &reuse.jar, k),
+                false => PreparedEntry::new_reused(compression, name, &reuse.jar, k),
+            };
+            if let Some(p) = reused.map_err(MajorError::from)? {
+                return Ok(Some(p));
+            }
+            let Ok(bytes) = reuse.jar.read(k) else {
+                return Ok(None);
+            };
+            Ok(Some(match like {
+                true => PreparedEntry::like(OutputKind::Zip, compression, a, i, bytes)?,
+                false => PreparedEntry::new(OutputKind::Zip, compression, name, bytes),
+            }))
         };
         let mut kept = Kept {
             record: r.clone(),
@@ -1026,15 +1125,15 @@ impl Recorder {
         // A woven class's files: the class under the entry's name, then its
         // extra class (none when an aspect class replaces it).
         if r.outcome.as_ref().is_some_and(|o| o.woven) && r.outputs.first() == Some(&e.name) {
-            let Some(class) = read(&e.name) else {
+            let Some(class) = prepared(&e.name, true)? else {
                 return Ok(None);
             };
             kept.class = Some(class);
             if let Some(x) = r.outputs.get(1) {
-                let Some(bytes) = read(x) else {
+                let Some(extra) = prepared(x, false)? else {
                     return Ok(None);
                 };
-                kept.extra = Some((x.clone(), bytes));
+                kept.extra = Some(extra);
             }
         }
         Ok(Some(kept))
@@ -1074,10 +1173,16 @@ impl Recorder {
 
     /// The state file of the weave, whose added files are `added`; and the
     /// summary.
-    pub fn finish(self, index: &ClassIndex, added: Vec<String>) -> (Vec<u8>, Summary) {
+    pub fn finish(
+        self,
+        index: &ClassIndex,
+        added: Vec<String>,
+    ) -> (Vec<u8>, Summary, PendingStamps) {
         let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
+        let mut now = BTreeMap::new();
         let summary = match self.reuse {
             Some(r) => {
+                now = r.now;
                 let now: HashSet<(usize, &str)> = self
                     .entries
                     .iter()
@@ -1101,17 +1206,10 @@ impl Recorder {
                 ..Summary::default()
             },
         };
-        let state = new_state(
-            index,
-            self.key,
-            self.global,
-            self.entries,
-            added,
-            &BTreeMap::new(),
-        );
+        let state = new_state(index, self.key, self.global, self.entries, added, &now);
         let bytes = state.to_bytes();
-        self.stamped.save(index, &bytes, &state.entries);
-        (bytes, summary)
+        let pending = self.stamped.pending(index, &bytes, &state.entries);
+        (bytes, summary, pending)
     }
 }
 
@@ -1308,16 +1406,18 @@ impl Update {
             added.iter().map(|(n, _)| n.clone()).collect(),
             &self.now,
         );
-        let bytes = state.to_bytes();
         let gone: Vec<&String> = old_files.difference(&files).collect();
         report.notes.append(&mut self.notes);
-        if self.writes.is_empty() && added_writes.is_empty() && gone.is_empty() {
-            if bytes == self.old_bytes {
-                // Nothing changed: the output and its state stay as they are.
-                self.stamped.save(index, &bytes, &state.entries);
-                return Ok(self.summary);
+        if self.writes.is_empty() && added_writes.is_empty() && gone.is_empty() && state == self.old
+        {
+            // Nothing changed: the output and its state stay as they are,
+            // and so do the stamps if every input was told by its stamp.
+            if !self.stamped.all_known() {
+                self.stamped.save(index, &self.old_bytes, &state.entries);
             }
+            return Ok(self.summary);
         }
+        let bytes = state.to_bytes();
         let state_path = self.dir.join(STATE_FILE);
         match std::fs::remove_file(&state_path) {
             Ok(()) => {}

@@ -165,6 +165,9 @@ pub struct StampFile {
     pub state: String,
     /// The JDK image's stamp.
     pub image: Option<FileStamp>,
+    /// A weave into a jar: the jar's stamp when it was written, and its
+    /// SHA-256 (hex), so that the next weave need not read it to check it.
+    pub output: Option<(FileStamp, String)>,
     /// The class path: each element's absolute path and stamp (`None`: not a
     /// jar, or unreadable).
     pub classpath: Vec<(String, Option<FileStamp>)>,
@@ -180,6 +183,9 @@ impl StampFile {
         let _ = writeln!(t, "{HEADER}");
         let _ = writeln!(t, "state {}", self.state);
         let _ = writeln!(t, "image {}", stamp(&self.image));
+        if let Some((s, sha)) = &self.output {
+            let _ = writeln!(t, "output {sha} {}", s.text());
+        }
         for (p, s) in &self.classpath {
             let _ = writeln!(t, "cp {} {}", esc(p), stamp(s));
         }
@@ -234,12 +240,17 @@ impl StampFile {
             let fields: Vec<&str> = l.split(' ').collect();
             match fields.as_slice() {
                 ["cp", path, rest @ ..] => f.classpath.push((unesc(path)?, stamp(rest)?)),
+                ["output", sha, rest @ ..] => {
+                    f.output = Some((FileStamp::parse(rest)?, sha.to_string()))
+                }
                 ["input", path] => f.inputs.push((unesc(path)?, HashMap::new())),
                 ["e", name, hash, class, mark @ ..] => {
                     let mark = match mark {
                         ["f", s @ ..] => Mark::File(FileStamp::parse(s)?),
                         ["r"] => Mark::Racy,
-                        ["z", crc, c, u] => Mark::Zip(crc.parse().ok()?, c.parse().ok()?, u.parse().ok()?),
+                        ["z", crc, c, u] => {
+                            Mark::Zip(crc.parse().ok()?, c.parse().ok()?, u.parse().ok()?)
+                        }
                         _ => return None,
                     };
                     let class = match *class {
@@ -334,6 +345,7 @@ mod tests {
         let f = StampFile {
             state: "00".into(),
             image: Some(s),
+            output: Some((s, "12".into())),
             classpath: vec![("/x y.jar".into(), None), ("/z.jar".into(), Some(s))],
             inputs: vec![("/in".into(), entries)],
         };
