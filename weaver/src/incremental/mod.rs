@@ -51,7 +51,7 @@ use crate::weave::{ClassOutcome, DeclareHit, Weaver};
 use crate::weave_run::{WeaveOptions, WeaveReport};
 use deps::{Deps, Level};
 use stamps::{FileStamp, Known, Mark, Recorded, StampFile};
-use state::{hex, ClassPrint, EntryRecord, State, StoredOutcome, STATE_FILE};
+use state::{hex, ClassPrint, Dep, EntryRecord, State, StoredOutcome, STATE_FILE};
 
 /// Why a weave into a directory without incremental state is full.
 pub const NO_STATE: &str = "no incremental state in the output directory";
@@ -573,8 +573,8 @@ fn prints(
 }
 
 /// `deps` as a state stores them: sorted by name.
-fn sorted(deps: Deps) -> Vec<(String, Level)> {
-    let mut v: Vec<(String, Level)> = deps.into_iter().map(|(n, l)| (n.into(), l)).collect();
+fn sorted(deps: Deps) -> Vec<(Dep, Level)> {
+    let mut v: Vec<(Dep, Level)> = deps.into_iter().map(|(n, l)| (Dep::from(n), l)).collect();
     v.sort_unstable();
     v
 }
@@ -813,7 +813,7 @@ struct Previous {
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(String, Level)>,
+    changed: HashSet<(Dep, Level)>,
 }
 
 /// The previous weave into `dir`, if this one (of key `key`, whose weave as
@@ -823,7 +823,7 @@ fn previous(
     dir: &Path,
     key: &str,
     index: &ClassIndex,
-    global: &[(String, Level)],
+    global: &[(Dep, Level)],
     advice: usize,
     stamped: &Stamped,
 ) -> Result<Previous, Option<String>> {
@@ -868,14 +868,14 @@ fn previous(
         }
     }
     let fresh = prints(index, &wanted, &old.table, false);
-    let changed: HashSet<(String, Level)> = fresh
+    let changed: HashSet<(Dep, Level)> = fresh
         .iter()
         .flat_map(|(name, now)| {
             old.table[name]
                 .levels
                 .iter()
                 .filter(move |(l, fp)| now.levels.get(l) != Some(fp))
-                .map(move |(l, _)| (name.clone(), *l))
+                .map(move |(l, _)| (Dep::from(name.as_str()), *l))
         })
         .collect();
     let mut now = old.table.clone();
@@ -920,15 +920,19 @@ fn check_outcomes(s: State, advice: usize) -> Result<State, String> {
 fn new_state(
     index: &ClassIndex,
     key: String,
-    global: Vec<(String, Level)>,
+    global: Vec<(Dep, Level)>,
     entries: Vec<EntryRecord>,
     added: Vec<String>,
     known: &BTreeMap<String, ClassPrint>,
 ) -> State {
-    let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
+    let mut levels: HashMap<&str, BTreeSet<Level>> = HashMap::new();
     for (n, l) in global.iter().chain(entries.iter().flat_map(|e| &e.deps)) {
-        wanted.entry(n.clone()).or_default().insert(*l);
+        levels.entry(n).or_default().insert(*l);
     }
+    let wanted: BTreeMap<String, BTreeSet<Level>> = levels
+        .into_iter()
+        .map(|(n, l)| (n.to_string(), l))
+        .collect();
     let table = prints(index, &wanted, known, true);
     State {
         key,
@@ -943,7 +947,7 @@ fn new_state(
 /// with a sound state, also what the previous weave left that can be reused.
 pub struct Recorder {
     key: String,
-    global: Vec<(String, Level)>,
+    global: Vec<(Dep, Level)>,
     entries: Vec<EntryRecord>,
     why: Option<String>,
     reuse: Option<Box<Reuse>>,
@@ -960,7 +964,7 @@ pub struct Reuse {
     /// (Input, entry name) → index in `old.entries`.
     by_name: HashMap<(usize, String), usize>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(String, Level)>,
+    changed: HashSet<(Dep, Level)>,
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The previous output jar (still in place until this weave's replaces it).
@@ -1230,8 +1234,8 @@ pub struct Update {
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(String, Level)>,
-    global: Vec<(String, Level)>,
+    changed: HashSet<(Dep, Level)>,
+    global: Vec<(Dep, Level)>,
     key: String,
     records: Vec<EntryRecord>,
     writes: Vec<Write>,

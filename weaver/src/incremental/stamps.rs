@@ -191,10 +191,9 @@ impl StampFile {
         }
         for (path, entries) in &self.inputs {
             let _ = writeln!(t, "input {}", esc(path));
-            let mut names: Vec<&String> = entries.keys().collect();
-            names.sort_unstable();
-            for n in names {
-                let r = &entries[n];
+            let mut names: Vec<(&String, &Recorded)> = entries.iter().collect();
+            names.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            for (n, r) in names {
                 let class = r.known.class.as_deref().map_or("-".to_string(), esc);
                 let _ = writeln!(
                     t,
