@@ -67,6 +67,10 @@ pub struct Summary {
     pub classes: usize,
     /// Files of the output removed (their input was deleted).
     pub removed: usize,
+    /// Input entries read and hashed to tell whether they changed (the
+    /// others were told unchanged by their file stamps or zip CRC-32:
+    /// [`stamps`]).
+    pub hashed: usize,
     /// Why the weave was full, when it was (`None`: incremental).
     pub full: Option<String>,
 }
@@ -209,6 +213,9 @@ pub struct Stamped {
     image: Option<FileStamp>,
     /// The class path now: absolute paths, and stamps of jars.
     classpath: Vec<(String, Option<FileStamp>)>,
+    /// Entries hashed so far by [`hash`](Self::hash), and their hashes.
+    hashed: std::sync::atomic::AtomicUsize,
+    computed: Vec<Vec<OnceLock<String>>>,
 }
 
 /// `path`, absolute, as text.
@@ -270,12 +277,18 @@ impl Stamped {
                     .collect()
             })
             .collect();
+        let computed = inputs
+            .iter()
+            .map(|(a, _)| (0..a.entries().len()).map(|_| OnceLock::new()).collect())
+            .collect();
         Stamped {
             path,
             old,
             inputs,
             now,
             image: FileStamp::of(&opts.jdk.modules()),
+            hashed: Default::default(),
+            computed,
             classpath: opts
                 .classpath
                 .iter()
@@ -304,7 +317,18 @@ impl Stamped {
     ) -> Result<String, MajorError> {
         match self.now.get(input).and_then(|v| v.get(i)?.1.as_ref()) {
             Some(k) => Ok(k.hash.clone()),
-            None => hash_entry(index, a, i),
+            None => {
+                let Some(slot) = self.computed.get(input).and_then(|v| v.get(i)) else {
+                    return hash_entry(index, a, i);
+                };
+                if let Some(h) = slot.get() {
+                    return Ok(h.clone());
+                }
+                self.hashed
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let h = hash_entry(index, a, i)?;
+                Ok(slot.get_or_init(|| h).clone())
+            }
         }
     }
 
@@ -1183,6 +1207,7 @@ impl Recorder {
         added: Vec<String>,
     ) -> (Vec<u8>, Summary, PendingStamps) {
         let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
+        let hashed = self.stamped.hashed.load(std::sync::atomic::Ordering::Relaxed);
         let mut now = BTreeMap::new();
         let summary = match self.reuse {
             Some(r) => {
@@ -1194,6 +1219,7 @@ impl Recorder {
                     .collect();
                 Summary {
                     classes,
+                    hashed,
                     removed: r
                         .old
                         .entries
@@ -1204,6 +1230,7 @@ impl Recorder {
                 }
             }
             None => Summary {
+                hashed,
                 rewoven: classes,
                 classes,
                 full: Some(self.why.unwrap_or_else(|| NO_STATE.into())),
@@ -1278,31 +1305,35 @@ impl Update {
             .map(|e| (e.name.as_str(), e))
             .collect();
         let n = input.entries().len();
-        // Which entries can stay as they are.
-        let kept: Vec<Result<Option<&EntryRecord>, MajorError>> = (0..n)
+        // Which entries can stay as they are (with the hash of each).
+        type Told<'r> = Result<(Option<&'r EntryRecord>, String), MajorError>;
+        let told: Vec<Told<'_>> = (0..n)
             .into_par_iter()
             .map(|i| {
                 let e = &input.entries()[i];
+                let hash = self.stamped.hash(index, 0, input, i)?;
                 let Some(r) = old.get(e.name.as_str()) else {
-                    return Ok(None);
+                    return Ok((None, hash));
                 };
-                let same = r.hash == self.stamped.hash(index, 0, input, i)?
+                let same = r.hash == hash
                     && r.deps.iter().all(|d| !self.changed.contains(d))
                     && r.outputs
                         .iter()
                         .all(|f| left_by_major(&self.dir.join(f), self.written_at));
-                Ok(same.then_some(*r))
+                Ok((same.then_some(*r), hash))
             })
             .collect();
-        let kept: Vec<Option<&EntryRecord>> = kept.into_iter().collect::<Result<_, _>>()?;
-        let redo: Vec<usize> = (0..n).filter(|&i| kept[i].is_none()).collect();
+        let (kept, mut hashes): (Vec<Option<&EntryRecord>>, Vec<String>) =
+            told.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
+        let redo: Vec<(usize, String)> = (0..n)
+            .filter(|&i| kept[i].is_none())
+            .map(|i| (i, std::mem::take(&mut hashes[i])))
+            .collect();
         let redone: Vec<Result<Redone, MajorError>> = redo
-            .par_iter()
-            .map(|&i| {
-                let hash = self.stamped.hash(index, 0, input, i)?;
-                redo_entry(weaver, index, input, i, hash, replaced, added_packages)
-            })
+            .into_par_iter()
+            .map(|(i, hash)| redo_entry(weaver, index, input, i, hash, replaced, added_packages))
             .collect();
+        let redo: Vec<usize> = (0..n).filter(|&i| kept[i].is_none()).collect();
         let mut redone = redo.iter().copied().zip(redone).peekable();
         let mut records = Vec::with_capacity(n);
         for (i, k) in kept.iter().enumerate() {
@@ -1412,6 +1443,7 @@ impl Update {
         );
         let gone: Vec<&String> = old_files.difference(&files).collect();
         report.notes.append(&mut self.notes);
+        self.summary.hashed = self.stamped.hashed.load(std::sync::atomic::Ordering::Relaxed);
         if self.writes.is_empty() && added_writes.is_empty() && gone.is_empty() && state == self.old
         {
             // Nothing changed: the output and its state stay as they are,
