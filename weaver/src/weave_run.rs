@@ -379,7 +379,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<(String, DeclareHit)> = Vec::new();
     match mode {
-        Some(crate::incremental::Mode::Full(r)) => recorder = Some(r),
+        Some(crate::incremental::Mode::Full(r)) => recorder = Some(*r),
         Some(crate::incremental::Mode::Update(mut update)) => {
             // The output directory is updated in place: only the entries
             // that need it are woven again.

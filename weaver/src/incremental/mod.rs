@@ -739,7 +739,7 @@ pub struct Session {
 /// What a run with incremental state does.
 pub enum Mode {
     /// A full weave (through the ordinary writer), recording the new state.
-    Full(Recorder),
+    Full(Box<Recorder>),
     /// An update in place of the output directory.
     Update(Box<Update>),
 }
@@ -787,7 +787,7 @@ impl Session {
             Ok(p) => p,
             Err(why) => {
                 recorder.why = why;
-                return Mode::Full(recorder);
+                return Mode::Full(Box::new(recorder));
             }
         };
         if let Some(jar) = p.jar {
@@ -805,7 +805,7 @@ impl Session {
                 jar,
                 summary: Summary::default(),
             }));
-            return Mode::Full(recorder);
+            return Mode::Full(Box::new(recorder));
         }
         Mode::Update(Box::new(Update {
             dir,
