@@ -904,7 +904,11 @@ fn file_stamps_tell_unchanged_inputs_and_catch_same_size_rewrites() {
     assert_eq!((s.rewoven, s.hashed), (0, 1), "{s:?}");
     // Touched just before that weave started: racy, hashed again.
     let s = weave(&classes, &out);
-    assert_eq!((s.rewoven, s.hashed), (0, 1), "the touched file is racy: {s:?}");
+    assert_eq!(
+        (s.rewoven, s.hashed),
+        (0, 1),
+        "the touched file is racy: {s:?}"
+    );
     racy();
     let s = weave(&classes, &out);
     assert_eq!((s.rewoven, s.hashed), (0, 1), "{s:?}");
@@ -923,8 +927,14 @@ fn file_stamps_tell_unchanged_inputs_and_catch_same_size_rewrites() {
     let f = std::fs::File::options().write(true).open(&a_class).unwrap();
     f.set_modified(mtime).unwrap();
     drop(f);
-    assert_eq!(std::fs::metadata(&a_class).unwrap().len(), bytes.len() as u64);
-    assert_eq!(std::fs::metadata(&a_class).unwrap().modified().unwrap(), mtime);
+    assert_eq!(
+        std::fs::metadata(&a_class).unwrap().len(),
+        bytes.len() as u64
+    );
+    assert_eq!(
+        std::fs::metadata(&a_class).unwrap().modified().unwrap(),
+        mtime
+    );
     let s = weave(&classes, &out);
     assert!(s.full.is_none(), "{s:?}");
     assert_eq!((s.rewoven, s.hashed), (1, 1), "{s:?}");

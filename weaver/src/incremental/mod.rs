@@ -1207,7 +1207,10 @@ impl Recorder {
         added: Vec<String>,
     ) -> (Vec<u8>, Summary, PendingStamps) {
         let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
-        let hashed = self.stamped.hashed.load(std::sync::atomic::Ordering::Relaxed);
+        let hashed = self
+            .stamped
+            .hashed
+            .load(std::sync::atomic::Ordering::Relaxed);
         let mut now = BTreeMap::new();
         let summary = match self.reuse {
             Some(r) => {
@@ -1323,8 +1326,11 @@ impl Update {
                 Ok((same.then_some(*r), hash))
             })
             .collect();
-        let (kept, mut hashes): (Vec<Option<&EntryRecord>>, Vec<String>) =
-            told.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
+        let (kept, mut hashes): (Vec<Option<&EntryRecord>>, Vec<String>) = told
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .unzip();
         let redo: Vec<(usize, String)> = (0..n)
             .filter(|&i| kept[i].is_none())
             .map(|i| (i, std::mem::take(&mut hashes[i])))
@@ -1443,7 +1449,10 @@ impl Update {
         );
         let gone: Vec<&String> = old_files.difference(&files).collect();
         report.notes.append(&mut self.notes);
-        self.summary.hashed = self.stamped.hashed.load(std::sync::atomic::Ordering::Relaxed);
+        self.summary.hashed = self
+            .stamped
+            .hashed
+            .load(std::sync::atomic::Ordering::Relaxed);
         if self.writes.is_empty() && added_writes.is_empty() && gone.is_empty() && state == self.old
         {
             // Nothing changed: the output and its state stay as they are,
