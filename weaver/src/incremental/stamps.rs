@@ -4,7 +4,7 @@
 //! A stamp is a file's size, modification and status-change times (seconds
 //! and nanoseconds), inode and device ([`FileStamp`]). The stamps of a
 //! weave's inputs are kept in the aspect cache directory, one file per output
-//! (`incremental/<SHA-256 of the output's absolute path>`), never in the
+//! (`incremental-<SHA-256 of the output's absolute path>.stamps`), never in the
 //! output: the output's bytes, the state file included, must not depend on
 //! metadata (two weaves from two copies of the inputs give the same bytes).
 //! Stamps only decide what is read again:
@@ -277,7 +277,7 @@ impl StampFile {
 pub fn stamps_path(cache: &Path, output: &Path) -> PathBuf {
     let absolute = std::path::absolute(output).unwrap_or_else(|_| output.to_path_buf());
     let digest = hex(&Sha256::digest(absolute.as_os_str().as_encoded_bytes()));
-    cache.join("incremental").join(digest)
+    cache.join(format!("incremental-{digest}.stamps"))
 }
 
 /// Writes `file` to `path` (by temporary file and rename); best effort: a
