@@ -6,9 +6,11 @@
 # in two forms: the classes unpacked into a class directory woven into a
 # directory (updated in place), and the jar woven into a jar (written whole,
 # the classes that need no weave taken from the previous jar). Prints the
-# best of N wall times of the `major weave` process and the ratio of each
-# incremental weave to the full one, for two aspects: CallCounter (call
-# shadows: every call's declaring type is looked up) and ExecutionCounter.
+# best of N wall times and of N CPU times (user + system) of the `major
+# weave` process, and the ratio of each incremental weave to the full one
+# measured in the same run, for two aspects: CallCounter (call shadows:
+# every call's declaring type is looked up) and ExecutionCounter. (On a
+# loaded machine the wall times wait for a processor; the CPU times do not.)
 #
 #   bench/incremental.sh
 #
@@ -38,14 +40,20 @@ mkdir "$WORK/guava"
 cp "$JAR" "$WORK/guava.jar"
 CACHE=$WORK/cache
 
-# Milliseconds of one `major weave` of the input into $1.
+# "wall cpu" milliseconds of one `major weave` of the input into $1.
 weave() {
-    local t0 t1
-    t0=$(date +%s%N)
-    "$MAJOR" weave --timings --cache-dir "$CACHE" --aspect "$ASPECT" "$INPUT" -o "$1" 2>"$WORK/log" \
-        || { cat "$WORK/log"; exit 1; }
-    t1=$(date +%s%N)
-    echo $(((t1 - t0) / 1000000))
+    python3 - "$WORK/log" "$MAJOR" weave --timings --cache-dir "$CACHE" --aspect "$ASPECT" \
+        "$INPUT" -o "$1" <<'EOF' || { cat "$WORK/log"; exit 1; }
+import os, subprocess, sys, time
+# The CPU time of the one child, from wait4 (RUSAGE_CHILDREN counts more).
+t = time.perf_counter()
+with open(sys.argv[1], 'w') as log:
+    p = subprocess.Popen(sys.argv[2:], stderr=log)
+    _, status, r = os.wait4(p.pid, 0)
+wall = (time.perf_counter() - t) * 1000
+print(f"{wall:.0f} {(r.ru_utime + r.ru_stime) * 1000:.0f}")
+sys.exit(os.waitstatus_to_exitcode(status))
+EOF
 }
 
 # Best of a list of numbers.
@@ -80,37 +88,46 @@ same() {
     if [ -d "$1" ]; then diff -r "$1" "$2" >/dev/null; else cmp -s "$1" "$2"; fi
 }
 
-printf '%-18s %-5s %-20s %9s %7s\n' aspect form run ms ratio
+printf '%-18s %-5s %-20s %9s %7s %9s %7s\n' aspect form run "wall ms" ratio "cpu ms" ratio
 for A in CallCounter ExecutionCounter; do
     ASPECT=$ROOT/aspects/$A.aj
     for FORM in dir jar; do
         if [ "$FORM" = dir ]; then INPUT=$WORK/guava EXT=""; else INPUT=$WORK/guava.jar EXT=.jar; fi
         rm -rf "$CACHE" "$WORK/inc$EXT" "$WORK/.inc$EXT.major"
         weave "$WORK/warm$EXT" >/dev/null # the aspects into the cache
-        full=()
+        full_w=() full_c=()
         for _ in $(seq "$RUNS"); do
             rm -rf "$WORK/full$EXT"
-            full+=("$(weave "$WORK/full$EXT")")
+            read -r w c <<<"$(weave "$WORK/full$EXT")"
+            [ -n "${c:-}" ] || { cat "$WORK/log"; exit 1; }
+            full_w+=("$w") full_c+=("$c")
         done
         weave "$WORK/inc$EXT" >/dev/null # the state
-        nochange=()
-        change=()
+        nochange_w=() nochange_c=() change_w=() change_c=()
         for _ in $(seq "$RUNS"); do
-            nochange+=("$(weave "$WORK/inc$EXT")")
+            read -r w c <<<"$(weave "$WORK/inc$EXT")"
+            [ -n "${c:-}" ] || { cat "$WORK/log"; exit 1; }
+            nochange_w+=("$w") nochange_c+=("$c")
             edit
-            change+=("$(weave "$WORK/inc$EXT")")
+            read -r w c <<<"$(weave "$WORK/inc$EXT")"
+            [ -n "${c:-}" ] || { cat "$WORK/log"; exit 1; }
+            change_w+=("$w") change_c+=("$c")
             grep -q "re-wove 1 of" "$WORK/log" || { echo "not one class re-woven:"; cat "$WORK/log"; exit 1; }
             grep -q "aspects (cached)" "$WORK/log" || { echo "javac ran again:"; cat "$WORK/log"; exit 1; }
         done
         rm -rf "$WORK/full$EXT"
         weave "$WORK/full$EXT" >/dev/null
         same "$WORK/inc$EXT" "$WORK/full$EXT" || { echo "incremental output differs from a full weave ($FORM)"; exit 1; }
-        f=$(best "${full[@]}")
-        for row in "full weave:$f" "no change:$(best "${nochange[@]}")" \
-            "one class changed:$(best "${change[@]}")"; do
-            name=${row%%:*}
-            ms=${row##*:}
-            printf '%-18s %-5s %-20s %9s %7s\n' "$A" "$FORM" "$name" "$ms" "$(python3 -c "print(f'{$ms/$f:.3f}')")"
+        fw=$(best "${full_w[@]}")
+        fc=$(best "${full_c[@]}")
+        for row in full nochange change; do
+            case $row in
+                full) name="full weave" w=$fw c=$fc ;;
+                nochange) name="no change" w=$(best "${nochange_w[@]}") c=$(best "${nochange_c[@]}") ;;
+                change) name="one class changed" w=$(best "${change_w[@]}") c=$(best "${change_c[@]}") ;;
+            esac
+            printf '%-18s %-5s %-20s %9s %7s %9s %7s\n' "$A" "$FORM" "$name" "$w" \
+                "$(python3 -c "print(f'{$w/$fw:.3f}')")" "$c" "$(python3 -c "print(f'{$c/$fc:.3f}')")"
         done
     done
 done

@@ -433,6 +433,21 @@ impl Archive {
         }
     }
 
+    /// For a zip or jmod entry: its CRC-32 and its compressed and
+    /// uncompressed sizes, as the central directory declares them (nothing
+    /// is read from the entry itself). `None` for other archives. An
+    /// incremental weave tells an unchanged entry by them without inflating
+    /// it.
+    pub fn zip_digest(&self, index: usize) -> Option<(u32, u64, u64)> {
+        match &self.source {
+            Source::Zip(zip) => {
+                let e = zip.entry_data(index).ok()?;
+                Some((e.crc32(), e.compressed_size(), e.size()))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether this is a multi-release jar: a zip or directory whose
     /// `META-INF/MANIFEST.MF` says `Multi-Release: true`. Only then does a JDK
     /// load the classes under `META-INF/versions/N/`.

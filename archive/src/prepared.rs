@@ -71,6 +71,58 @@ impl PreparedEntry {
         Ok(Self::with_meta(kind, name, data.into(), meta))
     }
 
+    /// What [`like`](Self::like) prepares for a zip output, when `previous`
+    /// (a zip this writer wrote in an earlier run) holds the same contents
+    /// encoded with the same choices as entry `previous_index`: its stored
+    /// bytes are taken as they are, neither inflated nor deflated again (an
+    /// incremental weave keeping a class woven before). `None` when
+    /// `previous` is not a zip or stored the entry with another method.
+    pub fn like_reused(
+        compression: Compression,
+        from: &Archive,
+        index: usize,
+        previous: &Archive,
+        previous_index: usize,
+    ) -> Result<Option<PreparedEntry>, ArchiveError> {
+        let name = output_name(from, from.entry(index)?).to_owned();
+        let meta = EntryMeta::like(from, index)?.compressed(compression);
+        Self::reused(name, meta, previous, previous_index)
+    }
+
+    /// What [`new`](Self::new) prepares for a zip output, taken from entry
+    /// `previous_index` of `previous` as [`like_reused`](Self::like_reused)
+    /// does.
+    pub fn new_reused(
+        compression: Compression,
+        name: &str,
+        previous: &Archive,
+        previous_index: usize,
+    ) -> Result<Option<PreparedEntry>, ArchiveError> {
+        let meta = EntryMeta::new().compressed(compression);
+        Self::reused(name.to_owned(), meta, previous, previous_index)
+    }
+
+    fn reused(
+        name: String,
+        meta: EntryMeta,
+        previous: &Archive,
+        previous_index: usize,
+    ) -> Result<Option<PreparedEntry>, ArchiveError> {
+        let crate::Source::Zip(zip) = &previous.source else {
+            return Ok(None);
+        };
+        let entry = previous.entry(previous_index)?;
+        if entry.is_dir {
+            return Ok(None);
+        }
+        let raw = zip.raw_entry(previous.path(), previous_index, &entry.name)?;
+        Ok(Encoded::reused(&raw, meta).map(|e| PreparedEntry {
+            name,
+            kind: OutputKind::Zip,
+            body: Prepared::Zip(Ok(e)),
+        }))
+    }
+
     fn with_meta(
         kind: OutputKind,
         name: String,

@@ -194,6 +194,24 @@ impl<'a> Encoded<'a> {
         })
     }
 
+    /// The entry as this writer encoded it in an earlier zip (`raw`: its
+    /// stored bytes, CRC-32 and size) with `meta`: `None` if it was stored
+    /// with another method than `meta` asks for.
+    pub(crate) fn reused(
+        raw: &crate::zip_input::RawEntry<'_>,
+        meta: EntryMeta,
+    ) -> Option<Encoded<'static>> {
+        let method = if meta.deflated { DEFLATED } else { STORED };
+        (raw.method == method).then(|| Encoded {
+            bytes: Cow::Owned(raw.data.to_vec()),
+            method,
+            crc: raw.crc,
+            size: raw.size,
+            meta,
+            dir: false,
+        })
+    }
+
     /// The same, owning its bytes.
     pub(crate) fn into_owned(self) -> Encoded<'static> {
         Encoded {

@@ -411,6 +411,21 @@ impl ClassIndex {
         archive: Arc<Archive>,
         release: Option<u32>,
     ) -> Result<(), MajorError> {
+        self.add_input_known(archive, release, |_| None)
+    }
+
+    /// [`add_input`](Self::add_input), where `known(i)` gives the name in the
+    /// bytes of entry `i` when the caller already knows it (an incremental
+    /// weave whose file stamps show the entry unchanged since a weave read
+    /// it): such an entry is indexed unread, as
+    /// [`add_shared`](Self::add_shared) indexes class-path classes, and read
+    /// on first demand.
+    pub fn add_input_known(
+        &mut self,
+        archive: Arc<Archive>,
+        release: Option<u32>,
+        known: impl Fn(usize) -> Option<Arc<str>> + Sync,
+    ) -> Result<(), MajorError> {
         let id = self.archives.len() as u32;
         let multi_release = release.is_some() && archive.is_multi_release();
         // (priority, entry): the base classes 0, versioned ones their release.
@@ -430,10 +445,13 @@ impl ClassIndex {
         // Highest release first, so that it is the definition kept.
         chosen.sort_by_key(|&(k, i)| (std::cmp::Reverse(k), i));
         let kept_bytes = &self.kept_bytes;
-        type Found = Result<(Arc<str>, ClassInfo, Option<Arc<[u8]>>), MajorError>;
+        type Found = Result<(Arc<str>, Option<ClassInfo>, Option<Arc<[u8]>>), MajorError>;
         let found: Vec<Found> = chosen
             .par_iter()
             .map(|&(_, i)| {
+                if let Some(name) = known(i) {
+                    return Ok((name, None, None));
+                }
                 let e = &archive.entries()[i];
                 let bytes = archive.read(i)?;
                 let (name, info) = header(&bytes)
@@ -450,7 +468,7 @@ impl ClassIndex {
                         }
                     }
                 };
-                Ok((name, info, kept))
+                Ok((name, Some(info), kept))
             })
             .collect();
         for (&(_, i), r) in chosen.iter().zip(found) {
@@ -463,7 +481,11 @@ impl ClassIndex {
                     }
                 }
                 std::collections::hash_map::Entry::Vacant(v) => {
-                    let entry = Entry::known(info, Source::Archive(id, i as u32));
+                    let source = Source::Archive(id, i as u32);
+                    let entry = match info {
+                        Some(info) => Entry::known(info, source),
+                        None => Entry::new(OnceLock::new(), source),
+                    };
                     *entry.kept.lock().expect("kept bytes lock") = kept;
                     v.insert(entry);
                 }

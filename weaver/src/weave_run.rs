@@ -191,12 +191,26 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(|p| open(p, "class-path element"))
         .collect::<Result<_, _>>()?;
     // 1. The aspects.
-    let compiled = compile_aspects(&AspectSources {
-        aspects: &opts.aspects,
-        classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
-        jdk: &opts.jdk,
-        cache: opts.cache.as_deref(),
-    })?;
+    // (The inputs and class path, open already, are not listed again.)
+    let opened: Vec<Option<Arc<Archive>>> = opts
+        .inputs
+        .iter()
+        .map(|p| {
+            let k = input_paths.iter().position(|q| q == p)?;
+            let a = &inputs[k];
+            (a.kind() != major_archive::ArchiveKind::JImage).then(|| a.clone())
+        })
+        .chain(classpath.iter().cloned().map(Some))
+        .collect();
+    let compiled = compile_aspects_with(
+        &AspectSources {
+            aspects: &opts.aspects,
+            classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
+            jdk: &opts.jdk,
+            cache: opts.cache.as_deref(),
+        },
+        &opened,
+    )?;
     let CompiledProgram {
         program,
         aspects,
@@ -216,6 +230,10 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // classes replacing the base ones, as a JDK of that release loads them).
     let image = Arc::new(RuntimeImage::open(&opts.jdk.modules())?);
     let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
+    // Incremental weaving: the inputs' stamps tell which entries the index
+    // need not read.
+    let session =
+        crate::incremental::Session::new(opts, &inputs, &multi_release, &program, &aspects);
     let releases: BTreeSet<u32> = inputs
         .iter()
         .zip(&multi_release)
@@ -225,8 +243,13 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .collect();
     let build_index = |release: Option<u32>| -> Result<ClassIndex, MajorError> {
         let mut index = ClassIndex::new();
-        for a in &inputs {
-            index.add_input(a.clone(), release)?;
+        for (k, a) in inputs.iter().enumerate() {
+            match (&session, release) {
+                (Some(s), None) => {
+                    index.add_input_known(a.clone(), release, |i| s.known_name(k, i))?
+                }
+                _ => index.add_input(a.clone(), release)?,
+            }
         }
         for a in &classpath {
             index.add_shared(a.clone());
@@ -250,10 +273,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .map(|&k| Ok((k, build_index(Some(k))?)))
         .collect::<Result<_, MajorError>>()?;
     clock.lap("index classes");
-    // Incremental weaving (a class directory into a directory): what the
-    // weave as a whole looks up is recorded from here on.
-    let session =
-        crate::incremental::Session::new(opts, &inputs, &multi_release, &program, &aspects);
+    // Incremental weaving: what the weave as a whole looks up is recorded
+    // from here on.
     let global_lookups = crate::incremental::deps::Recording::start(session.is_some());
 
     // 3. Weave every class of every input, in parallel.
@@ -358,7 +379,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let mut hits = vec![0usize; weaver.advice().len()];
     let mut errors: Vec<(String, DeclareHit)> = Vec::new();
     match mode {
-        Some(crate::incremental::Mode::Full(r)) => recorder = Some(r),
+        Some(crate::incremental::Mode::Full(r)) => recorder = Some(*r),
         Some(crate::incremental::Mode::Update(mut update)) => {
             // The output directory is updated in place: only the entries
             // that need it are woven again.
@@ -435,31 +456,29 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                             // Into a jar, an entry the previous weave's
                             // output stands for is not woven again.
                             let kept = match &recorder {
-                                Some(r) => r.kept(&index, input, a, i)?,
+                                Some(r) => r.kept(&index, input, a, i, plan.compression)?,
                                 None => None,
                             };
                             if let Some(k) = kept {
-                                let class = k
-                                    .class
-                                    .as_ref()
-                                    .map(|b| PreparedEntry::like(kind, plan.compression, a, i, b))
-                                    .transpose()?;
-                                let extra = k
-                                    .extra
-                                    .as_ref()
-                                    .map(|(n, x)| PreparedEntry::new(kind, plan.compression, n, x));
-                                return Ok(Err((k.record, class, extra)));
+                                return Ok(Err((k.record, k.class, k.extra)));
                             }
-                            crate::incremental::observe(recorder.is_some(), &index, a, i, || {
-                                weave_entry(
-                                    &weavers,
-                                    a,
-                                    multi_release[input],
-                                    i,
-                                    kind,
-                                    plan.compression,
-                                )
-                            })
+                            crate::incremental::observe(
+                                recorder.as_ref(),
+                                &index,
+                                input,
+                                a,
+                                i,
+                                || {
+                                    weave_entry(
+                                        &weavers,
+                                        a,
+                                        multi_release[input],
+                                        i,
+                                        kind,
+                                        plan.compression,
+                                    )
+                                },
+                            )
                             .map(Ok)
                         })
                         .collect();
@@ -598,11 +617,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // it) or jar (beside it, once it is in place).
     let mut beside = None;
     if let Some(rec) = recorder {
-        let (state, summary) = rec.finish(&index, report.added_classes.clone());
+        let (state, summary, stamps) = rec.finish(&index, report.added_classes.clone());
         if out_kind == OutputKind::Zip {
-            beside = Some(state);
+            beside = Some((state, stamps));
         } else {
             outs[plan.added].write(crate::incremental::state::STATE_FILE, &state)?;
+            stamps.save();
         }
         report.incremental = Some(summary);
     }
@@ -617,8 +637,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         out.finish()?;
     }
     created_dir.keep();
-    if let Some(state) = beside {
-        crate::incremental::write_beside(&opts.output, &state)?;
+    if let Some((state, stamps)) = beside {
+        crate::incremental::write_beside(&opts.output, &state, stamps)?;
     }
     clock.lap("finish output");
     report.timings = clock.laps;
@@ -662,6 +682,16 @@ pub struct CompiledProgram {
 /// weaver ([`crate::load_time`]) get their aspects, so that both find the
 /// same cache entry.
 pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, MajorError> {
+    compile_aspects_with(src, &[])
+}
+
+/// [`compile_aspects`], where `opened[i]` is `src.classpath[i]` already
+/// open (`None`: opened if needed), so that the aspect cache does not list
+/// a weave's inputs again.
+pub fn compile_aspects_with(
+    src: &AspectSources<'_>,
+    opened: &[Option<Arc<Archive>>],
+) -> Result<CompiledProgram, MajorError> {
     let mut files = Vec::new();
     for p in src.aspects {
         if !p
@@ -747,6 +777,7 @@ pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, Major
             cache: AspectCache::new(dir),
             key,
             classpath: program_cp.clone(),
+            opened: opened.to_vec(),
         }
     });
     let aspects = compile(&program, &cp, &javac, work.path(), cache.as_ref())

@@ -779,3 +779,188 @@ fn javac_runs_again_only_when_a_class_the_aspects_read_changes() {
     assert!(ran_javac(&weave()), "Util changed back: compiled again");
     assert_eq!(prints(), "one\nmain 3\n");
 }
+
+/// File stamps (`major_weaver::incremental::stamps`): an input whose stamp
+/// is the one recorded is neither read nor hashed; a file touched but
+/// unchanged is hashed and not woven again; a file rewritten with the same
+/// size and its old modification time restored is caught by its
+/// status-change time; a file written in the seconds before a weave is
+/// racy and hashed by the next one; a jar entry rewritten with the same size
+/// is caught by its CRC-32. Every output is compared with a full weave.
+#[test]
+fn file_stamps_tell_unchanged_inputs_and_catch_same_size_rewrites() {
+    let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
+        eprintln!("SKIP: no JDK with javac");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let (src, classes) = (root.join("src"), root.join("classes"));
+    let aspect = root.join("Watch.aj");
+    std::fs::write(
+        &aspect,
+        "aspect Watch {\n    before(): call(* app..*.*(..)) && within(app..*) {\n        \
+         System.out.println(\"call\");\n    }\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(src.join("app")).unwrap();
+    let units = [
+        (
+            "A",
+            "package app;\npublic class A {\n    public static String s() {\n        \
+             return \"aaaa\";\n    }\n}\n",
+        ),
+        (
+            "B",
+            "package app;\npublic class B {\n    public static void main(String[] x) {\n        \
+             System.out.println(A.s() + C.n());\n    }\n}\n",
+        ),
+        (
+            "C",
+            "package app;\npublic class C {\n    public static int n() {\n        return 1;\n    }\n}\n",
+        ),
+    ];
+    let paths: Vec<PathBuf> = units
+        .iter()
+        .map(|(n, t)| {
+            let f = src.join(format!("app/{n}.java"));
+            std::fs::write(&f, t).unwrap();
+            f
+        })
+        .collect();
+    let o = Command::new(jdk.javac().unwrap())
+        .args(["--release", "11", "-d"])
+        .arg(&classes)
+        .args(&paths)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let weave = |input: &Path, out: &Path| -> Summary {
+        run(&WeaveOptions {
+            aspects: vec![aspect.clone()],
+            inputs: vec![input.to_path_buf()],
+            output: out.to_path_buf(),
+            classpath: Vec::new(),
+            jdk: jdk.clone(),
+            bundle_runtime: true,
+            strict: false,
+            full_coverage: false,
+            bypass: Default::default(),
+            cache: Some(root.join("cache")),
+            jars: Default::default(),
+            modules: Vec::new(),
+        })
+        .unwrap()
+        .incremental
+        .expect("a weave keeping state")
+    };
+    // What a weave left in `out`: a directory's files, or a jar and its
+    // state beside it.
+    let left = |out: &Path| -> BTreeMap<String, Vec<u8>> {
+        if out.is_dir() {
+            return files(out);
+        }
+        let state = major_weaver::incremental::state_beside(out);
+        BTreeMap::from([
+            ("(jar)".to_string(), std::fs::read(out).unwrap()),
+            ("(state)".to_string(), std::fs::read(state).unwrap()),
+        ])
+    };
+    let mut fulls = 0;
+    let mut same_as_full = |input: &Path, out: &Path, what: &str| {
+        fulls += 1;
+        let name = match out.extension() {
+            Some(_) => format!("full-{fulls}.jar"),
+            None => format!("full-{fulls}"),
+        };
+        let full = root.join(name);
+        assert!(weave(input, &full).full.is_some(), "{what}: a fresh output");
+        assert!(
+            left(out) == left(&full),
+            "{what}: the incremental output differs from a full weave"
+        );
+    };
+    let racy = || std::thread::sleep(std::time::Duration::from_secs(3));
+    let a_class = classes.join("app/A.class");
+    let out = root.join("woven");
+
+    // The first weave writes the state and the stamps (those of classes
+    // written in the seconds before it started are racy: hashed again).
+    assert!(weave(&classes, &out).full.is_some());
+    racy();
+    let s = weave(&classes, &out);
+    assert!(s.full.is_none() && s.rewoven == 0, "{s:?}");
+    // Now their stamps are trusted: nothing is read.
+    let s = weave(&classes, &out);
+    assert_eq!((s.rewoven, s.hashed), (0, 0), "{s:?}");
+    same_as_full(&classes, &out, "unchanged");
+
+    // Touched, not changed: hashed, not woven again.
+    let f = std::fs::File::options().write(true).open(&a_class).unwrap();
+    f.set_modified(std::time::SystemTime::now()).unwrap();
+    drop(f);
+    let s = weave(&classes, &out);
+    assert!(s.full.is_none(), "{s:?}");
+    assert_eq!((s.rewoven, s.hashed), (0, 1), "{s:?}");
+    // Touched just before that weave started: racy, hashed again.
+    let s = weave(&classes, &out);
+    assert_eq!(
+        (s.rewoven, s.hashed),
+        (0, 1),
+        "the touched file is racy: {s:?}"
+    );
+    racy();
+    let s = weave(&classes, &out);
+    assert_eq!((s.rewoven, s.hashed), (0, 1), "{s:?}");
+    let s = weave(&classes, &out);
+    assert_eq!((s.rewoven, s.hashed), (0, 0), "no longer racy: {s:?}");
+    same_as_full(&classes, &out, "touched");
+
+    // Rewritten with the same size, its modification time restored: the
+    // status-change time tells.
+    let mtime = std::fs::metadata(&a_class).unwrap().modified().unwrap();
+    let bytes = std::fs::read(&a_class).unwrap();
+    let at = bytes.windows(4).position(|w| w == b"aaaa").unwrap();
+    let mut changed = bytes.clone();
+    changed[at..at + 4].copy_from_slice(b"bbbb");
+    std::fs::write(&a_class, &changed).unwrap();
+    let f = std::fs::File::options().write(true).open(&a_class).unwrap();
+    f.set_modified(mtime).unwrap();
+    drop(f);
+    assert_eq!(
+        std::fs::metadata(&a_class).unwrap().len(),
+        bytes.len() as u64
+    );
+    assert_eq!(
+        std::fs::metadata(&a_class).unwrap().modified().unwrap(),
+        mtime
+    );
+    let s = weave(&classes, &out);
+    assert!(s.full.is_none(), "{s:?}");
+    assert_eq!((s.rewoven, s.hashed), (1, 1), "{s:?}");
+    same_as_full(&classes, &out, "same size, mtime restored");
+
+    // A jar: its entries are told by their CRC-32 and sizes.
+    let jar = root.join("classes.jar");
+    let write_jar = || {
+        let _ = std::fs::remove_file(&jar);
+        let mut o =
+            major_archive::OutputArchive::create(&jar, major_archive::OutputKind::Zip).unwrap();
+        for (name, bytes) in files(&classes) {
+            o.write(&name, &bytes).unwrap();
+        }
+        o.finish().unwrap();
+    };
+    write_jar();
+    let out = root.join("woven.jar");
+    assert!(weave(&jar, &out).full.is_some());
+    let s = weave(&jar, &out);
+    assert_eq!((s.rewoven, s.hashed), (0, 0), "{s:?}");
+    // One entry changed with the same size.
+    std::fs::write(&a_class, &bytes).unwrap();
+    write_jar();
+    let s = weave(&jar, &out);
+    assert!(s.full.is_none(), "{s:?}");
+    assert_eq!((s.rewoven, s.hashed), (1, 1), "{s:?}");
+    same_as_full(&jar, &out, "a jar entry of the same size");
+}

@@ -39,6 +39,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
@@ -169,16 +170,33 @@ pub struct Compilation {
 /// lookup). An element that cannot be opened (missing, not an archive) holds
 /// nothing, as for javac.
 pub struct ClassPathView {
-    elements: Vec<(PathBuf, Option<major_archive::Archive>)>,
+    elements: Vec<(PathBuf, Option<Arc<major_archive::Archive>>)>,
 }
 
 impl ClassPathView {
     /// Opens each element of `classpath`, in order.
     pub fn open(classpath: &[PathBuf]) -> ClassPathView {
+        Self::open_with(classpath, &[])
+    }
+
+    /// [`open`](Self::open), taking the element `classpath[i]` from
+    /// `opened[i]` where the caller has it open already (a weave's inputs:
+    /// listing a class directory again costs more than the lookup).
+    pub fn open_with(
+        classpath: &[PathBuf],
+        opened: &[Option<Arc<major_archive::Archive>>],
+    ) -> ClassPathView {
         ClassPathView {
             elements: classpath
                 .iter()
-                .map(|p| (p.clone(), major_archive::Archive::open(p).ok()))
+                .enumerate()
+                .map(|(i, p)| {
+                    let a = match opened.get(i) {
+                        Some(Some(a)) => Some(a.clone()),
+                        _ => major_archive::Archive::open(p).ok().map(Arc::new),
+                    };
+                    (p.clone(), a)
+                })
                 .collect(),
         }
     }

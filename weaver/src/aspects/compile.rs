@@ -203,7 +203,7 @@ pub fn compile(
     }
     // The program's class path: the names on it are part of the key, the
     // classes javac read from it are checked against the entry.
-    let view = cache.map(|c| ClassPathView::open(&c.classpath));
+    let view = cache.map(|c| ClassPathView::open_with(&c.classpath, &c.opened));
     let key = cache.zip(view.as_ref()).map(|(c, view)| {
         let mut k = c.key.clone();
         view.add_names(&mut k);
@@ -280,6 +280,9 @@ pub struct CompileCache {
     /// path given to [`compile`] (absolute paths: javac's `-verbose` lines
     /// are matched against them).
     pub classpath: Vec<PathBuf>,
+    /// The elements of `classpath` the caller has open already (`None`:
+    /// opened by [`compile`]), in the same order.
+    pub opened: Vec<Option<std::sync::Arc<major_archive::Archive>>>,
 }
 
 /// Writes the sources below `work_dir` and compiles them (with `--release 8`

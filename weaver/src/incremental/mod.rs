@@ -32,13 +32,14 @@
 //! so an incremental weave writes the same state file as a full one.
 
 pub mod deps;
+pub mod stamps;
 pub mod state;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use major_archive::{Archive, ArchiveKind, OutputArchive, OutputKind};
+use major_archive::{Archive, ArchiveKind, Compression, OutputArchive, OutputKind, PreparedEntry};
 use major_pointcut_lang::Program;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -49,7 +50,8 @@ use crate::report::MajorError;
 use crate::weave::{ClassOutcome, DeclareHit, Weaver};
 use crate::weave_run::{WeaveOptions, WeaveReport};
 use deps::{Deps, Level};
-use state::{hex, ClassPrint, EntryRecord, State, StoredOutcome, STATE_FILE};
+use stamps::{FileStamp, Known, Mark, Recorded, StampFile};
+use state::{hex, ClassPrint, Dep, EntryRecord, State, StoredOutcome, STATE_FILE};
 
 /// Why a weave into a directory without incremental state is full.
 pub const NO_STATE: &str = "no incremental state in the output directory";
@@ -65,6 +67,10 @@ pub struct Summary {
     pub classes: usize,
     /// Files of the output removed (their input was deleted).
     pub removed: usize,
+    /// Input entries read and hashed to tell whether they changed (the
+    /// others were told unchanged by their file stamps or zip CRC-32:
+    /// [`stamps`]).
+    pub hashed: usize,
     /// Why the weave was full, when it was (`None`: incremental).
     pub full: Option<String>,
 }
@@ -190,6 +196,301 @@ pub fn hash_entry(index: &ClassIndex, a: &Arc<Archive>, i: usize) -> Result<Stri
     Ok(hex(&digest))
 }
 
+/// What a run knows of its inputs from the file stamps of the last weave into
+/// the same output ([`stamps`]): the entries it need not read, and the
+/// stamps it records for the next weave.
+pub struct Stamped {
+    /// Where the stamps are kept (`None`: no cache directory, no stamps).
+    path: Option<PathBuf>,
+    /// The stamps of the last weave, if sound.
+    old: Option<StampFile>,
+    /// The inputs, and their absolute paths.
+    inputs: Vec<(Arc<Archive>, String)>,
+    /// Per input, per entry: how it is told now, and what the last weave
+    /// knew of it if it is told unchanged.
+    now: Vec<Vec<(Option<Mark>, Option<Known>)>>,
+    /// The JDK image's stamp now.
+    image: Option<FileStamp>,
+    /// The class path now: absolute paths, and stamps of jars.
+    classpath: Vec<(String, Option<FileStamp>)>,
+    /// Entries hashed so far by [`hash`](Self::hash), and their hashes.
+    hashed: std::sync::atomic::AtomicUsize,
+    computed: Vec<Vec<OnceLock<String>>>,
+}
+
+/// `path`, absolute, as text.
+fn absolute_text(path: &Path) -> String {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
+}
+
+impl Stamped {
+    /// Takes the stamps of `inputs` (a class directory's files, a jar's
+    /// entries), of the JDK image and of the class path, and matches them
+    /// against those the last weave into `opts.output` recorded.
+    fn take(opts: &WeaveOptions, inputs: &[Arc<Archive>]) -> Stamped {
+        let start = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let path = opts
+            .cache
+            .as_deref()
+            .map(|c| stamps::stamps_path(c, &opts.output));
+        let old = path.as_deref().and_then(stamps::load);
+        let inputs: Vec<(Arc<Archive>, String)> = inputs
+            .iter()
+            .map(|a| (a.clone(), absolute_text(a.path())))
+            .collect();
+        let now = inputs
+            .iter()
+            .enumerate()
+            .map(|(k, (a, text))| {
+                let recorded = old
+                    .as_ref()
+                    .and_then(|o| o.inputs.get(k))
+                    .filter(|(p, _)| p == text)
+                    .map(|(_, m)| m);
+                (0..a.entries().len())
+                    .into_par_iter()
+                    .map(|i| {
+                        let e = &a.entries()[i];
+                        let mark = match a.kind() {
+                            ArchiveKind::Directory => {
+                                FileStamp::of(&a.path().join(&e.name)).map(|s| {
+                                    if s.racy(start) {
+                                        Mark::Racy
+                                    } else {
+                                        Mark::File(s)
+                                    }
+                                })
+                            }
+                            _ => a.zip_digest(i).map(|(c, z, u)| Mark::Zip(c, z, u)),
+                        };
+                        let known = recorded
+                            .and_then(|m| m.get(&e.name))
+                            .filter(|r| mark.is_some_and(|m| m != Mark::Racy && m == r.mark))
+                            .map(|r| r.known.clone());
+                        (mark, known)
+                    })
+                    .collect()
+            })
+            .collect();
+        let computed = inputs
+            .iter()
+            .map(|(a, _)| (0..a.entries().len()).map(|_| OnceLock::new()).collect())
+            .collect();
+        Stamped {
+            path,
+            old,
+            inputs,
+            now,
+            image: FileStamp::of(&opts.jdk.modules()),
+            hashed: Default::default(),
+            computed,
+            classpath: opts
+                .classpath
+                .iter()
+                .map(|p| {
+                    let jar = p.is_file().then(|| FileStamp::of(p)).flatten();
+                    (absolute_text(p), jar)
+                })
+                .collect(),
+        }
+    }
+
+    /// The class name in the bytes of entry `i` of input `input`, if the
+    /// entry is known unchanged.
+    pub fn known_name(&self, input: usize, i: usize) -> Option<Arc<str>> {
+        self.now.get(input)?.get(i)?.1.as_ref()?.class.clone()
+    }
+
+    /// SHA-256 (hex) of entry `i` of input `input` (`a`): as recorded if the
+    /// entry is known unchanged, else hashed.
+    pub fn hash(
+        &self,
+        index: &ClassIndex,
+        input: usize,
+        a: &Arc<Archive>,
+        i: usize,
+    ) -> Result<String, MajorError> {
+        match self.now.get(input).and_then(|v| v.get(i)?.1.as_ref()) {
+            Some(k) => Ok(k.hash.clone()),
+            None => {
+                let Some(slot) = self.computed.get(input).and_then(|v| v.get(i)) else {
+                    return hash_entry(index, a, i);
+                };
+                if let Some(h) = slot.get() {
+                    return Ok(h.clone());
+                }
+                self.hashed
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let h = hash_entry(index, a, i)?;
+                Ok(slot.get_or_init(|| h).clone())
+            }
+        }
+    }
+
+    /// Whether the last weave's stamps told every input entry unchanged, and
+    /// the JDK image and class path are as they were: the stamps to record
+    /// are the ones recorded.
+    fn all_known(&self) -> bool {
+        let Some(old) = &self.old else { return false };
+        old.image == self.image
+            && old.classpath == self.classpath
+            && old.inputs.len() == self.now.len()
+            && old
+                .inputs
+                .iter()
+                .zip(&self.now)
+                .all(|((_, m), now)| m.len() == now.len() && now.iter().all(|(_, k)| k.is_some()))
+    }
+
+    /// The names of the classes whose prints may differ from those the old
+    /// state (`old`, whose file is `state_bytes`) recorded: the old and new
+    /// names of the input classes changed, added or deleted. `None` when the
+    /// stamps cannot tell (no sound stamps of that state, the JDK image or a
+    /// class-path element changed or is a directory): every print is then
+    /// computed again.
+    fn changed_names(
+        &self,
+        index: &ClassIndex,
+        old: &State,
+        state_bytes: &[u8],
+    ) -> Option<HashSet<Arc<str>>> {
+        let recorded = self.old.as_ref()?;
+        let same_outside = recorded.state == hex(&Sha256::digest(state_bytes))
+            && self.image.is_some()
+            && recorded.image == self.image
+            && recorded.classpath == self.classpath
+            && self.classpath.iter().all(|(_, s)| s.is_some())
+            && recorded.inputs.len() == self.inputs.len()
+            && recorded
+                .inputs
+                .iter()
+                .zip(&self.inputs)
+                .all(|((p, _), (_, q))| p == q);
+        if !same_outside {
+            return None;
+        }
+        let mut names: HashSet<Arc<str>> = HashSet::new();
+        let mut present: HashSet<(usize, &str)> = HashSet::new();
+        for (k, (a, _)) in self.inputs.iter().enumerate() {
+            let old_entries = &recorded.inputs[k].1;
+            for (i, e) in a.entries().iter().enumerate() {
+                present.insert((k, e.name.as_str()));
+                if self.now[k][i].1.is_some() {
+                    continue;
+                }
+                // Read by the index: its name now.
+                if let Some(n) = index.input_class_name(a, i) {
+                    names.insert(Arc::from(n));
+                }
+                if let Some(c) = old_entries.get(&e.name).and_then(|r| r.known.class.clone()) {
+                    names.insert(c);
+                }
+            }
+        }
+        for e in &old.entries {
+            if present.contains(&(e.input, e.name.as_str())) {
+                continue;
+            }
+            let r = recorded.inputs.get(e.input)?.1.get(&e.name)?;
+            if let Some(c) = &r.known.class {
+                names.insert(c.clone());
+            }
+        }
+        Some(names)
+    }
+
+    /// Records the stamps of this weave, whose state file is `state` and whose
+    /// input entries are `records`, for the next weave (best effort).
+    fn save(&self, index: &ClassIndex, state: &[u8], records: &[EntryRecord]) {
+        self.pending(index, state, records).save();
+    }
+
+    /// The stamps of this weave, to be saved once its output is in place.
+    fn pending(&self, index: &ClassIndex, state: &[u8], records: &[EntryRecord]) -> PendingStamps {
+        let Some(path) = &self.path else {
+            return PendingStamps {
+                path: None,
+                file: StampFile::default(),
+            };
+        };
+        let hashes: HashMap<(usize, &str), &str> = records
+            .iter()
+            .map(|r| ((r.input, r.name.as_str()), r.hash.as_str()))
+            .collect();
+        let inputs = self
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(k, (a, text))| {
+                let entries = a
+                    .entries()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, e)| {
+                        let (mark, known) = &self.now[k][i];
+                        let hash = hashes.get(&(k, e.name.as_str()))?;
+                        let class = match known {
+                            Some(k) => k.class.clone(),
+                            None => index.input_class_name(a, i).map(Arc::from),
+                        };
+                        let known = Known {
+                            hash: hash.to_string(),
+                            class,
+                        };
+                        Some((
+                            e.name.clone(),
+                            Recorded {
+                                mark: (*mark)?,
+                                known,
+                            },
+                        ))
+                    })
+                    .collect();
+                (text.clone(), entries)
+            })
+            .collect();
+        let file = StampFile {
+            state: hex(&Sha256::digest(state)),
+            image: self.image,
+            output: None,
+            classpath: self.classpath.clone(),
+            inputs,
+        };
+        PendingStamps {
+            path: Some(path.clone()),
+            file,
+        }
+    }
+
+    /// The SHA-256 (hex) of the jar `output` a weave wrote, if the stamps
+    /// recorded it and its stamp is still the one recorded.
+    fn output_digest(&self, output: &Path) -> Option<&str> {
+        let (stamp, sha) = self.old.as_ref()?.output.as_ref()?;
+        (FileStamp::of(output)? == *stamp).then_some(sha.as_str())
+    }
+}
+
+/// The stamps of a weave, saved once its output is in place
+/// ([`save`](Self::save), or [`write_beside`] for a jar).
+pub struct PendingStamps {
+    path: Option<PathBuf>,
+    file: StampFile,
+}
+
+impl PendingStamps {
+    /// Saves them (best effort).
+    pub fn save(self) {
+        if let Some(path) = &self.path {
+            stamps::save(path, &self.file);
+        }
+    }
+}
+
 /// A short digest (128 bits, hex) of `bytes`.
 fn short(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes)[..16])
@@ -296,8 +597,8 @@ fn prints(
 }
 
 /// `deps` as a state stores them: sorted by name.
-fn sorted(deps: Deps) -> Vec<(String, Level)> {
-    let mut v: Vec<(String, Level)> = deps.into_iter().map(|(n, l)| (n.into(), l)).collect();
+fn sorted(deps: Deps) -> Vec<(Dep, Level)> {
+    let mut v: Vec<(Dep, Level)> = deps.into_iter().map(|(n, l)| (Dep::from(n), l)).collect();
     v.sort_unstable();
     v
 }
@@ -432,12 +733,13 @@ fn class_record(
 pub struct Session {
     dir: PathBuf,
     key: String,
+    stamped: Stamped,
 }
 
 /// What a run with incremental state does.
 pub enum Mode {
     /// A full weave (through the ordinary writer), recording the new state.
-    Full(Recorder),
+    Full(Box<Recorder>),
     /// An update in place of the output directory.
     Update(Box<Update>),
 }
@@ -454,7 +756,15 @@ impl Session {
         eligible(opts, inputs, multi_release).then(|| Session {
             dir: opts.output.clone(),
             key: global_key(opts, program, aspects),
+            stamped: Stamped::take(opts, inputs),
         })
+    }
+
+    /// The class name in the bytes of entry `i` of input `input`, if its
+    /// stamp shows it unchanged since the last weave read it (the index
+    /// then need not read it: [`ClassIndex::add_input_known`]).
+    pub fn known_name(&self, input: usize, i: usize) -> Option<Arc<str>> {
+        self.stamped.known_name(input, i)
     }
 
     /// Decides between a full weave and an update: an update needs a sound
@@ -463,123 +773,150 @@ impl Session {
     /// (`global`) unchanged.
     pub fn decide(self, index: &ClassIndex, global: Deps, advice: usize) -> Mode {
         let global = sorted(global);
-        let full = |why: Option<String>, key: String| {
-            Mode::Full(Recorder {
-                key,
-                global: global.clone(),
-                entries: Vec::new(),
-                why,
-                reuse: None,
-            })
+        let Session { dir, key, stamped } = self;
+        let found = previous(&dir, &key, index, &global, advice, &stamped);
+        let mut recorder = Recorder {
+            key,
+            global,
+            entries: Vec::new(),
+            why: None,
+            reuse: None,
+            stamped,
         };
-        let into_jar = OutputArchive::kind_for(&self.dir) == OutputKind::Zip;
-        let path = if into_jar {
-            state_beside(&self.dir)
-        } else {
-            self.dir.join(STATE_FILE)
-        };
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(_) => return full(None, self.key),
-        };
-        // A jar's state begins with the SHA-256 of the jar it describes.
-        let (bytes, jar) = if into_jar {
-            match jar_as_left(&bytes, &self.dir) {
-                Ok((state, jar)) => (state.to_vec(), Some(jar)),
-                Err(why) => return full(Some(why), self.key),
-            }
-        } else {
-            (bytes, None)
-        };
-        // The state is written last: an output file changed after it was
-        // changed by something else (a compiler writing into the classes
-        // directory again), and its entry is woven again.
-        let written_at = match std::fs::metadata(&path).and_then(|m| m.modified()) {
-            Ok(t) => t,
-            Err(_) => return full(None, self.key),
-        };
-        let old = match State::parse(&bytes).and_then(|s| check_outcomes(s, advice)) {
-            Ok(s) => s,
+        let p = match found {
+            Ok(p) => p,
             Err(why) => {
-                return full(
-                    Some(format!("{} is damaged ({why})", path.display())),
-                    self.key,
-                )
+                recorder.why = why;
+                return Mode::Full(Box::new(recorder));
             }
         };
-        if old.key != self.key {
-            return full(
-                Some("the aspects, the options or major changed".into()),
-                self.key,
-            );
-        }
-        // (A jar's bytes were checked against its state above.)
-        let checked = match jar {
-            Some(_) => Ok(()),
-            None => major_archive::check_replace(std::slice::from_ref(&self.dir), &[], false),
-        };
-        if let Err(e) = checked {
-            return full(
-                Some(format!("the output is not as major left it ({e})")),
-                self.key,
-            );
-        }
-        // What every class looked up was, and is now.
-        let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
-        for (name, p) in &old.table {
-            wanted.insert(name.clone(), p.levels.keys().copied().collect());
-        }
-        let now = prints(index, &wanted, &old.table, false);
-        let changed: HashSet<(String, Level)> = old
-            .table
-            .iter()
-            .flat_map(|(name, p)| {
-                let now = &now[name];
-                p.levels
-                    .iter()
-                    .filter(move |(l, fp)| now.levels.get(l) != Some(fp))
-                    .map(move |(l, _)| (name.clone(), *l))
-            })
-            .collect();
-        if global != old.global || global.iter().any(|d| changed.contains(d)) {
-            return full(
-                Some("a class the aspects name, or their own classes look up, changed".into()),
-                self.key,
-            );
-        }
-        if let Some(jar) = jar {
-            let mut r = match full(None, self.key) {
-                Mode::Full(r) => r,
-                Mode::Update(_) => unreachable!("full() is a full weave"),
-            };
-            r.reuse = Some(Box::new(Reuse {
-                by_name: old
+        if let Some(jar) = p.jar {
+            recorder.reuse = Some(Box::new(Reuse {
+                by_name: p
+                    .old
                     .entries
                     .iter()
                     .enumerate()
                     .map(|(i, e)| ((e.input, e.name.clone()), i))
                     .collect(),
-                old,
-                changed,
+                old: p.old,
+                changed: p.changed,
+                now: p.now,
                 jar,
                 summary: Summary::default(),
             }));
-            return Mode::Full(r);
+            return Mode::Full(Box::new(recorder));
         }
         Mode::Update(Box::new(Update {
-            dir: self.dir,
-            written_at,
-            old,
-            now,
-            changed,
-            global,
-            key: self.key,
+            dir,
+            written_at: p.written_at,
+            old: p.old,
+            old_bytes: p.bytes,
+            now: p.now,
+            changed: p.changed,
+            global: recorder.global,
+            key: recorder.key,
+            stamped: recorder.stamped,
             records: Vec::new(),
             writes: Vec::new(),
             notes: Vec::new(),
             summary: Summary::default(),
         }))
     }
+}
+
+/// What the previous weave into an output left, sound and of the same key.
+struct Previous {
+    /// The state, and its file's bytes (a jar's: without the jar's digest).
+    old: State,
+    bytes: Vec<u8>,
+    /// When the state file was written.
+    written_at: std::time::SystemTime,
+    /// The previous jar, for a weave into a jar.
+    jar: Option<Archive>,
+    /// What each class of the old table is now.
+    now: BTreeMap<String, ClassPrint>,
+    /// The (class, level) pairs of the old table that look different now.
+    changed: HashSet<(Dep, Level)>,
+}
+
+/// The previous weave into `dir`, if this one (of key `key`, whose weave as
+/// a whole looked up `global`) can build on it; else why not (`None`: no
+/// state, nothing to say).
+fn previous(
+    dir: &Path,
+    key: &str,
+    index: &ClassIndex,
+    global: &[(Dep, Level)],
+    advice: usize,
+    stamped: &Stamped,
+) -> Result<Previous, Option<String>> {
+    let into_jar = OutputArchive::kind_for(dir) == OutputKind::Zip;
+    let path = if into_jar {
+        state_beside(dir)
+    } else {
+        dir.join(STATE_FILE)
+    };
+    let bytes = std::fs::read(&path).map_err(|_| None)?;
+    // A jar's state begins with the SHA-256 of the jar it describes.
+    let (bytes, jar) = if into_jar {
+        let (state, jar) = jar_as_left(&bytes, dir, stamped).map_err(Some)?;
+        (state.to_vec(), Some(jar))
+    } else {
+        (bytes, None)
+    };
+    // The state is written last: an output file changed after it was
+    // changed by something else (a compiler writing into the classes
+    // directory again), and its entry is woven again.
+    let written_at = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .map_err(|_| None)?;
+    let old = State::parse(&bytes)
+        .and_then(|s| check_outcomes(s, advice))
+        .map_err(|why| Some(format!("{} is damaged ({why})", path.display())))?;
+    if old.key != key {
+        return Err(Some("the aspects, the options or major changed".into()));
+    }
+    // (A jar's bytes were checked against its state above.)
+    if jar.is_none() {
+        major_archive::check_replace(&[dir.to_path_buf()], &[], false)
+            .map_err(|e| Some(format!("the output is not as major left it ({e})")))?;
+    }
+    // What every class looked up was, and is now: computed again for the
+    // classes the stamps cannot vouch for.
+    let again = stamped.changed_names(index, &old, &bytes);
+    let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
+    for (name, p) in &old.table {
+        if again.as_ref().is_none_or(|a| a.contains(name.as_str())) {
+            wanted.insert(name.clone(), p.levels.keys().copied().collect());
+        }
+    }
+    let fresh = prints(index, &wanted, &old.table, false);
+    let changed: HashSet<(Dep, Level)> = fresh
+        .iter()
+        .flat_map(|(name, now)| {
+            old.table[name]
+                .levels
+                .iter()
+                .filter(move |(l, fp)| now.levels.get(l) != Some(fp))
+                .map(move |(l, _)| (Dep::from(name.as_str()), *l))
+        })
+        .collect();
+    let mut now = old.table.clone();
+    now.extend(fresh);
+    if global != old.global || global.iter().any(|d| changed.contains(d)) {
+        return Err(Some(
+            "a class the aspects name, or their own classes look up, changed".into(),
+        ));
+    }
+    Ok(Previous {
+        old,
+        bytes,
+        written_at,
+        jar,
+        now,
+        changed,
+    })
 }
 
 /// Checks what a state's outcomes hold against this weave (`advice` advice).
@@ -603,19 +940,23 @@ fn check_outcomes(s: State, advice: usize) -> Result<State, String> {
     Ok(s)
 }
 
-/// The new state of a weave, entry by entry, and its file.
-fn state_bytes(
+/// The new state of a weave, entry by entry.
+fn new_state(
     index: &ClassIndex,
     key: String,
-    global: Vec<(String, Level)>,
+    global: Vec<(Dep, Level)>,
     entries: Vec<EntryRecord>,
     added: Vec<String>,
     known: &BTreeMap<String, ClassPrint>,
-) -> Vec<u8> {
-    let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
+) -> State {
+    let mut levels: HashMap<&str, BTreeSet<Level>> = HashMap::new();
     for (n, l) in global.iter().chain(entries.iter().flat_map(|e| &e.deps)) {
-        wanted.entry(n.clone()).or_default().insert(*l);
+        levels.entry(n).or_default().insert(*l);
     }
+    let wanted: BTreeMap<String, BTreeSet<Level>> = levels
+        .into_iter()
+        .map(|(n, l)| (n.to_string(), l))
+        .collect();
     let table = prints(index, &wanted, known, true);
     State {
         key,
@@ -624,17 +965,17 @@ fn state_bytes(
         entries,
         added,
     }
-    .to_bytes()
 }
 
 /// A full weave's state, built entry by entry as the weave goes; into a jar
 /// with a sound state, also what the previous weave left that can be reused.
 pub struct Recorder {
     key: String,
-    global: Vec<(String, Level)>,
+    global: Vec<(Dep, Level)>,
     entries: Vec<EntryRecord>,
     why: Option<String>,
     reuse: Option<Box<Reuse>>,
+    stamped: Stamped,
 }
 
 /// A weave into a jar whose previous weave left a sound state: the jar is
@@ -647,7 +988,9 @@ pub struct Reuse {
     /// (Input, entry name) → index in `old.entries`.
     by_name: HashMap<(usize, String), usize>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(String, Level)>,
+    changed: HashSet<(Dep, Level)>,
+    /// What each class of the old table is now.
+    now: BTreeMap<String, ClassPrint>,
     /// The previous output jar (still in place until this weave's replaces it).
     jar: Archive,
     summary: Summary,
@@ -659,9 +1002,9 @@ pub struct Kept {
     /// The entry's record, as the new state keeps it.
     pub record: EntryRecord,
     /// The woven class, if the weave changed it.
-    pub class: Option<Vec<u8>>,
-    /// The extra class beside it (entry name, bytes).
-    pub extra: Option<(String, Vec<u8>)>,
+    pub class: Option<PreparedEntry>,
+    /// The extra class beside it.
+    pub extra: Option<PreparedEntry>,
 }
 
 /// Where the incremental state of a weave into the jar `output` lives: a
@@ -678,10 +1021,18 @@ pub fn state_beside(output: &Path) -> PathBuf {
 
 /// Writes the state of a weave into the jar `output` beside it (after the jar
 /// is in place): the jar's SHA-256 on the first line, then `state`.
-pub fn write_beside(output: &Path, state: &[u8]) -> Result<(), MajorError> {
+pub fn write_beside(
+    output: &Path,
+    state: &[u8],
+    mut stamps: PendingStamps,
+) -> Result<(), MajorError> {
     let fail = |e: std::io::Error| MajorError::Usage(format!("{}: {e}", output.display()));
+    // Stamped before it is read: a jar changed in between has another stamp.
+    let stamp = FileStamp::of(output);
     let jar = std::fs::read(output).map_err(fail)?;
-    let mut bytes = format!("output {}\n", hex(&Sha256::digest(&jar))).into_bytes();
+    let sha = hex(&Sha256::digest(&jar));
+    let mut bytes = format!("output {sha}\n").into_bytes();
+    stamps.file.output = stamp.map(|s| (s, sha));
     bytes.extend_from_slice(state);
     let path = state_beside(output);
     let mut tmp = path.clone().into_os_string();
@@ -689,19 +1040,32 @@ pub fn write_beside(output: &Path, state: &[u8]) -> Result<(), MajorError> {
     let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, &bytes)
         .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(fail)
+        .map_err(fail)?;
+    stamps.save();
+    Ok(())
 }
 
 /// The state of a jar state file (`bytes`), and the jar `output` opened, if
 /// the jar is the one that state describes.
-fn jar_as_left<'a>(bytes: &'a [u8], output: &Path) -> Result<(&'a [u8], Archive), String> {
+fn jar_as_left<'a>(
+    bytes: &'a [u8],
+    output: &Path,
+    stamped: &Stamped,
+) -> Result<(&'a [u8], Archive), String> {
     let not_as_left = || format!("{} is not as major left it", output.display());
     let (first, state) = match bytes.iter().position(|&b| b == b'\n') {
         Some(n) => (&bytes[..n], &bytes[n + 1..]),
         None => return Err(not_as_left()),
     };
-    let jar = std::fs::read(output).map_err(|_| not_as_left())?;
-    if first != format!("output {}", hex(&Sha256::digest(&jar))).as_bytes() {
+    // The jar's digest: as recorded with its stamp, if the stamp is the
+    // same, else read and hashed.
+    let sha = match stamped.output_digest(output) {
+        Some(sha) => sha.to_string(),
+        None => hex(&Sha256::digest(
+            std::fs::read(output).map_err(|_| not_as_left())?,
+        )),
+    };
+    if first != format!("output {sha}").as_bytes() {
         return Err(not_as_left());
     }
     let archive = Archive::open(output).map_err(|e| format!("{}: {e}", output.display()))?;
@@ -718,17 +1082,18 @@ pub struct Observed {
 /// Runs `weave` (the weave of entry `i` of `a`) recording what it looks up,
 /// and hashes the entry, when `on`.
 pub fn observe<T>(
-    on: bool,
+    recorder: Option<&Recorder>,
     index: &ClassIndex,
+    input: usize,
     a: &Arc<Archive>,
     i: usize,
     weave: impl FnOnce() -> Result<T, MajorError>,
 ) -> Result<(T, Option<Observed>), MajorError> {
-    if !on {
+    let Some(recorder) = recorder else {
         return Ok((weave()?, None));
-    }
+    };
     let (r, deps) = deps::capture(weave);
-    let hash = hash_entry(index, a, i)?;
+    let hash = recorder.stamped.hash(index, input, a, i)?;
     Ok((r?, Some(Observed { hash, deps })))
 }
 
@@ -743,6 +1108,7 @@ impl Recorder {
         input: usize,
         a: &Arc<Archive>,
         i: usize,
+        compression: Compression,
     ) -> Result<Option<Kept>, MajorError> {
         let Some(reuse) = self.reuse.as_deref() else {
             return Ok(None);
@@ -752,12 +1118,32 @@ impl Recorder {
         let Some(r) = reuse.by_name.get(&key).map(|&k| &reuse.old.entries[k]) else {
             return Ok(None);
         };
-        if r.deps.iter().any(|d| reuse.changed.contains(d)) || r.hash != hash_entry(index, a, i)? {
+        if r.deps.iter().any(|d| reuse.changed.contains(d))
+            || r.hash != self.stamped.hash(index, input, a, i)?
+        {
             return Ok(None);
         }
-        let read = |name: &str| -> Option<Vec<u8>> {
-            let k = reuse.jar.find(name)?;
-            reuse.jar.read(k).ok().map(|b| b.into_owned())
+        // The previous jar's entry `name`, as it is stored there (an earlier
+        // weave of the same key deflated the same bytes the same way), else
+        // inflated and deflated again.
+        let prepared = |name: &str, like: bool| -> Result<Option<PreparedEntry>, MajorError> {
+            let Some(k) = reuse.jar.find(name) else {
+                return Ok(None);
+            };
+            let reused = match like {
+                true => PreparedEntry::like_reused(compression, a, i, &reuse.jar, k),
+                false => PreparedEntry::new_reused(compression, name, &reuse.jar, k),
+            };
+            if let Some(p) = reused.map_err(MajorError::from)? {
+                return Ok(Some(p));
+            }
+            let Ok(bytes) = reuse.jar.read(k) else {
+                return Ok(None);
+            };
+            Ok(Some(match like {
+                true => PreparedEntry::like(OutputKind::Zip, compression, a, i, bytes)?,
+                false => PreparedEntry::new(OutputKind::Zip, compression, name, bytes),
+            }))
         };
         let mut kept = Kept {
             record: r.clone(),
@@ -767,15 +1153,15 @@ impl Recorder {
         // A woven class's files: the class under the entry's name, then its
         // extra class (none when an aspect class replaces it).
         if r.outcome.as_ref().is_some_and(|o| o.woven) && r.outputs.first() == Some(&e.name) {
-            let Some(class) = read(&e.name) else {
+            let Some(class) = prepared(&e.name, true)? else {
                 return Ok(None);
             };
             kept.class = Some(class);
             if let Some(x) = r.outputs.get(1) {
-                let Some(bytes) = read(x) else {
+                let Some(extra) = prepared(x, false)? else {
                     return Ok(None);
                 };
-                kept.extra = Some((x.clone(), bytes));
+                kept.extra = Some(extra);
             }
         }
         Ok(Some(kept))
@@ -815,10 +1201,20 @@ impl Recorder {
 
     /// The state file of the weave, whose added files are `added`; and the
     /// summary.
-    pub fn finish(self, index: &ClassIndex, added: Vec<String>) -> (Vec<u8>, Summary) {
+    pub fn finish(
+        self,
+        index: &ClassIndex,
+        added: Vec<String>,
+    ) -> (Vec<u8>, Summary, PendingStamps) {
         let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
+        let hashed = self
+            .stamped
+            .hashed
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let mut now = BTreeMap::new();
         let summary = match self.reuse {
             Some(r) => {
+                now = r.now;
                 let now: HashSet<(usize, &str)> = self
                     .entries
                     .iter()
@@ -826,6 +1222,7 @@ impl Recorder {
                     .collect();
                 Summary {
                     classes,
+                    hashed,
                     removed: r
                         .old
                         .entries
@@ -836,21 +1233,17 @@ impl Recorder {
                 }
             }
             None => Summary {
+                hashed,
                 rewoven: classes,
                 classes,
                 full: Some(self.why.unwrap_or_else(|| NO_STATE.into())),
                 ..Summary::default()
             },
         };
-        let bytes = state_bytes(
-            index,
-            self.key,
-            self.global,
-            self.entries,
-            added,
-            &BTreeMap::new(),
-        );
-        (bytes, summary)
+        let state = new_state(index, self.key, self.global, self.entries, added, &now);
+        let bytes = state.to_bytes();
+        let pending = self.stamped.pending(index, &bytes, &state.entries);
+        (bytes, summary, pending)
     }
 }
 
@@ -865,11 +1258,14 @@ pub struct Update {
     /// When the old state was written (after every output file).
     written_at: std::time::SystemTime,
     old: State,
+    /// The old state's file.
+    old_bytes: Vec<u8>,
+    stamped: Stamped,
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(String, Level)>,
-    global: Vec<(String, Level)>,
+    changed: HashSet<(Dep, Level)>,
+    global: Vec<(Dep, Level)>,
     key: String,
     records: Vec<EntryRecord>,
     writes: Vec<Write>,
@@ -912,28 +1308,38 @@ impl Update {
             .map(|e| (e.name.as_str(), e))
             .collect();
         let n = input.entries().len();
-        // Which entries can stay as they are.
-        let kept: Vec<Result<Option<&EntryRecord>, MajorError>> = (0..n)
+        // Which entries can stay as they are (with the hash of each).
+        type Told<'r> = Result<(Option<&'r EntryRecord>, String), MajorError>;
+        let told: Vec<Told<'_>> = (0..n)
             .into_par_iter()
             .map(|i| {
                 let e = &input.entries()[i];
+                let hash = self.stamped.hash(index, 0, input, i)?;
                 let Some(r) = old.get(e.name.as_str()) else {
-                    return Ok(None);
+                    return Ok((None, hash));
                 };
-                let same = r.hash == hash_entry(index, input, i)?
+                let same = r.hash == hash
                     && r.deps.iter().all(|d| !self.changed.contains(d))
                     && r.outputs
                         .iter()
                         .all(|f| left_by_major(&self.dir.join(f), self.written_at));
-                Ok(same.then_some(*r))
+                Ok((same.then_some(*r), hash))
             })
             .collect();
-        let kept: Vec<Option<&EntryRecord>> = kept.into_iter().collect::<Result<_, _>>()?;
-        let redo: Vec<usize> = (0..n).filter(|&i| kept[i].is_none()).collect();
-        let redone: Vec<Result<Redone, MajorError>> = redo
-            .par_iter()
-            .map(|&i| redo_entry(weaver, index, input, i, replaced, added_packages))
+        let (kept, mut hashes): (Vec<Option<&EntryRecord>>, Vec<String>) = told
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .unzip();
+        let redo: Vec<(usize, String)> = (0..n)
+            .filter(|&i| kept[i].is_none())
+            .map(|i| (i, std::mem::take(&mut hashes[i])))
             .collect();
+        let redone: Vec<Result<Redone, MajorError>> = redo
+            .into_par_iter()
+            .map(|(i, hash)| redo_entry(weaver, index, input, i, hash, replaced, added_packages))
+            .collect();
+        let redo: Vec<usize> = (0..n).filter(|&i| kept[i].is_none()).collect();
         let mut redone = redo.iter().copied().zip(redone).peekable();
         let mut records = Vec::with_capacity(n);
         for (i, k) in kept.iter().enumerate() {
@@ -981,9 +1387,10 @@ impl Update {
 
     /// Brings the output directory up to date: the files of the re-woven
     /// entries and the `added` classes written (those whose bytes differ),
-    /// the files of deleted entries removed, the manifest and the state
-    /// rewritten. The state file goes first and comes back last: a run
-    /// interrupted in between leaves no state, and the next run is full.
+    /// the files of deleted entries removed, the manifest (if the files
+    /// listed change) and the state rewritten. The state file goes first and
+    /// comes back last: a run interrupted in between leaves no state, and
+    /// the next run is full. A run that changes nothing writes nothing.
     pub fn commit(
         mut self,
         index: &ClassIndex,
@@ -1015,6 +1422,47 @@ impl Update {
             .flat_map(|e| e.outputs.iter().cloned())
             .chain(self.old.added.iter().cloned())
             .collect();
+        let write = |name: &str, bytes: &[u8], mode: Option<u32>| -> Result<(), MajorError> {
+            let path = self.dir.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| io("cannot create", parent, e))?;
+            }
+            std::fs::write(&path, bytes).map_err(|e| io("cannot write", &path, e))?;
+            if let Some(mode) = mode {
+                set_mode(&path, mode).map_err(|e| io("cannot set the mode of", &path, e))?;
+            }
+            Ok(())
+        };
+        let added_writes: Vec<&(String, Vec<u8>)> = added
+            .iter()
+            .filter(|(name, bytes)| {
+                std::fs::read(self.dir.join(name)).ok().as_deref() != Some(bytes.as_slice())
+            })
+            .collect();
+        let state = new_state(
+            index,
+            self.key,
+            self.global,
+            self.records,
+            added.iter().map(|(n, _)| n.clone()).collect(),
+            &self.now,
+        );
+        let gone: Vec<&String> = old_files.difference(&files).collect();
+        report.notes.append(&mut self.notes);
+        self.summary.hashed = self
+            .stamped
+            .hashed
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if self.writes.is_empty() && added_writes.is_empty() && gone.is_empty() && state == self.old
+        {
+            // Nothing changed: the output and its state stay as they are,
+            // and so do the stamps if every input was told by its stamp.
+            if !self.stamped.all_known() {
+                self.stamped.save(index, &self.old_bytes, &state.entries);
+            }
+            return Ok(self.summary);
+        }
+        let bytes = state.to_bytes();
         let state_path = self.dir.join(STATE_FILE);
         match std::fs::remove_file(&state_path) {
             Ok(()) => {}
@@ -1030,28 +1478,20 @@ impl Update {
             major_archive::write_dir_manifest(&self.dir, names)
                 .map_err(|e| io("cannot write the manifest", &self.dir, e))
         };
-        listed(&old_files)?;
-        let write = |name: &str, bytes: &[u8], mode: Option<u32>| -> Result<(), MajorError> {
-            let path = self.dir.join(name);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| io("cannot create", parent, e))?;
-            }
-            std::fs::write(&path, bytes).map_err(|e| io("cannot write", &path, e))?;
-            if let Some(mode) = mode {
-                set_mode(&path, mode).map_err(|e| io("cannot set the mode of", &path, e))?;
-            }
-            Ok(())
-        };
+        // The manifest lists every file major writes before they are written
+        // and no longer lists those removed after: rewritten only when the
+        // files change.
+        let same_files = files == old_files;
+        if !same_files {
+            listed(&old_files)?;
+        }
         for (name, bytes, mode) in &self.writes {
             write(name, bytes, *mode)?;
         }
-        for (name, bytes) in added {
-            let path = self.dir.join(name);
-            if std::fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
-                write(name, bytes, None)?;
-            }
+        for (name, bytes) in added_writes {
+            write(name, bytes, None)?;
         }
-        for gone in old_files.difference(&files) {
+        for gone in gone {
             let path = self.dir.join(gone);
             match std::fs::remove_file(&path) {
                 Ok(()) => self.summary.removed += 1,
@@ -1067,17 +1507,11 @@ impl Update {
                 dir = d.parent();
             }
         }
-        listed(&BTreeSet::new())?;
-        report.notes.append(&mut self.notes);
-        let bytes = state_bytes(
-            index,
-            self.key,
-            self.global,
-            self.records,
-            added.iter().map(|(n, _)| n.clone()).collect(),
-            &self.now,
-        );
+        if !same_files {
+            listed(&BTreeSet::new())?;
+        }
         write(STATE_FILE, &bytes, None)?;
+        self.stamped.save(index, &bytes, &state.entries);
         Ok(self.summary)
     }
 }
@@ -1106,6 +1540,7 @@ fn redo_entry(
     index: &ClassIndex,
     a: &Arc<Archive>,
     i: usize,
+    hash: String,
     replaced: &HashSet<&str>,
     added_packages: &BTreeSet<String>,
 ) -> Result<Redone, MajorError> {
@@ -1124,7 +1559,7 @@ fn redo_entry(
     let mut record = EntryRecord {
         name: e.name.clone(),
         input: 0,
-        hash: hash_entry(index, a, i)?,
+        hash,
         outputs: Vec::new(),
         deps: Vec::new(),
         outcome: None,

@@ -34,6 +34,9 @@ use sha2::{Digest, Sha256};
 use super::deps::Level;
 use crate::weave::DeclareHit;
 
+/// The name of a class looked up, shared by every record that names it.
+pub type Dep = std::sync::Arc<str>;
+
 /// Where the state lives, relative to the output directory.
 pub const STATE_FILE: &str = ".major/incremental";
 
@@ -75,7 +78,7 @@ pub struct EntryRecord {
     /// The files of the output it produced.
     pub outputs: Vec<String>,
     /// The classes its weave looked up (sorted by name).
-    pub deps: Vec<(String, Level)>,
+    pub deps: Vec<(Dep, Level)>,
     /// For a class that was woven: what the report says of it.
     pub outcome: Option<StoredOutcome>,
 }
@@ -98,7 +101,7 @@ pub struct State {
     /// Every class looked up, by name.
     pub table: BTreeMap<String, ClassPrint>,
     /// The classes the weave as a whole looked up (compiling pointcuts...).
-    pub global: Vec<(String, Level)>,
+    pub global: Vec<(Dep, Level)>,
     /// The input entries, in input order.
     pub entries: Vec<EntryRecord>,
     /// The files of the classes major added (aspects, runtime...).
@@ -123,7 +126,11 @@ fn from_letter(c: char) -> Option<Level> {
 }
 
 /// `s` with `%`, blanks and control characters as `%XX`.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
+    let plain = |c: char| c != '%' && !c.is_whitespace() && !c.is_control();
+    if !s.is_empty() && s.chars().all(plain) {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c == '%' || c.is_whitespace() || c.is_control() {
@@ -142,9 +149,12 @@ fn esc(s: &str) -> String {
 }
 
 /// The inverse of [`esc`].
-fn unesc(s: &str) -> Option<String> {
+pub(crate) fn unesc(s: &str) -> Option<String> {
     if s == "%" {
         return Some(String::new());
+    }
+    if !s.contains('%') {
+        return Some(s.to_string());
     }
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -165,16 +175,18 @@ fn unesc(s: &str) -> Option<String> {
 impl State {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let index: BTreeMap<&str, usize> = self
+        let index: std::collections::HashMap<&str, usize> = self
             .table
             .keys()
             .enumerate()
             .map(|(i, n)| (n.as_str(), i))
             .collect();
-        let refs = |deps: &[(String, Level)]| -> String {
-            deps.iter()
-                .map(|(n, l)| format!(" {}{}", index[n.as_str()], letter(*l)))
-                .collect()
+        let refs = |t: &mut String, tag: &str, deps: &[(Dep, Level)]| {
+            t.push_str(tag);
+            for (n, l) in deps {
+                let _ = write!(t, " {}{}", index[&**n], letter(*l));
+            }
+            t.push('\n');
         };
         let mut t = String::new();
         let _ = writeln!(t, "{HEADER}");
@@ -187,14 +199,14 @@ impl State {
             }
             t.push('\n');
         }
-        let _ = writeln!(t, "global{}", refs(&self.global));
+        refs(&mut t, "global", &self.global);
         for e in &self.entries {
             let _ = writeln!(t, "entry {} {} {}", esc(&e.name), e.hash, e.input);
             for o in &e.outputs {
                 let _ = writeln!(t, "out {}", esc(o));
             }
             if !e.deps.is_empty() {
-                let _ = writeln!(t, "dep{}", refs(&e.deps));
+                refs(&mut t, "dep", &e.deps);
             }
             if let Some(o) = &e.outcome {
                 let _ = writeln!(
@@ -294,13 +306,13 @@ impl State {
                     .ok_or_else(|| bad(n, "a level"))?;
                 levels.insert(level, c.as_str().to_string());
             }
-            names.push(name.clone());
+            names.push(Dep::from(name.as_str()));
             state.table.insert(name, ClassPrint { bytes, levels });
         }
         if state.table.len() != count || names.windows(2).any(|w| w[0] >= w[1]) {
             return Err("the class table is not sorted".into());
         }
-        let refs = |n: usize, list: &str| -> Result<Vec<(String, Level)>, String> {
+        let refs = |n: usize, list: &str| -> Result<Vec<(Dep, Level)>, String> {
             list.split(' ')
                 .filter(|s| !s.is_empty())
                 .map(|r| {
@@ -312,7 +324,7 @@ impl State {
                         .next()
                         .and_then(from_letter)
                         .ok_or_else(|| bad(n, "a level"))?;
-                    if !state.table[name].levels.contains_key(&level) {
+                    if !state.table[&**name].levels.contains_key(&level) {
                         return Err(bad(n, "a level the table lacks"));
                     }
                     Ok((name.clone(), level))
