@@ -198,6 +198,26 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
     assert!(allocations > 1000, "{err}");
     eprintln!("ObjectTracker on woven java.base: {allocations} allocations");
 
+    // Both at once: an execution's advice and constructor-call shadows in
+    // one method (`Objects.requireNonNull(Object, Supplier)`: a `new` whose
+    // arguments branch, which takes the full analysis that adds labels) —
+    // the execution's advice once went between the bypass decision and its
+    // store, and the VM did not start.
+    let both = d.join("both.jar");
+    weave_java_base_with(
+        &home,
+        &[aspect("ExecutionCounter"), aspect("ObjectTracker")],
+        &both,
+    );
+    let patch = format!("java.base={}", both.display());
+    let (out, err) = run_program(&java, &["-Xverify:all", "--patch-module", &patch], &classes);
+    assert_eq!(
+        out, plain,
+        "the program printed something else on the JDK woven with both aspects"
+    );
+    assert!(count_after(&err, "ExecutionCounter:") > 0, "{err}");
+    assert!(count_after(&err, "ObjectTracker:") > 1000, "{err}");
+
     // thisJoinPoint: the arguments are boxed with the DIB set.
     let jp = d.join("jp.jar");
     weave_java_base(

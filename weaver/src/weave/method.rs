@@ -278,7 +278,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let body_start = match super_call {
             Some(i) => i + 1,
             None if is_ctor => return Ok(()), // no super call found: leave it alone
-            None => self.decision_len,
+            // Right after the bypass decision, found by its end label: the
+            // analysis that found the constructor calls may have added
+            // labels, inside the decision too, so its length is no index.
+            None => self.decision_end.map_or(0, |end| self.position(end) + 1),
         };
         self.code.insns.insert(body_start, Insn::Label(body_marker));
         if is_ctor {
