@@ -33,16 +33,7 @@ fn ok(o: &Output) -> String {
 
 /// The subcommands `major --help` lists (without `help`).
 fn subcommands() -> Vec<String> {
-    let help = ok(&major(&["--help"]));
-    let names: Vec<String> = help
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|n| *n != "help")
-        .map(str::to_string)
-        .collect();
+    let names = commands_in(&ok(&major(&["--help"])));
     for known in [
         "weave",
         "run",
@@ -55,6 +46,19 @@ fn subcommands() -> Vec<String> {
         assert!(names.iter().any(|n| n == known), "{known} not in {names:?}");
     }
     names
+}
+
+/// The commands a `--help` text lists (none without a `Commands:` section),
+/// `help` left out.
+fn commands_in(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .map(str::to_string)
+        .collect()
 }
 
 /// Whether `shell` is installed; prints why a check is skipped if not.
@@ -130,9 +134,14 @@ fn manual_pages_cover_every_subcommand() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     files.sort();
-    let mut expected: Vec<String> = std::iter::once("major.1".to_string())
-        .chain(commands.iter().map(|c| format!("major-{c}.1")))
-        .collect();
+    // A page per command, and per command of a command (`major cache clear`).
+    let mut expected = vec!["major.1".to_string()];
+    for c in &commands {
+        expected.push(format!("major-{c}.1"));
+        for sub in commands_in(&ok(&major(&[c, "--help"]))) {
+            expected.push(format!("major-{c}-{sub}.1"));
+        }
+    }
     expected.sort();
     assert_eq!(files, expected);
     let weave = std::fs::read_to_string(out.join("major-weave.1")).unwrap();
