@@ -377,17 +377,26 @@ pub fn wrap(
 /// reached by another path too does no harm: it makes the frame's own node
 /// current, which it is whenever the frame's code runs.)
 fn restore_points(insns: &[Insn], handlers: &[Handler]) -> std::collections::HashSet<Label> {
-    let mut position = std::collections::HashMap::new();
+    if handlers.is_empty() {
+        return Default::default();
+    }
+    // Each label's position counted in instructions (labels at one place are
+    // at one position), by label number.
+    let mut position = Vec::new();
     let mut at = 0usize;
     for i in insns {
         match i {
             Insn::Label(l) => {
-                position.insert(*l, at);
+                let n = l.0 as usize;
+                if position.len() <= n {
+                    position.resize(n + 1, usize::MAX);
+                }
+                position[n] = at;
             }
             _ => at += 1,
         }
     }
-    let pos = |l: &Label| position.get(l).copied().unwrap_or(usize::MAX);
+    let pos = |l: &Label| position.get(l.0 as usize).copied().unwrap_or(usize::MAX);
     handlers
         .iter()
         .map(|h| {

@@ -120,9 +120,6 @@ pub(super) struct MethodWeave<'w, 'p, 'c> {
     pub(super) guards: bool,
     /// With guards: the local holding the bypass decision made on entry.
     pub(super) guard: Option<u16>,
-    /// With guards: how many instructions the decision takes at the start
-    /// of the code (the method's own code follows).
-    pub(super) decision_len: usize,
     /// With guards: the execution has around advice, so the method must be
     /// woven again without guards and duplicated.
     pub(super) wants_duplicate: bool,
@@ -183,7 +180,6 @@ impl<'w, 'p, 'c> MethodWeave<'w, 'p, 'c> {
             compact: false,
             guards: false,
             guard: None,
-            decision_len: 0,
             wants_duplicate: false,
             body_marker: None,
             decision_end: None,
@@ -238,7 +234,6 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             let end = self.code.new_label();
             entry.push(Insn::Label(end));
             self.decision_end = Some(end);
-            self.decision_len = entry.len();
             self.code.insns.splice(0..0, entry);
             self.guard = Some(local);
         }
@@ -404,7 +399,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                 .code
                 .insns
                 .iter()
-                .skip(self.decision_len)
+                .skip(self.after_decision())
                 .filter(|i| !matches!(i, Insn::Label(_)))
                 .eq(std::iter::once(&Insn::Simple(op::RETURN)))
     }
@@ -415,6 +410,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         for m in matched {
             self.outcome.hit(m.advice.id, kind_name(kind));
         }
+    }
+
+    /// The index right after the bypass decision (0 without one), found by
+    /// its end label: analyses may add labels, inside the decision too.
+    pub(super) fn after_decision(&self) -> usize {
+        self.decision_end.map_or(0, |end| self.position(end) + 1)
     }
 
     /// The index of a label that is in the code.
