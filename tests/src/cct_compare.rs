@@ -1000,7 +1000,9 @@ pub mod categories {
     pub const CLASS_LOADING: &str = "class loading (the weave's loads and bytes)";
     /// Work that depends on timing: reference processing (when the GC
     /// runs), waiting for other threads (`Thread.join`, `Object.wait`,
-    /// parking).
+    /// parking), and the `run()` of a thread the JDK starts during boot
+    /// (Common-Cleaner), which records only when its first scheduling
+    /// comes after recording starts.
     pub const TIMING: &str = "timing (reference processing, waiting for threads)";
     /// Class-data sharing: the weaving agent's class-file hook turns the CDS
     /// archive off, so the JDK's lookups in it take other paths, and lambda
@@ -1150,6 +1152,13 @@ pub mod categories {
             || frame.starts_with("java.lang.Class.forName")
     }
 
+    /// The `run()` of threads the JDK starts during boot whose code is not
+    /// otherwise reference processing (the Common-Cleaner is an
+    /// `InnocuousThread`): started before recording starts, each enters its
+    /// `run()` when it is first scheduled, before or after, and a tree has
+    /// it at its root only if after.
+    const BOOT_THREAD_RUNS: &[&str] = &["jdk.internal.misc.InnocuousThread.run()"];
+
     fn is_timing(frame: &str) -> bool {
         frame.starts_with("java.lang.Thread.join(")
             || frame.starts_with("java.lang.ThreadGroup.add(")
@@ -1217,7 +1226,8 @@ pub mod categories {
         ///    shutdown hook's thread);
         /// 2. [`CLASS_LOADING`]: a frame of the path is a class loader's;
         /// 3. [`TIMING`]: a frame of the path processes references, waits
-        ///    for another thread or adds or removes a thread of a group;
+        ///    for another thread or adds or removes a thread of a group; or a
+        ///    subtree at a root that is a boot thread's `run()`;
         ///    [`CDS`]: a frame of the path looks into the CDS archive or
         ///    spins a lambda proxy class;
         /// 4. [`FIRST_USE`]: a frame of the path is a class initializer or
@@ -1251,6 +1261,12 @@ pub mod categories {
                 return Some(CLASS_LOADING);
             }
             if frames.iter().any(|f| is_timing(f)) {
+                return Some(TIMING);
+            }
+            if matches!(d, Difference::Only { .. })
+                && frames.len() == 1
+                && BOOT_THREAD_RUNS.contains(&frames[0])
+            {
                 return Some(TIMING);
             }
             if frames.iter().any(|f| {
@@ -1342,6 +1358,51 @@ pub mod categories {
         /// The oracle's tree.
         pub fn oracle(&self) -> &Cct {
             self.oracle
+        }
+    }
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        fn no_jdk() -> JdkMethods {
+            JdkMethods {
+                index: ClassIndex::new(),
+                cache: Mutex::new(HashMap::new()),
+            }
+        }
+
+        fn only(side: Side, path: &str) -> Difference {
+            Difference::Only {
+                side,
+                path: path.into(),
+                count: 1,
+                descendants: 11,
+                subtree_calls: 13,
+            }
+        }
+
+        #[test]
+        fn a_boot_threads_run_at_a_root_is_timing_and_nowhere_else() {
+            let jdk = no_jdk();
+            let oracle = Cct {
+                frames: vec![],
+                nodes: vec![],
+                has_wall: false,
+                has_cpu: false,
+            };
+            let c = Classifier::new(&jdk, &oracle);
+            let run = "jdk.internal.misc.InnocuousThread.run()";
+            assert_eq!(c.classify(&only(Side::Right, run)), Some(TIMING));
+            assert_eq!(c.classify(&only(Side::Left, run)), Some(TIMING));
+            // Under a caller, or a count of it, it explains nothing.
+            let under = format!("App.main(java.lang.String[]);{run}");
+            assert_eq!(c.classify(&only(Side::Right, &under)), None);
+            let count = Difference::Count {
+                path: run.into(),
+                left: 1,
+                right: 2,
+            };
+            assert_eq!(c.classify(&count), None);
         }
     }
 }
