@@ -114,6 +114,10 @@ pub fn profile(req: &ProfileRequest) -> Result<i32, MajorError> {
         return Ok(if code == 0 { 1 } else { code });
     }
     let cct = Cct::read(&raw).map_err(|e| MajorError::Usage(e.to_string()))?;
+    // The runtime wrote each thread's tree as it was (format 3); the merged
+    // tree replaces it, in canonical order, so equal trees give equal files.
+    cct.write_raw_file(&raw)
+        .map_err(|e| MajorError::Usage(e.to_string()))?;
     let title = format!("major profile: {}", main_class(&req.args));
     let options = Options {
         title,

@@ -14,7 +14,8 @@
 //! The raw profile:
 //!
 //! ```text
-//! major-cct 1   (or the linear format 2: see `parse_v2`)
+//! major-cct 1   (or the linear formats 2, see `parse_v2`, and 3, each
+//!                thread's tree as the runtime writes it: [`thread_trees`])
 //! metrics calls wall_ns cpu_ns
 //! <path>\t<calls>\t<wall_ns>\t<cpu_ns>
 //! ```
@@ -32,6 +33,7 @@ pub mod names;
 pub mod prune;
 pub mod speedscope;
 pub mod summary;
+mod thread_trees;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -157,35 +159,12 @@ fn parse_v2<'t>(
         let (n, line) = lines
             .next()
             .ok_or_else(|| err(0, "the file ends inside the node list".into()))?;
-        let mut fields = line.split('\t');
-        let mut next = |what: &str| {
-            fields
-                .next()
-                .ok_or_else(|| err(n, format!("missing the {what} column")))
-        };
-        let parent: i64 = next("parent")?
-            .parse()
-            .map_err(|_| err(n, "the parent is not a number".into()))?;
+        let (parent, frame, values) = node_line(n, line, cct.frames.len(), metrics, err)?;
         let parent = match parent {
             -1 => None,
             p if p >= 0 && (p as usize) < cct.nodes.len() => Some(p as usize),
             p => return Err(err(n, format!("parent {p} is not an earlier node"))),
         };
-        let frame: usize = next("frame")?
-            .parse()
-            .ok()
-            .filter(|&f| f < cct.frames.len())
-            .ok_or_else(|| err(n, "the frame is not in the frame table".into()))?;
-        let mut values = [0u64; 3];
-        for &m in metrics {
-            let v = next(m.column())?;
-            values[m as usize] = v
-                .parse()
-                .map_err(|_| err(n, format!("{} value {v:?} is not a count", m.column())))?;
-        }
-        if fields.next().is_some() {
-            return Err(err(n, "more columns than the metrics line names".into()));
-        }
         cct.nodes.push(Node {
             parent,
             frame,
@@ -198,6 +177,43 @@ fn parse_v2<'t>(
         return Err(err(n, format!("text after the last node: {l:?}")));
     }
     Ok(cct)
+}
+
+/// The fields of a node line of a format-2 or format-3 raw profile on line
+/// `n`: `PARENT<TAB>FRAME<TAB>values` (the values in `metrics`' order), the
+/// frame checked against the frame table's size.
+pub(crate) fn node_line(
+    n: usize,
+    line: &str,
+    frames: usize,
+    metrics: &[Metric],
+    err: &dyn Fn(usize, String) -> ProfileError,
+) -> Result<(i64, usize, [u64; 3]), ProfileError> {
+    let mut fields = line.split('\t');
+    let mut next = |what: &str| {
+        fields
+            .next()
+            .ok_or_else(|| err(n, format!("missing the {what} column")))
+    };
+    let parent: i64 = next("parent")?
+        .parse()
+        .map_err(|_| err(n, "the parent is not a number".into()))?;
+    let frame: usize = next("frame")?
+        .parse()
+        .ok()
+        .filter(|&f| f < frames)
+        .ok_or_else(|| err(n, "the frame is not in the frame table".into()))?;
+    let mut values = [0u64; 3];
+    for &m in metrics {
+        let v = next(m.column())?;
+        values[m as usize] = v
+            .parse()
+            .map_err(|_| err(n, format!("{} value {v:?} is not a count", m.column())))?;
+    }
+    if fields.next().is_some() {
+        return Err(err(n, "more columns than the metrics line names".into()));
+    }
+    Ok((parent, frame, values))
 }
 
 /// One node of a [`Cct`]: a calling context.
@@ -247,10 +263,11 @@ impl Cct {
         let version = match lines.next() {
             Some((_, "major-cct 1")) => 1,
             Some((_, "major-cct 2")) => 2,
+            Some((_, "major-cct 3")) => 3,
             Some((n, l)) => {
                 return Err(err(
                     n,
-                    format!("not a major-cct 1 or 2 profile (first line {l:?})"),
+                    format!("not a major-cct 1, 2 or 3 profile (first line {l:?})"),
                 ))
             }
             None => return Err(err(0, "empty file, not a major-cct profile".into())),
@@ -279,6 +296,9 @@ impl Cct {
         }
         if version == 2 {
             return parse_v2(lines, &metrics, &err);
+        }
+        if version == 3 {
+            return thread_trees::parse_v3(lines, &metrics, &err);
         }
         let mut rows = Vec::new();
         for (n, line) in lines {
@@ -442,6 +462,45 @@ impl Cct {
             }
         }
         total
+    }
+
+    /// Writes the tree as a format-2 raw profile (see `parse_v2`), nodes and
+    /// frames in the tree's order: the canonical file of a tree read from a
+    /// format-3 profile (frames sorted, siblings by frame name), which
+    /// [`Cct::parse`] reads back into an equal tree.
+    pub fn write_raw(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        let metrics: String = self
+            .metrics()
+            .iter()
+            .map(|m| format!(" {}", m.column()))
+            .collect();
+        writeln!(
+            w,
+            "major-cct 2\nmetrics{metrics}\nframes {}",
+            self.frames.len()
+        )?;
+        for f in &self.frames {
+            writeln!(w, "{f}")?;
+        }
+        writeln!(w, "nodes {}", self.nodes.len())?;
+        for n in &self.nodes {
+            let parent = n.parent.map_or(-1, |p| p as i64);
+            write!(w, "{parent}\t{}\t{}", n.frame, n.calls)?;
+            if self.has_wall {
+                write!(w, "\t{}", n.wall)?;
+            }
+            if self.has_cpu {
+                write!(w, "\t{}", n.cpu)?;
+            }
+            writeln!(w)?;
+        }
+        Ok(())
+    }
+
+    /// [`Cct::write_raw`] into `path`, whole or not at all (through a
+    /// temporary file renamed into place).
+    pub fn write_raw_file(&self, path: &Path) -> Result<(), ProfileError> {
+        write_atomically(path, |w| self.write_raw(w))
     }
 
     /// The path of every node, `frame;frame;...`.
@@ -773,7 +832,7 @@ java.lang.Thread.run();Main$Worker.run()\t3\t690\t640
     fn errors_name_the_file_and_line() {
         let cases = [
             ("", "x.cct:0: empty file"),
-            ("major-cct 3\n", "x.cct:1: not a major-cct 1 or 2"),
+            ("major-cct 4\n", "x.cct:1: not a major-cct 1, 2 or 3"),
             (
                 "major-cct 1\nmetrics wall_ns\n",
                 "x.cct:2: expected `metrics calls",

@@ -1,16 +1,11 @@
 package major.runtime;
 
-import java.io.BufferedWriter;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A node of a thread's calling-context tree ({@code thisCallingContext}, major's
@@ -587,34 +582,26 @@ public final class CallingContext {
         });
     }
 
-    /** A node of the merged tree. */
-    private static final class Merged {
-        final String frame;
-        final java.util.HashMap<String, Merged> children = new java.util.HashMap<String, Merged>();
-        long calls;
-        long wall;
-        long cpu;
-
-        Merged(String frame) {
-            this.frame = frame;
-        }
-    }
-
     /**
-     * Writes every thread's tree, merged (roots by frame), as a raw profile
-     * (format 2, linear in the number of contexts):
+     * Writes every thread's tree as a raw profile, format 3 (linear in the
+     * number of contexts; {@code major profile} merges the threads' trees,
+     * roots by frame, and sorts them when it reads it):
      * <pre>
-     * major-cct 2
+     * major-cct 3
      * metrics calls[ wall_ns][ cpu_ns]
      * frames N
      * FRAME                         (N lines: frame 0, 1, ...)
-     * nodes M
-     * PARENT\tFRAME\tCALLS[\tWALL][\tCPU]   (M lines, in depth-first order:
-     *                               PARENT is an earlier line's number, or -1)
+     * threads T
+     * nodes M                       (T times: a thread's tree, M lines follow)
+     * UP\tFRAME\tCALLS[\tWALL][\tCPU]   (the thread's nodes 1..M in number
+     *                               order; UP the parent's number, 0 for the
+     *                               thread's outermost frames)
      * </pre>
-     * Frames and children are sorted by name, so equal trees give equal files.
-     * Written to a temporary file renamed into place, so that a reader never
-     * sees half a profile; iterative, whatever the depth of the tree.
+     * Nothing is merged, sorted or looked up here but the frame table: this
+     * runs in a shutdown hook of the profiled program, whose CPU time it adds
+     * to. Threads that still run may add nodes meanwhile: a tree is written
+     * up to the first node not yet visible. Written to a temporary file
+     * renamed into place, so that a reader never sees half a profile.
      *
      * @param path the file to write
      * @param times whether to write the wall times too
@@ -634,61 +621,64 @@ public final class CallingContext {
      * @throws IOException if it cannot be written
      */
     public static void writeProfile(String path, boolean times, boolean cpu) throws IOException {
-        Merged top = new Merged(null);
-        for (CallingContext r : roots()) {
-            merge(r, top);
-        }
-        // Frames, numbered in name order.
-        TreeMap<String, Integer> frames = new TreeMap<String, Integer>();
-        ArrayList<Merged> stack = new ArrayList<Merged>();
-        stack.add(top);
-        while (!stack.isEmpty()) {
-            Merged m = stack.remove(stack.size() - 1);
-            for (Merged c : m.children.values()) {
-                frames.put(c.frame, 0);
-                stack.add(c);
+        CallingContext[] roots = roots();
+        // Each tree's nodes, up to the first one not yet visible (a thread
+        // still running stores a node before it counts it).
+        CallingContext[][] trees = new CallingContext[roots.length][];
+        int[] sizes = new int[roots.length];
+        java.util.HashMap<String, Integer> frameIds = new java.util.HashMap<String, Integer>();
+        ArrayList<String> frames = new ArrayList<String>();
+        for (int t = 0; t < roots.length; t++) {
+            int size = roots[t].size;
+            CallingContext[] nodes = roots[t].nodes;
+            int n = 1;
+            while (n < size && n < nodes.length && nodes[n] != null) {
+                String f = nodes[n].frame;
+                if (!frameIds.containsKey(f)) {
+                    frameIds.put(f, frames.size());
+                    frames.add(f);
+                }
+                n++;
             }
-        }
-        int n = 0;
-        for (Map.Entry<String, Integer> e : frames.entrySet()) {
-            e.setValue(n++);
+            trees[t] = nodes;
+            sizes[t] = n;
         }
         java.io.File target = new java.io.File(path).getAbsoluteFile();
         java.io.File tmp = new java.io.File(target.getPath() + ".tmp");
-        Writer w = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(tmp), "UTF-8"), 1 << 16);
+        RawOut w = new RawOut(new FileOutputStream(tmp));
         try {
-            w.write("major-cct 2\n");
-            w.write("metrics calls" + (times ? " wall_ns" : "") + (cpu ? " cpu_ns" : "") + "\n");
-            w.write("frames " + frames.size() + "\n");
-            for (String f : frames.keySet()) {
-                w.write(f);
-                w.write('\n');
+            w.text("major-cct 3\nmetrics calls" + (times ? " wall_ns" : "") + (cpu ? " cpu_ns" : "") + "\nframes ");
+            w.number(frames.size());
+            w.newline();
+            for (String f : frames) {
+                w.text(f);
+                w.newline();
             }
-            int nodes = count(top);
-            w.write("nodes " + nodes + "\n");
-            // Depth first, children in frame order: (node, parent line) pairs.
-            ArrayList<Object[]> todo = new ArrayList<Object[]>();
-            pushChildren(todo, top, -1);
-            int line = 0;
-            while (!todo.isEmpty()) {
-                Object[] t = todo.remove(todo.size() - 1);
-                Merged m = (Merged) t[0];
-                w.write(Integer.toString((Integer) t[1]));
-                w.write('\t');
-                w.write(Integer.toString(frames.get(m.frame)));
-                w.write('\t');
-                w.write(Long.toString(m.calls));
-                if (times) {
-                    w.write('\t');
-                    w.write(Long.toString(m.wall));
+            w.text("threads ");
+            w.number(roots.length);
+            w.newline();
+            for (int t = 0; t < roots.length; t++) {
+                CallingContext[] nodes = trees[t];
+                w.text("nodes ");
+                w.number(sizes[t] - 1);
+                w.newline();
+                for (int i = 1; i < sizes[t]; i++) {
+                    CallingContext c = nodes[i];
+                    w.number(c.up);
+                    w.tab();
+                    w.number(frameIds.get(c.frame));
+                    w.tab();
+                    w.number(c.calls);
+                    if (times) {
+                        w.tab();
+                        w.number(c.wall);
+                    }
+                    if (cpu) {
+                        w.tab();
+                        w.number(c.cpu);
+                    }
+                    w.newline();
                 }
-                if (cpu) {
-                    w.write('\t');
-                    w.write(Long.toString(m.cpu));
-                }
-                w.write('\n');
-                pushChildren(todo, m, line);
-                line++;
             }
         } finally {
             w.close();
@@ -701,55 +691,75 @@ public final class CallingContext {
         }
     }
 
-    /** Pushes {@code m}'s children, last in frame order first (so the first pops first). */
-    private static void pushChildren(ArrayList<Object[]> todo, Merged m, int line) {
-        if (m.children.isEmpty()) {
-            return;
-        }
-        ArrayList<String> names = new ArrayList<String>(m.children.keySet());
-        java.util.Collections.sort(names);
-        for (int i = names.size() - 1; i >= 0; i--) {
-            todo.add(new Object[] {m.children.get(names.get(i)), line});
-        }
-    }
+    /**
+     * The profile's bytes, buffered by hand: numbers in decimal without a
+     * string per number, text in UTF-8, one write per 64 KB.
+     */
+    private static final class RawOut {
+        private final FileOutputStream out;
+        private final byte[] buf = new byte[1 << 16];
+        private final byte[] digits = new byte[20];
+        private int len;
 
-    /** The number of nodes below {@code top}. */
-    private static int count(Merged top) {
-        int n = 0;
-        ArrayList<Merged> stack = new ArrayList<Merged>();
-        stack.add(top);
-        while (!stack.isEmpty()) {
-            Merged m = stack.remove(stack.size() - 1);
-            n += m.children.size();
-            stack.addAll(m.children.values());
+        RawOut(FileOutputStream out) {
+            this.out = out;
         }
-        return n;
-    }
 
-    /** Adds the tree below {@code root} into {@code into}, iteratively. */
-    private static void merge(CallingContext root, Merged into) {
-        ArrayList<Object[]> todo = new ArrayList<Object[]>();
-        todo.add(new Object[] {root, into});
-        while (!todo.isEmpty()) {
-            Object[] t = todo.remove(todo.size() - 1);
-            CallingContext n = (CallingContext) t[0];
-            Merged target = (Merged) t[1];
-            CallingContext[] k = n.children;
-            int count = k == null ? 0 : Math.min(n.count, k.length);
-            for (int i = 0; i < count; i++) {
-                CallingContext c = k[i];
-                if (c == null || c.calls == 0) {
-                    continue;
-                }
-                Merged m = target.children.get(c.frame);
-                if (m == null) {
-                    m = new Merged(c.frame);
-                    target.children.put(c.frame, m);
-                }
-                m.calls += c.calls;
-                m.wall += c.wall;
-                m.cpu += c.cpu;
-                todo.add(new Object[] {c, m});
+        void text(String s) throws IOException {
+            byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (len + b.length > buf.length) {
+                flush();
+            }
+            if (b.length > buf.length) {
+                out.write(b);
+            } else {
+                System.arraycopy(b, 0, buf, len, b.length);
+                len += b.length;
+            }
+        }
+
+        void number(long v) throws IOException {
+            if (len + 21 > buf.length) {
+                flush();
+            }
+            if (v < 0) {
+                buf[len++] = '-';
+                v = -v;
+            }
+            int d = 0;
+            do {
+                digits[d++] = (byte) ('0' + (int) (v % 10));
+                v /= 10;
+            } while (v != 0);
+            while (d > 0) {
+                buf[len++] = digits[--d];
+            }
+        }
+
+        void tab() throws IOException {
+            if (len == buf.length) {
+                flush();
+            }
+            buf[len++] = '\t';
+        }
+
+        void newline() throws IOException {
+            if (len == buf.length) {
+                flush();
+            }
+            buf[len++] = '\n';
+        }
+
+        private void flush() throws IOException {
+            out.write(buf, 0, len);
+            len = 0;
+        }
+
+        void close() throws IOException {
+            try {
+                flush();
+            } finally {
+                out.close();
             }
         }
     }
