@@ -996,7 +996,9 @@ pub mod categories {
     /// data and factory; the runtime reflects on classes).
     pub const FIRST_USE: &str = "class initialization and Class caches (first use elsewhere)";
     /// Under a class-loading frame: woven classes load the runtime's classes
-    /// and carry other bytes, so the class loaders' work differs.
+    /// and carry other bytes, so the class loaders' work differs; and a
+    /// thread's release at its end of the native buffers the module system
+    /// took reading the patch of java.base that holds the runtime's classes.
     pub const CLASS_LOADING: &str = "class loading (the weave's loads and bytes)";
     /// Work that depends on timing: reference processing (when the GC
     /// runs), waiting for other threads (`Thread.join`, `Object.wait`,
@@ -1057,6 +1059,11 @@ pub mod categories {
         "java.lang.Float.floatToRawIntBits(float)",
         "java.lang.Double.longBitsToDouble(long)",
         "java.lang.Double.doubleToRawLongBits(double)",
+        // JDK 19 and later.
+        "java.lang.Thread.currentThread()",
+        // JDK 20 and later.
+        "java.lang.Float.float16ToFloat(short)",
+        "java.lang.Float.floatToFloat16(float)",
     ];
 
     /// What the JDK's class files say about methods, by frame name: whether
@@ -1145,7 +1152,11 @@ pub mod categories {
     }
 
     fn is_class_loading(frame: &str) -> bool {
-        frame.starts_with("java.lang.ClassLoader.")
+        // The release, as a thread ends, of the per-thread native buffers
+        // the module system took in it while reading `major run`'s patch of
+        // java.base (the runtime's classes, `--patch-module`).
+        frame == "jdk.internal.misc.TerminatingThreadLocal.threadTerminated()"
+            || frame.starts_with("java.lang.ClassLoader.")
             || frame.starts_with("java.security.SecureClassLoader.")
             || frame.starts_with("java.net.URLClassLoader")
             || frame.starts_with("jdk.internal.loader.")

@@ -2,7 +2,8 @@
 //! calling-context tree of a program (`major profile`, single-phase: every
 //! class woven as it loads, the JDK's included) against the JVMTI oracle's
 //! (`tests/jvmti/cct_oracle.c`, unwoven run), JDK frames included, on the
-//! six CCT programs, javac compiling a small tree, xalan and antlr4. Both
+//! six CCT programs, javac compiling a small tree, xalan and antlr4 (and on
+//! JDK 25, three of the CCT programs). Both
 //! trees are compared node for node and count for count in the node-table
 //! form (major's raw profile format 2, which the oracle writes with
 //! `format=cct`); every difference must fall in one of the named categories
@@ -18,7 +19,7 @@ use std::time::Instant;
 use major_tests::cct_compare::categories::{is_hidden_class, Classifier, JdkMethods};
 use major_tests::cct_compare::{compare_ccts, oracle, splice, Cct, Comparison};
 use major_tests::workloads::{self, FIXED_JVM_OPTIONS};
-use major_tests::{jdk17, skip};
+use major_tests::{jdk17, jdk25, skip};
 
 /// A scratch directory for this test binary under Cargo's temporary directory
 /// for tests (`target/tmp`), emptied when a run first uses it: a failing
@@ -44,6 +45,8 @@ fn major_binary() -> Option<PathBuf> {
 /// What every case needs: the JDK, the oracle, the major binary and the
 /// JDK's method facts.
 struct Setup {
+    /// The JDK's feature version, `17` or `25`.
+    version: &'static str,
     home: PathBuf,
     oracle: PathBuf,
     major: PathBuf,
@@ -52,37 +55,43 @@ struct Setup {
 
 fn setup() -> Option<&'static Setup> {
     static SETUP: OnceLock<Option<Setup>> = OnceLock::new();
-    SETUP
-        .get_or_init(|| {
-            let Some(home) = jdk17() else {
-                skip("no JDK 17");
-                return None;
-            };
-            let Some(major) = major_binary() else {
-                skip(
-                    "no major binary beside this test (build it: cargo build --release -p major-weaver \
-                     -p major-agent, or run the whole workspace's tests)",
-                );
-                return None;
-            };
-            let dir = scratch().join("oracle");
-            std::fs::create_dir_all(&dir).unwrap();
-            let oracle = match oracle::build(&home, &dir) {
-                Ok(lib) => lib,
-                Err(why) => {
-                    skip(&format!("cannot build the oracle: {why}"));
-                    return None;
-                }
-            };
-            let jdk = JdkMethods::open(&home).unwrap();
-            Some(Setup {
-                home,
-                oracle,
-                major,
-                jdk,
-            })
-        })
-        .as_ref()
+    SETUP.get_or_init(|| setup_for("17", jdk17())).as_ref()
+}
+
+fn setup25() -> Option<&'static Setup> {
+    static SETUP: OnceLock<Option<Setup>> = OnceLock::new();
+    SETUP.get_or_init(|| setup_for("25", jdk25())).as_ref()
+}
+
+fn setup_for(version: &'static str, home: Option<PathBuf>) -> Option<Setup> {
+    let Some(home) = home else {
+        skip(&format!("no JDK {version}"));
+        return None;
+    };
+    let Some(major) = major_binary() else {
+        skip(
+            "no major binary beside this test (build it: cargo build --release -p major-weaver \
+             -p major-agent, or run the whole workspace's tests)",
+        );
+        return None;
+    };
+    let dir = scratch().join(format!("oracle-{version}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let oracle = match oracle::build(&home, &dir) {
+        Ok(lib) => lib,
+        Err(why) => {
+            skip(&format!("cannot build the oracle: {why}"));
+            return None;
+        }
+    };
+    let jdk = JdkMethods::open(&home).unwrap();
+    Some(Setup {
+        version,
+        home,
+        oracle,
+        major,
+        jdk,
+    })
 }
 
 /// One program to run both ways: its class path, main class and arguments.
@@ -99,7 +108,7 @@ struct Case {
 /// time: they are independent), checks both succeed with the same output,
 /// and compares the trees; returns the comparison (already printed).
 fn run_case(s: &Setup, case: &Case, max_percent: usize) -> Comparison {
-    let dir = scratch().join(&case.name);
+    let dir = scratch().join(format!("{}-jdk{}", case.name, s.version));
     // Work directories of the same length: programs walk their paths.
     let (odir, mdir) = (dir.join("work-o"), dir.join("work-m"));
     for d in [&odir, &mdir] {
@@ -235,10 +244,34 @@ fn run_case(s: &Setup, case: &Case, max_percent: usize) -> Comparison {
 #[test]
 fn the_cct_programs_whole_trees_match_the_oracle() {
     let Some(s) = setup() else { return };
-    let classes = scratch().join("classes");
+    run_programs(s, "classes", oracle::PROGRAMS, 30);
+}
+
+/// On JDK 25, the programs whose trees match: recursion, threads, class
+/// initializers. The other three (exceptions, reflection, lambdas) differ
+/// in the method-handle machinery that links their call sites and
+/// reflective accessors (`MethodHandleNatives.linkCallSite`,
+/// `findMethodHandleType`: 62–347 differences, 617–3,040 nodes), whose
+/// causes are not named yet. JDK 25's start-up differs more between the
+/// two runs (the patch of java.base that holds the runtime's classes, class
+/// initializers of the virtual-thread machinery): the categories may cover
+/// up to 40% of these small trees, most of which is start-up.
+#[test]
+fn the_cct_programs_whole_trees_match_the_oracle_on_jdk25() {
+    let Some(s) = setup25() else { return };
+    run_programs(
+        s,
+        "classes-25",
+        &["CctRecursion", "CctThreads", "CctStatics"],
+        40,
+    );
+}
+
+fn run_programs(s: &Setup, classes: &str, programs: &[&str], max_percent: usize) {
+    let classes = scratch().join(classes);
     std::fs::create_dir_all(&classes).unwrap();
     oracle::compile_programs(&s.home, &classes);
-    for program in oracle::PROGRAMS {
+    for program in programs {
         run_case(
             s,
             &Case {
@@ -248,7 +281,7 @@ fn the_cct_programs_whole_trees_match_the_oracle() {
                 args: vec![],
                 jvm_options: vec![],
             },
-            30,
+            max_percent,
         );
     }
 }
