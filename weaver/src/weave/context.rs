@@ -7,9 +7,13 @@
 //! ```text
 //!   node = enterContext("p.C.m(int)")      on entry (null while a bypass is on;
 //!                                          every method below does nothing then)
-//!   node.root.current = node.up            before each return (inline)
-//!   exitThrown(node, e)                    in a handler of the whole body that
-//!                                          rethrows (noting where `e` was thrown)
+//!   exitContext(node)                      before each return: node.root.current
+//!                                          = node.up (a call of 4 bytes that every
+//!                                          compiler inlines, not the 15 inline:
+//!                                          a getter must stay under HotSpot's
+//!                                          35-byte limit for inlining)
+//!   throw exitThrown(e, node)              in a handler of the whole body (noting
+//!                                          where `e` was thrown; 5 bytes)
 //!   restoreContext(node)                   at the entry of each exception handler
 //!   enterNative(node, "p.D.n()") / restoreContext(node)
 //!                                          around each call of a method without a
@@ -180,8 +184,6 @@ pub struct Wrap<'a> {
     pub handler_from: Option<Option<Label>>,
     /// A free local for the node.
     pub node: u16,
-    /// A free local for the exception.
-    pub exc: u16,
 }
 
 /// Keeps the calling-context tree in `code` (see the module doc). Returns
@@ -199,14 +201,12 @@ pub fn wrap(
         &format!("(Ljava/lang/String;I){ctx}"),
         false,
     )?;
-    let root_field = pool.field_ref(CONTEXT, "root", ctx)?;
-    let up_field = pool.field_ref(CONTEXT, "up", "I")?;
-    let current_field = pool.field_ref(CONTEXT, "current", "I")?;
+    let exit = pool.method_ref(CONTEXT, "exitContext", &format!("({ctx})V"), false)?;
     let restore = pool.method_ref(CONTEXT, "restoreContext", &format!("({ctx})V"), false)?;
     let thrown = pool.method_ref(
         CONTEXT,
         "exitThrown",
-        &format!("({ctx}Ljava/lang/Throwable;)V"),
+        &format!("(Ljava/lang/Throwable;{ctx})Ljava/lang/Throwable;"),
         false,
     )?;
     let frame = pool.string(w.frame)?;
@@ -257,31 +257,9 @@ pub fn wrap(
                 call_with_node(restore, &mut out);
             }
             Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
-                // Leave the frame, inline: node.root.current = node.up
-                let skip = code.new_label();
-                out.extend([
-                    load.clone(),
-                    Insn::Jump {
-                        op: op::IFNULL,
-                        target: skip,
-                    },
-                    load.clone(),
-                    Insn::Cp {
-                        op: op::GETFIELD,
-                        index: root_field,
-                    },
-                    load.clone(),
-                    Insn::Cp {
-                        op: op::GETFIELD,
-                        index: up_field,
-                    },
-                    Insn::Cp {
-                        op: op::PUTFIELD,
-                        index: current_field,
-                    },
-                    Insn::Label(skip),
-                    insn,
-                ]);
+                // Leave the frame: node.root.current = node.up
+                call_with_node(exit, &mut out);
+                out.push(insn);
             }
             Insn::Cp { op: o, index: r }
                 if matches!(
@@ -334,28 +312,10 @@ pub fn wrap(
         let from = from.unwrap_or(start);
         let end = code.new_label();
         let h = code.new_label();
-        let exc = Insn::Local {
-            op: op::ALOAD,
-            index: w.exc,
-            wide: w.exc > 255,
-        };
-        out.extend([
-            Insn::Label(end),
-            Insn::Label(h),
-            Insn::Local {
-                op: op::ASTORE,
-                index: w.exc,
-                wide: w.exc > 255,
-            },
-            load.clone(),
-            exc.clone(),
-            Insn::Cp {
-                op: op::INVOKESTATIC,
-                index: thrown,
-            },
-            exc,
-            Insn::Simple(op::ATHROW),
-        ]);
+        // [e] -> throw exitThrown(e, node)
+        out.extend([Insn::Label(end), Insn::Label(h)]);
+        call_with_node(thrown, &mut out);
+        out.push(Insn::Simple(op::ATHROW));
         code.handlers.push(Handler {
             start: from,
             end,
@@ -572,6 +532,7 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
                 | "enterIn"
                 | "enterMiss"
                 | "currentIn"
+                | "exitContext"
                 | "exitThrown"
                 | "restoreContext"
                 | "enterNative"

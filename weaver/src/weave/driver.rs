@@ -596,7 +596,6 @@ impl<'p> Weaver<'p> {
                         owner: context::owner(self.full_coverage),
                         handler_from,
                         node: mw.next_local,
-                        exc: mw.next_local + 1,
                     })
                 } else {
                     None
@@ -820,7 +819,6 @@ impl<'p> Weaver<'p> {
                         owner: context::owner(self.full_coverage),
                         handler_from: Some(None),
                         node: next_local,
-                        exc: next_local + 1,
                     };
                     context::wrap(&mut code, &w, index, &mut edit.pool)?;
                 }

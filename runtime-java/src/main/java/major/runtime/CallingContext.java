@@ -279,12 +279,27 @@ public final class CallingContext {
     }
 
     /**
-     * Leaves the frame of {@code node} as {@code t} unwinds it.
+     * Leaves the frame of {@code node} as it returns: its parent becomes
+     * current (a call in the woven code, which every compiler inlines: the
+     * same statement written out would make small methods too big to inline).
      *
      * @param node the node entered, or null
-     * @param t the exception
      */
-    public static void exitThrown(CallingContext node, Throwable t) {
+    public static void exitContext(CallingContext node) {
+        if (node != null) {
+            node.root.current = node.up;
+        }
+    }
+
+    /**
+     * Leaves the frame of {@code node} as {@code t} unwinds it (woven code
+     * throws what it returns).
+     *
+     * @param t the exception
+     * @param node the node entered, or null
+     * @return {@code t}
+     */
+    public static Throwable exitThrown(Throwable t, CallingContext node) {
         if (node != null) {
             CallingContext root = node.root;
             if (root.thrown != t) {
@@ -293,6 +308,7 @@ public final class CallingContext {
             }
             root.current = node.up;
         }
+        return t;
     }
 
     /**
