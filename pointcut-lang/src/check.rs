@@ -63,7 +63,12 @@ pub struct ResolvedAdvice {
     pub kind: AdviceKind,
     /// Binding slots: the parameters, then the returning/throwing formal if any.
     pub formals: Vec<Formal>,
-    /// The resolved pointcut; `Ctx::Bind { slot }` refers to `formals[slot]`.
+    /// Parameters of named pointcuts referenced with `*` whose `if(..)`
+    /// reads them: bound to the slots after the formals (`formals.len() +
+    /// i`), read by those `if` tests alone.
+    pub hidden: Vec<Formal>,
+    /// The resolved pointcut; `Ctx::Bind { slot }` refers to `formals[slot]`,
+    /// or past them to `hidden[slot - formals.len()]`.
     pub pointcut: Pc,
     /// The body.
     pub body: AdviceBody,
@@ -348,6 +353,7 @@ fn resolve_advice(
     }
     let mut res = Resolver::new(index, concrete, allow_abstract, diags);
     let pc = res.resolve_top(&ad.pointcut, lexical, &formals);
+    let hidden = res.hidden().to_vec();
     check_bindings(&pc, &formals, &prebound, file, diags, true);
     check_bound_types(&pc, &formals, diags);
     if let AdviceKind::AfterThrowing(Some(f)) = &ad.kind {
@@ -388,6 +394,7 @@ fn resolve_advice(
         file,
         kind: ad.kind.clone(),
         formals: formals.into_iter().cloned().collect(),
+        hidden,
         pointcut: pc,
         body: ad.body.clone(),
         span: ad.span,
@@ -479,9 +486,13 @@ fn bound(pc: &Pc, formals: &[&Formal], diags: &mut Diags) -> Bound {
             out.push((slot, span, file));
         }
     };
+    // Slots past the formals are the resolver's, for `if(..)` tests only
+    // (`Resolver::hidden`): no formal to bind, wherever they are.
     let ctx = |c: &Ctx, out: &mut Bound, diags: &mut Diags, add: &mut AddFn<'_>| {
         if let Ctx::Bind { slot, span } = c {
-            add(out, *slot, *span, pc.file, diags);
+            if *slot < formals.len() {
+                add(out, *slot, *span, pc.file, diags);
+            }
         }
     };
     match &pc.kind {

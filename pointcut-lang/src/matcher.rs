@@ -1625,7 +1625,10 @@ pub fn compile_advice_part(
     world: &dyn TypeWorld,
 ) -> CompiledPointcut {
     let formal_type = |slot: usize| -> Option<TypePattern> {
-        let f = advice.formals.get(slot)?;
+        let f = advice
+            .formals
+            .get(slot)
+            .or_else(|| advice.hidden.get(slot.checked_sub(advice.formals.len())?))?;
         let mut tp = crate::parse::parse_type_pattern(&f.ty.name).ok()?;
         // `int[] a`, `String... rest`: the dimensions are not part of the name.
         if let TypePatternKind::Named(n) = &mut tp.kind {

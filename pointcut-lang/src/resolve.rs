@@ -517,6 +517,8 @@ pub(crate) struct Resolver<'a, 'u> {
     pub diags: &'a mut Vec<(usize, Diagnostic)>,
     stack: Vec<(usize, String)>,
     formal_types: Vec<JavaType>,
+    /// Slots past the formals, bound for `if(..)` tests only ([`Resolver::hidden`]).
+    hidden: Vec<Formal>,
     /// Nodes produced so far: inlining can grow a tree exponentially
     /// (`p2(): p1() || p1(); p3(): p2() || p2(); ...`), so it is bounded.
     nodes: usize,
@@ -644,14 +646,24 @@ impl<'a, 'u> Resolver<'a, 'u> {
             diags,
             stack: Vec::new(),
             formal_types: Vec::new(),
+            hidden: Vec::new(),
             nodes: 0,
         }
+    }
+
+    /// The slots past the formals that the last [`Resolver::resolve_top`]
+    /// bound for `if(..)` tests alone: the parameters of named pointcuts
+    /// referenced with `*` whose `if(..)` reads them (slot `formals + i`
+    /// is the `i`th), with their declared types.
+    pub fn hidden(&self) -> &[Formal] {
+        &self.hidden
     }
 
     /// Resolves `pc`, written in aspect `lexical`, with formals `formals` occupying
     /// slots `0..`.
     pub fn resolve_top(&mut self, pc: &Pointcut, lexical: usize, formals: &[&Formal]) -> Pc {
         self.formal_types = formals.iter().map(|f| f.ty.clone()).collect();
+        self.hidden.clear();
         let env: HashMap<String, Subst> = formals
             .iter()
             .enumerate()
@@ -907,6 +919,20 @@ impl<'a, 'u> Resolver<'a, 'u> {
                         }
                         s.clone()
                     }
+                    // `p(*)` where p's `if(..)` reads the parameter: the
+                    // value is bound to a slot of its own, past the
+                    // formals, that only the `if` reads (AspectJ evaluates
+                    // it with the value whatever the reference passes).
+                    None if t.is_any()
+                        && decl
+                            .expr
+                            .as_ref()
+                            .is_some_and(|e| if_reads(e, &param.name.name)) =>
+                    {
+                        let slot = self.formal_types.len() + self.hidden.len();
+                        self.hidden.push(param.clone());
+                        Subst::Bind(slot)
+                    }
                     None => Subst::Type(scope.resolve_type_pattern(t)),
                 },
             };
@@ -958,6 +984,35 @@ impl<'a, 'u> Resolver<'a, 'u> {
         rebase_bind_spans(&mut inner, &binds, file);
         inner
     }
+}
+
+/// Whether an `if(..)` in `pc` may read `name` (written as a word not
+/// after a `.`; conservative: a string literal counts too), directly or
+/// by passing it on to another named pointcut.
+fn if_reads(pc: &Pointcut, name: &str) -> bool {
+    use PointcutKind as K;
+    match &pc.kind {
+        K::And(a, b) | K::Or(a, b) => if_reads(a, name) || if_reads(b, name),
+        K::Not(a) | K::Cflow(a) | K::CflowBelow(a) => if_reads(a, name),
+        K::If(e) => reads_word(&e.text, name),
+        K::Reference(r) => r
+            .args
+            .iter()
+            .any(|a| matches!(a, ArgPattern::Type(t) if t.as_identifier() == Some(name))),
+        _ => false,
+    }
+}
+
+/// Whether `text` has the identifier `name` as a whole word, not after `.`.
+fn reads_word(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].trim_end().chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !text[..at].chars().next_back().is_some_and(ident)
+            && before != Some('.')
+            && !after.is_some_and(ident)
+    })
 }
 
 fn any_type(span: Span) -> TypePattern {

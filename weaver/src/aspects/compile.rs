@@ -591,7 +591,12 @@ fn plan_ifs(
                 let used = used_identifiers(expr);
                 let mut params: Vec<IfParam> = names
                     .iter()
-                    .filter(|(n, slot)| *slot < testable && used.contains(n.as_str()))
+                    .filter(|(n, slot)| {
+                        // A formal with a value when the test runs, or a slot
+                        // past them that the resolver bound for `if` alone.
+                        (*slot < testable || *slot >= adv.formals.len())
+                            && used.contains(n.as_str())
+                    })
                     .map(|(n, slot)| IfParam {
                         name: n.clone(),
                         slot: *slot,

@@ -446,7 +446,9 @@ pub fn exact_descriptor(tp: &TypePattern, world: &dyn TypeWorld) -> Option<Strin
 /// The sources of each formal slot, from the `this`/`target`/`args` bindings of
 /// `pc` (the first binding found on any branch), plus returning/throwing.
 pub fn bindings(advice: &ResolvedAdvice, cflows: &[usize]) -> Vec<Option<Source>> {
-    let mut out = pc_bindings(&advice.pointcut, advice.formals.len(), cflows);
+    // The formals, then the slots only `if(..)` tests read (past them).
+    let slots = advice.formals.len() + advice.hidden.len();
+    let mut out = pc_bindings(&advice.pointcut, slots, cflows);
     match &advice.kind {
         AdviceKind::AfterReturning(Some(_)) => {
             if let Some(l) = out.last_mut() {
@@ -672,7 +674,17 @@ fn node(
     world: &dyn TypeWorld,
     counters: &mut (usize, usize),
 ) -> Residue {
-    let formal_type = |slot: usize| advice.method.formal_types.get(slot).cloned();
+    // A formal's type; past the formals, a slot bound for `if(..)` tests
+    // alone has the type of the test's parameter that reads it.
+    let formal_type = |slot: usize| {
+        advice.method.formal_types.get(slot).cloned().or_else(|| {
+            advice.method.if_tests.iter().find_map(|t| {
+                let at = t.slots.iter().position(|&s| s == slot)?;
+                let (params, _) = major_classfile::descriptor::parse_method(&t.descriptor).ok()?;
+                params.get(at).map(|p| p.to_string())
+            })
+        })
+    };
     let ctx_test = |c: &Ctx, s: Source| -> Residue {
         let want = match c {
             Ctx::Type(tp) => match exact_descriptor(tp, world) {
