@@ -1294,6 +1294,10 @@ pub mod categories {
                     || f.starts_with("java.lang.Class.privateGetDeclared")
                     || f.starts_with("java.lang.Class.getConstructor0(")
                     || f.starts_with("java.lang.Class.getMethod0(")
+                    // Method handle constants of system classes are cached in
+                    // Lookup's lookaside table: the first resolution anywhere
+                    // (the runtime's, the bootstrap's) fills it.
+                    || f.starts_with("java.lang.invoke.MethodHandles$Lookup.linkMethodHandleConstant(")
             }) {
                 return Some(FIRST_USE);
             }

@@ -250,9 +250,9 @@ fn the_cct_programs_whole_trees_match_the_oracle() {
 /// On JDK 25, the programs whose trees match: recursion, threads, class
 /// initializers. The other three (exceptions, reflection, lambdas) differ
 /// in the method-handle machinery that links their call sites and
-/// reflective accessors (`MethodHandleNatives.linkCallSite`,
-/// `findMethodHandleType`: 62–347 differences, 617–3,040 nodes), whose
-/// causes are not named yet. JDK 25's start-up differs more between the
+/// reflective accessors: its caches of lambda forms and invokers
+/// (`MethodTypeForm`, `Invokers`), which the runtime's own reflection warms
+/// in major's run (11–62 differences, 93–3,040 nodes), not categorized yet. JDK 25's start-up differs more between the
 /// two runs (the patch of java.base that holds the runtime's classes, class
 /// initializers of the virtual-thread machinery): the categories may cover
 /// up to 40% of these small trees, most of which is start-up.
