@@ -270,6 +270,41 @@ impl Interner {
     }
 }
 
+/// The blocks whose entry changed since they were last analysed. The one
+/// first in code order goes next: blocks are in code order, so a block's
+/// predecessors mostly come first, and each block is mostly analysed once
+/// all the edges into it were merged (a loop's body again once its back edge
+/// changed the loop head).
+struct Worklist {
+    queued: Vec<bool>,
+    /// No block before this one is queued.
+    next: usize,
+}
+
+impl Worklist {
+    fn new(blocks: usize) -> Self {
+        Worklist {
+            queued: vec![false; blocks],
+            next: blocks,
+        }
+    }
+
+    /// Queues block `b` (once).
+    fn push(&mut self, b: usize) {
+        self.queued[b] = true;
+        self.next = self.next.min(b);
+    }
+
+    /// Takes the queued block first in code order.
+    fn pop(&mut self) -> Option<usize> {
+        let k = self.queued[self.next..].iter().position(|q| *q)?;
+        let b = self.next + k;
+        self.queued[b] = false;
+        self.next = b + 1;
+        Some(b)
+    }
+}
+
 struct Block {
     start: usize,
     end: usize,
@@ -297,6 +332,35 @@ struct Analysis<'c, 'p> {
     this_id: u32,
     /// The interned class each handler catches (`Throwable` for any), by handler.
     catch_types: Vec<u32>,
+    /// By constant-pool index, 1 + the index in `refs` of what the entry
+    /// does to the stack once decoded (0: not yet).
+    ref_at: Vec<u32>,
+    /// Field and method references and classes decoded for the analysis.
+    refs: Vec<RefEffect>,
+}
+
+/// What a constant-pool entry does to the stack where an instruction names
+/// it, decoded once per analysis (the worklist visits blocks again, and
+/// code calls the same methods again and again).
+#[derive(Clone, Copy)]
+struct RefEffect {
+    /// What the entry was decoded as.
+    kind: RefKind,
+    /// Slots of the field's value, or of the method's arguments.
+    slots: u16,
+    /// The field's value, the method's result (`None`: void) or the class.
+    value: Option<VType>,
+    /// Whether the method is a constructor.
+    is_init: bool,
+}
+
+/// How an instruction reads a constant-pool entry ([`RefEffect`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RefKind {
+    Field,
+    Method,
+    /// A class named by `checkcast` or `multianewarray`.
+    Class,
 }
 
 struct Finished {
@@ -330,9 +394,14 @@ impl<'c, 'p> Analysis<'c, 'p> {
         let mut interner = Interner::default();
         let mut new_class = HashMap::default();
         let mut last_label = None;
+        // max_locals: parameters and every local the code names.
+        let mut max_locals = descriptor::param_slots(ctx.descriptor)? + usize::from(!ctx.is_static);
         for insn in code.insns.iter() {
             match insn {
-                Insn::Label(l) => last_label = Some(*l),
+                Insn::Label(l) => {
+                    last_label = Some(*l);
+                    continue;
+                }
                 Insn::Cp { op: op::NEW, index } => {
                     let name = pool.class_name(*index)?;
                     new_class.insert(
@@ -340,8 +409,18 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         interner.id(&name),
                     );
                 }
-                _ => last_label = None,
+                Insn::Local { op, index, .. } => {
+                    max_locals = max_locals.max(*index as usize + local_size(*op))
+                }
+                Insn::Iinc { index, .. } => max_locals = max_locals.max(*index as usize + 1),
+                Insn::Simple(o) => {
+                    if let Some((_, i)) = short_form(*o) {
+                        max_locals = max_locals.max(i as usize + local_size(*o));
+                    }
+                }
+                _ => {}
             }
+            last_label = None;
         }
         // Blocks: a leader is the first instruction after a label that normalize
         // marked, which we recompute here from the same rules.
@@ -376,22 +455,6 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 interner.id(&pool.class_name(handler.catch_type)?)
             });
         }
-        // max_locals: parameters and every local the code names.
-        let mut max_locals = descriptor::param_slots(ctx.descriptor)? + usize::from(!ctx.is_static);
-        for insn in code.insns.iter() {
-            match insn {
-                Insn::Local { op, index, .. } => {
-                    max_locals = max_locals.max(*index as usize + local_size(*op))
-                }
-                Insn::Iinc { index, .. } => max_locals = max_locals.max(*index as usize + 1),
-                Insn::Simple(o) => {
-                    if let Some((_, i)) = short_form(*o) {
-                        max_locals = max_locals.max(i as usize + local_size(*o));
-                    }
-                }
-                _ => {}
-            }
-        }
         if max_locals > 0xFFFF {
             return Err(Error::malformed(None, "more than 65535 local slots"));
         }
@@ -413,6 +476,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
             max_locals,
             this_id,
             catch_types,
+            ref_at: Vec::new(),
+            refs: Vec::new(),
         })
     }
 
@@ -473,15 +538,13 @@ impl<'c, 'p> Analysis<'c, 'p> {
         }
         let init = self.initial_frame()?;
         self.entries[0] = Some(init);
-        let mut work = vec![0usize];
-        let mut queued = vec![false; self.blocks.len()];
-        queued[0] = true;
+        let mut work = Worklist::new(self.blocks.len());
+        work.push(0);
         let mut f = Frame {
             locals: Vec::new(),
             stack: Vec::new(),
         };
         while let Some(b) = work.pop() {
-            queued[b] = false;
             f.clone_from(self.entries[b].as_ref().expect("queued blocks have frames"));
             let (start, end) = (self.blocks[b].start, self.blocks[b].end);
             let handlers = std::mem::take(&mut self.blocks[b].handlers);
@@ -496,7 +559,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 let Some(opc) = insn.opcode() else { continue };
                 let store = is_store(opc);
                 if !handlers.is_empty() && store && !merged {
-                    self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
+                    self.merge_handlers(&handlers, &f, &mut work)?;
                 }
                 self.execute(&insn, i, &mut f)?;
                 self.max_stack = self.max_stack.max(f.stack.len());
@@ -504,12 +567,12 @@ impl<'c, 'p> Analysis<'c, 'p> {
                     merged = false;
                 }
                 if !handlers.is_empty() && !store && !merged {
-                    self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
+                    self.merge_handlers(&handlers, &f, &mut work)?;
                     merged = true;
                 }
                 for t in insn.targets() {
                     let tb = self.label_block(t);
-                    self.merge_into(tb, &f, &mut work, &mut queued, i)?;
+                    self.merge_into(tb, &f, &mut work, i)?;
                 }
                 falls = matches!(flow(opc), Flow::Next | Flow::Conditional);
             }
@@ -521,39 +584,26 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         "execution falls off the end of the code",
                     ));
                 }
-                self.merge_into(b + 1, &f, &mut work, &mut queued, end - 1)?;
+                self.merge_into(b + 1, &f, &mut work, end - 1)?;
             }
         }
         Ok(())
     }
 
-    fn merge_handlers(
-        &mut self,
-        handlers: &[usize],
-        f: &Frame,
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
-    ) -> Result<()> {
+    fn merge_handlers(&mut self, handlers: &[usize], f: &Frame, work: &mut Worklist) -> Result<()> {
         for &h in handlers {
             let handler = self.code.handlers[h].handler;
             let t = self.catch_types[h];
             self.max_stack = self.max_stack.max(1);
             let hb = self.label_block(handler);
             let at = self.blocks[hb].start;
-            self.merge_state(hb, &f.locals, &[VType::Object(t)], work, queued, at)?;
+            self.merge_state(hb, &f.locals, &[VType::Object(t)], work, at)?;
         }
         Ok(())
     }
 
-    fn merge_into(
-        &mut self,
-        b: usize,
-        f: &Frame,
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
-        at: usize,
-    ) -> Result<()> {
-        self.merge_state(b, &f.locals, &f.stack, work, queued, at)
+    fn merge_into(&mut self, b: usize, f: &Frame, work: &mut Worklist, at: usize) -> Result<()> {
+        self.merge_state(b, &f.locals, &f.stack, work, at)
     }
 
     /// Merges a state (locals, stack) into the entry of block `b`, queueing
@@ -563,8 +613,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
         b: usize,
         locals: &[VType],
         stack: &[VType],
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
+        work: &mut Worklist,
         at: usize,
     ) -> Result<()> {
         let changed = match self.entries[b].take() {
@@ -586,23 +635,25 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         ),
                     ));
                 }
+                // Most slots agree: only those that differ merge.
                 let mut changed = false;
-                for (o, &v) in old.locals.iter_mut().zip(locals) {
-                    let m = self.merge(*o, v)?;
-                    changed |= m != *o;
-                    *o = m;
-                }
-                for (o, &v) in old.stack.iter_mut().zip(stack) {
-                    let m = self.merge(*o, v)?;
-                    changed |= m != *o;
-                    *o = m;
+                for (o, &v) in old
+                    .locals
+                    .iter_mut()
+                    .zip(locals)
+                    .chain(old.stack.iter_mut().zip(stack))
+                {
+                    if *o != v {
+                        let m = self.merge(*o, v)?;
+                        changed |= m != *o;
+                        *o = m;
+                    }
                 }
                 self.entries[b] = Some(old);
                 changed
             }
         };
-        if changed && !queued[b] {
-            queued[b] = true;
+        if changed {
             work.push(b);
         }
         Ok(())
@@ -714,6 +765,93 @@ impl<'c, 'p> Analysis<'c, 'p> {
         Ok(())
     }
 
+    /// What the constant-pool entry `index` does where instruction `i`
+    /// reads it as a `kind`: decoded on first use, then from `refs`.
+    fn ref_effect(&mut self, index: u16, kind: RefKind, i: usize) -> Result<RefEffect> {
+        let at = usize::from(index);
+        if let Some(&k) = self.ref_at.get(at) {
+            if k != 0 {
+                let r = self.refs[k as usize - 1];
+                if r.kind == kind {
+                    return Ok(r);
+                }
+            }
+        }
+        let pool = self.pool;
+        let r = match kind {
+            RefKind::Field => {
+                let r = pool.member_ref(index)?;
+                let d = &*r.descriptor;
+                if descriptor::field_len(d) != Some(d.len()) {
+                    let msg = format!("bad field descriptor {d:?}");
+                    return Err(self.err(i, msg));
+                }
+                RefEffect {
+                    kind,
+                    slots: descriptor::slots(d) as u16,
+                    value: Some(self.field_vtype(d)),
+                    is_init: false,
+                }
+            }
+            RefKind::Method => {
+                let sig = pool.call_sig(index)?;
+                let d = &*sig.ret;
+                let value = if d == "V" {
+                    None
+                } else if descriptor::field_len(d) != Some(d.len()) {
+                    return Err(Error::malformed(
+                        None,
+                        format!("bad field descriptor {d:?}"),
+                    ));
+                } else {
+                    Some(self.field_vtype(d))
+                };
+                RefEffect {
+                    kind,
+                    slots: sig.args as u16,
+                    value,
+                    is_init: sig.is_init,
+                }
+            }
+            RefKind::Class => {
+                let c = pool.class_name(index)?;
+                RefEffect {
+                    kind,
+                    slots: 0,
+                    value: Some(VType::Object(self.interner.id(&c))),
+                    is_init: false,
+                }
+            }
+        };
+        if self.ref_at.len() <= at {
+            let len = pool.count().max(at + 1);
+            if self.ref_at.is_empty() {
+                // Zeroed memory: cheaper than filling it.
+                self.ref_at = vec![0; len];
+            } else {
+                self.ref_at.resize(len, 0);
+            }
+        }
+        if self.ref_at[at] == 0 {
+            self.refs.push(r);
+            self.ref_at[at] = self.refs.len() as u32;
+        }
+        Ok(r)
+    }
+
+    /// The verification type of a value of (well-formed) field descriptor
+    /// `d`: the first of two slots for a long or double.
+    fn field_vtype(&mut self, d: &str) -> VType {
+        match d.as_bytes()[0] {
+            b'Z' | b'B' | b'C' | b'S' | b'I' => VType::Int,
+            b'F' => VType::Float,
+            b'J' => VType::Long,
+            b'D' => VType::Double,
+            b'L' => VType::Object(self.interner.id(&d[1..d.len() - 1])),
+            _ => VType::Object(self.interner.id(d)),
+        }
+    }
+
     fn execute(&mut self, insn: &Insn, i: usize, f: &mut Frame) -> Result<()> {
         let opc = insn.opcode().expect("not a label");
         if let Some(effect) = STACK_EFFECTS[opc as usize] {
@@ -818,18 +956,14 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 op: o @ (op::GETSTATIC..=op::PUTFIELD),
                 index,
             } => {
-                let r = pool.member_ref(*index)?;
-                if descriptor::field_len(&r.descriptor) != Some(r.descriptor.len()) {
-                    let msg = format!("bad field descriptor {:?}", r.descriptor);
-                    return Err(self.err(i, msg));
-                }
-                let size = descriptor::slots(&r.descriptor);
+                let r = self.ref_effect(*index, RefKind::Field, i)?;
+                let size = usize::from(r.slots);
                 match *o {
-                    op::GETSTATIC => self.push_desc(f, &r.descriptor)?,
+                    op::GETSTATIC => push_value(f, r.value),
                     op::PUTSTATIC => self.pop(f, size, i)?,
                     op::GETFIELD => {
                         self.pop(f, 1, i)?;
-                        self.push_desc(f, &r.descriptor)?;
+                        push_value(f, r.value);
                     }
                     _ => self.pop(f, size + 1, i)?,
                 }
@@ -840,8 +974,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
             | Insn::InvokeInterface { index, .. } => {
                 let o = opc;
-                let sig = pool.call_sig(*index)?;
-                self.pop(f, sig.args, i)?;
+                let sig = self.ref_effect(*index, RefKind::Method, i)?;
+                self.pop(f, usize::from(sig.slots), i)?;
                 if o != op::INVOKESTATIC {
                     let recv = self.pop1(f, i)?;
                     if o == op::INVOKESPECIAL && sig.is_init {
@@ -861,7 +995,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         }
                     }
                 }
-                self.push_desc(f, &sig.ret)?;
+                push_value(f, sig.value);
             }
             Insn::InvokeDynamic { index } => {
                 let (_, d) = pool.dynamic(*index)?;
@@ -906,13 +1040,11 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 index,
             } => {
                 self.pop(f, 1, i)?;
-                let c = pool.class_name(*index)?;
-                f.stack.push(VType::Object(self.interner.id(&c)));
+                push_value(f, self.ref_effect(*index, RefKind::Class, i)?.value);
             }
             Insn::MultiANewArray { index, dims } => {
                 self.pop(f, *dims as usize, i)?;
-                let c = pool.class_name(*index)?;
-                f.stack.push(VType::Object(self.interner.id(&c)));
+                push_value(f, self.ref_effect(*index, RefKind::Class, i)?.value);
             }
             other => return Err(self.err(i, format!("cannot simulate {other:?}"))),
         }
@@ -1071,6 +1203,16 @@ impl<'c, 'p> Analysis<'c, 'p> {
     }
 }
 
+/// Pushes a value of type `v` (a long or double with its second slot `Top`;
+/// nothing for `None`, a void result).
+fn push_value(f: &mut Frame, v: Option<VType>) {
+    match v {
+        None => {}
+        Some(v @ (VType::Long | VType::Double)) => f.stack.extend([v, VType::Top]),
+        Some(v) => f.stack.push(v),
+    }
+}
+
 /// For `[Lfoo;` → `foo`; for `[[I` → `[I` (the component's name as used in frames).
 fn element_name(component: &str) -> &str {
     if let Some(n) = component.strip_prefix('L') {
@@ -1091,32 +1233,42 @@ fn label_before(code: &Code, i: usize) -> Option<Label> {
 /// Which instruction indices start basic blocks.
 fn leaders(code: &Code, label_pos: &[usize]) -> Vec<bool> {
     let n = code.insns.len();
-    let mut set = vec![false; n];
+    // One slot past the end takes the positions at or past it (ignored).
+    let mut set = vec![false; n + 1];
     let first_real = code.insns.iter().position(|x| !matches!(x, Insn::Label(_)));
     if let Some(f) = first_real {
         set[f] = true;
     }
-    let mut add = |p: usize| {
-        if p < n {
-            set[p] = true;
-        }
-    };
     for h in &code.handlers {
-        add(label_pos[h.start.0 as usize]);
-        add(label_pos[h.end.0 as usize]);
-        add(label_pos[h.handler.0 as usize]);
+        for l in [h.start, h.end, h.handler] {
+            set[label_pos[l.0 as usize].min(n)] = true;
+        }
     }
     let mut after_jump = false;
     for (i, insn) in code.insns.iter().enumerate() {
-        let Some(o) = insn.opcode() else { continue };
         if after_jump {
-            add(i);
+            if matches!(insn, Insn::Label(_)) {
+                continue;
+            }
+            set[i] = true;
         }
-        for t in insn.targets() {
-            add(label_pos[t.0 as usize]);
-        }
-        after_jump = !matches!(flow(o), Flow::Next);
+        after_jump = match insn {
+            Insn::Label(_) => continue,
+            Insn::Jump { target, .. } => {
+                set[label_pos[target.0 as usize].min(n)] = true;
+                true
+            }
+            Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
+                for t in insn.targets() {
+                    set[label_pos[t.0 as usize].min(n)] = true;
+                }
+                true
+            }
+            Insn::Simple(o) | Insn::Local { op: o, .. } => !matches!(flow(*o), Flow::Next),
+            _ => false,
+        };
     }
+    set.truncate(n);
     set
 }
 
@@ -1124,24 +1276,28 @@ fn leaders(code: &Code, label_pos: &[usize]) -> Vec<bool> {
 /// the end, `usize::MAX` for a label not placed).
 fn label_positions(code: &Code) -> Vec<usize> {
     let mut label_pos = vec![usize::MAX; code.label_count()];
-    let mut pending = Vec::new();
-    for (i, insn) in code.insns.iter().enumerate() {
-        match insn {
-            Insn::Label(l) => pending.push(*l),
-            _ => {
-                for l in pending.drain(..) {
-                    if let Some(p) = label_pos.get_mut(l.0 as usize) {
-                        *p = i;
-                    }
+    let insns = &code.insns;
+    // The labels of insns[run..i] stand before instruction i.
+    let mut run = 0;
+    let mut place = |labels: &[Insn], at: usize| {
+        for x in labels {
+            if let Insn::Label(l) = x {
+                if let Some(p) = label_pos.get_mut(l.0 as usize) {
+                    *p = at;
                 }
             }
         }
-    }
-    for l in pending {
-        if let Some(p) = label_pos.get_mut(l.0 as usize) {
-            *p = code.insns.len();
+    };
+    for (i, insn) in insns.iter().enumerate() {
+        if matches!(insn, Insn::Label(_)) {
+            continue;
         }
+        if run < i {
+            place(&insns[run..i], i);
+        }
+        run = i + 1;
     }
+    place(&insns[run.min(insns.len())..], insns.len());
     label_pos
 }
 
@@ -1151,19 +1307,33 @@ fn label_positions(code: &Code) -> Vec<usize> {
 fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
     let n = code.insns.len();
     let label_pos = label_positions(code);
+    let placed = |l: Label| {
+        label_pos
+            .get(l.0 as usize)
+            .is_some_and(|p| *p != usize::MAX)
+    };
     for insn in &code.insns {
-        for t in insn.targets() {
-            if label_pos.get(t.0 as usize).is_none_or(|p| *p == usize::MAX) {
+        match insn {
+            Insn::Jump { target, .. } if !placed(*target) => {
                 return Err(Error::malformed(
                     None,
-                    format!("branch to label {} that is not placed", t.0),
+                    format!("branch to label {} that is not placed", target.0),
                 ));
             }
+            Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
+                if let Some(t) = insn.targets().find(|t| !placed(*t)) {
+                    return Err(Error::malformed(
+                        None,
+                        format!("branch to label {} that is not placed", t.0),
+                    ));
+                }
+            }
+            _ => {}
         }
     }
     for h in &code.handlers {
         for l in [h.start, h.end, h.handler] {
-            if label_pos.get(l.0 as usize).is_none_or(|p| *p == usize::MAX) {
+            if !placed(l) {
                 return Err(Error::malformed(
                     None,
                     "exception handler label is not placed",
@@ -1172,38 +1342,49 @@ fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
         }
     }
     let leaders = leaders(code, &label_pos);
-    let wanted = |i: usize| leaders[i] || matches!(code.insns[i], Insn::Cp { op: op::NEW, .. });
-    let missing: Vec<usize> = (0..n)
-        .filter(|&i| wanted(i) && (i == 0 || !matches!(code.insns[i - 1], Insn::Label(_))))
-        .collect();
+    let mut missing: Vec<usize> = Vec::new();
+    let mut after_label = false;
+    for (i, insn) in code.insns.iter().enumerate() {
+        let is_label = matches!(insn, Insn::Label(_));
+        if !is_label && !after_label && (leaders[i] || matches!(insn, Insn::Cp { op: op::NEW, .. }))
+        {
+            missing.push(i);
+        }
+        after_label = is_label;
+    }
     if missing.is_empty() {
         return Ok((label_pos, leaders));
     }
-    // Insert the labels; every instruction moves by the labels inserted up to
-    // it, and so do the positions and leaders found above.
-    let mut out = Vec::with_capacity(n + missing.len());
-    let mut new_leaders = Vec::with_capacity(n + missing.len());
-    let mut moved = Vec::with_capacity(n + 1);
-    let mut m = missing.iter().peekable();
-    let old = std::mem::take(&mut code.insns);
+    // Insert the labels, copying the runs of instructions between them; every
+    // instruction moves by the labels inserted up to it, and so do the
+    // positions and leaders found above.
+    let total = n + missing.len();
+    let mut out = Vec::with_capacity(total);
+    let mut new_leaders = Vec::with_capacity(total);
     let mut added = Vec::with_capacity(missing.len());
-    for (i, insn) in old.into_iter().enumerate() {
-        if m.peek() == Some(&&i) {
-            m.next();
-            let l = code.new_label();
-            out.push(Insn::Label(l));
-            new_leaders.push(false);
-            added.push((l, out.len()));
-        }
-        moved.push(out.len());
-        new_leaders.push(leaders[i]);
-        out.push(insn);
+    let mut old = std::mem::take(&mut code.insns).into_iter();
+    let mut prev = 0;
+    for &i in &missing {
+        out.extend(old.by_ref().take(i - prev));
+        new_leaders.extend_from_slice(&leaders[prev..i]);
+        let l = code.new_label();
+        out.push(Insn::Label(l));
+        new_leaders.push(false);
+        added.push((l, out.len()));
+        prev = i;
     }
-    moved.push(out.len());
+    out.extend(old);
+    new_leaders.extend_from_slice(&leaders[prev..]);
     code.insns = out;
     let mut label_pos: Vec<usize> = label_pos
         .into_iter()
-        .map(|p| if p == usize::MAX { p } else { moved[p] })
+        .map(|p| {
+            if p == usize::MAX {
+                p
+            } else {
+                p + missing.partition_point(|&m| m <= p)
+            }
+        })
         .collect();
     label_pos.resize(code.label_count(), usize::MAX);
     for (l, p) in added {

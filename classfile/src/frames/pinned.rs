@@ -689,17 +689,15 @@ impl Analysis<'_, '_> {
         orig_max: usize,
         mut prefix: Option<&mut Prefix>,
     ) -> Result<bool> {
-        let mut work: Vec<usize> = start.iter().rev().copied().collect();
-        let mut queued = vec![false; self.blocks.len()];
+        let mut work = Worklist::new(self.blocks.len());
         for &b in start {
-            queued[b] = true;
+            work.push(b);
         }
         let mut f = Frame {
             locals: Vec::new(),
             stack: Vec::new(),
         };
         while let Some(b) = work.pop() {
-            queued[b] = false;
             f.clone_from(self.entries[b].as_ref().expect("queued blocks have frames"));
             let (start, end) = (self.blocks[b].start, self.blocks[b].end);
             let handlers = std::mem::take(&mut self.blocks[b].handlers);
@@ -736,7 +734,6 @@ impl Analysis<'_, '_> {
                         orig_max,
                         &mut prefix,
                         &mut work,
-                        &mut queued,
                     )?;
                 }
                 self.execute(&insn, i, &mut f)?;
@@ -752,7 +749,6 @@ impl Analysis<'_, '_> {
                         orig_max,
                         &mut prefix,
                         &mut work,
-                        &mut queued,
                     )?;
                     merged = true;
                 }
@@ -766,7 +762,6 @@ impl Analysis<'_, '_> {
                         orig_max,
                         &mut prefix,
                         &mut work,
-                        &mut queued,
                     )?;
                 }
                 if !ok {
@@ -791,7 +786,6 @@ impl Analysis<'_, '_> {
                     orig_max,
                     &mut prefix,
                     &mut work,
-                    &mut queued,
                 )? {
                     return Ok(false);
                 }
@@ -808,8 +802,7 @@ impl Analysis<'_, '_> {
         pins: &mut Pins,
         orig_max: usize,
         prefix: &mut Option<&mut Prefix>,
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
+        work: &mut Worklist,
     ) -> Result<bool> {
         for &h in handlers {
             let handler = self.code.handlers[h].handler;
@@ -824,7 +817,6 @@ impl Analysis<'_, '_> {
                 orig_max,
                 prefix,
                 work,
-                queued,
             )? {
                 return Ok(false);
             }
@@ -844,8 +836,7 @@ impl Analysis<'_, '_> {
         pins: &mut Pins,
         orig_max: usize,
         prefix: &mut Option<&mut Prefix>,
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
+        work: &mut Worklist,
     ) -> Result<bool> {
         if let Some(p) = prefix {
             if b >= p.first {
@@ -872,7 +863,7 @@ impl Analysis<'_, '_> {
             return fits;
         }
         let at = self.blocks[b].start;
-        self.merge_state(b, locals, stack, work, queued, at)?;
+        self.merge_state(b, locals, stack, work, at)?;
         Ok(true)
     }
 
