@@ -155,7 +155,7 @@ fn compute_inner(
             initial,
             max_stack,
             max_locals,
-            interner,
+            types,
             rewritten,
         } = result;
         code.max_stack = max_stack;
@@ -166,6 +166,7 @@ fn compute_inner(
         let layout = if rewritten {
             let (widened, layout) = code.widen_jumps_with_layout()?;
             if widened {
+                pool.keep_frame_types(types);
                 continue;
             }
             layout
@@ -175,11 +176,12 @@ fn compute_inner(
         };
         if ctx.major_version >= 50 {
             let name = pool.utf8("StackMapTable")?;
-            let data = encode_frames(&frames, initial, &interner, &layout, pool)?;
+            let data = encode_frames(&frames, initial, &types.interner, &layout, pool)?;
             code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
         } else {
             code.set_stack_map(0, None);
         }
+        pool.keep_frame_types(types);
         return Ok(());
     }
     Err(Error::malformed(None, "branch widening did not settle"))
@@ -317,8 +319,8 @@ struct Analysis<'c, 'p> {
     ctx: &'c MethodContext<'c>,
     pool: &'c PoolBuilder<'p>,
     hierarchy: &'c dyn ClassHierarchy,
-    interner: Interner,
-    lub_cache: HashMap<(u32, u32), u32>,
+    /// The names and constant-pool references the class's methods share.
+    types: ClassTypes,
     blocks: Vec<Block>,
     /// Block starting at each instruction index (`u32::MAX` if none).
     block_at: Vec<u32>,
@@ -332,11 +334,37 @@ struct Analysis<'c, 'p> {
     this_id: u32,
     /// The interned class each handler catches (`Throwable` for any), by handler.
     catch_types: Vec<u32>,
+}
+
+/// What the analyses of one class's methods share, kept in the class's
+/// [`PoolBuilder`] from one method to the next: names interned, the least
+/// upper bounds found, and constant-pool references decoded once per class.
+#[derive(Default)]
+pub(crate) struct ClassTypes {
+    interner: Interner,
+    lub_cache: HashMap<(u32, u32), u32>,
     /// By constant-pool index, 1 + the index in `refs` of what the entry
     /// does to the stack once decoded (0: not yet).
     ref_at: Vec<u32>,
-    /// Field and method references and classes decoded for the analysis.
+    /// Field and method references and classes decoded so far.
     refs: Vec<RefEffect>,
+}
+
+impl std::fmt::Debug for ClassTypes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClassTypes")
+            .field("names", &self.interner.names.len())
+            .field("refs", &self.refs.len())
+            .finish()
+    }
+}
+
+impl Drop for Analysis<'_, '_> {
+    /// Hands the shared types back to the pool for the next method (empty
+    /// if [`Analysis::finish`] took them: its caller hands them back).
+    fn drop(&mut self) {
+        self.pool.keep_frame_types(std::mem::take(&mut self.types));
+    }
 }
 
 /// What a constant-pool entry does to the stack where an instruction names
@@ -369,7 +397,9 @@ struct Finished {
     initial: Vec<VType>,
     max_stack: u16,
     max_locals: u16,
-    interner: Interner,
+    /// The shared types, for the caller to encode the frames with and hand
+    /// back to the pool ([`PoolBuilder::keep_frame_types`]).
+    types: ClassTypes,
     /// Whether dead code was replaced (offsets may have moved).
     rewritten: bool,
 }
@@ -391,7 +421,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
     ) -> Result<Self> {
         let (label_pos, leaders) = normalize(code)?;
         let n = code.insns.len();
-        let mut interner = Interner::default();
+        let mut types = pool.take_frame_types();
+        let interner = &mut types.interner;
         let mut new_class = HashMap::default();
         let mut last_label = None;
         // max_locals: parameters and every local the code names.
@@ -465,8 +496,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             ctx,
             pool,
             hierarchy,
-            interner,
-            lub_cache: HashMap::default(),
+            types,
             blocks,
             block_at,
             label_pos,
@@ -476,8 +506,6 @@ impl<'c, 'p> Analysis<'c, 'p> {
             max_locals,
             this_id,
             catch_types,
-            ref_at: Vec::new(),
-            refs: Vec::new(),
         })
     }
 
@@ -509,8 +537,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
             b'F' => v.push(VType::Float),
             b'J' => v.extend([VType::Long, VType::Top]),
             b'D' => v.extend([VType::Double, VType::Top]),
-            b'L' => v.push(VType::Object(self.interner.id(&d[1..d.len() - 1]))),
-            _ => v.push(VType::Object(self.interner.id(d))),
+            b'L' => v.push(VType::Object(self.types.interner.id(&d[1..d.len() - 1]))),
+            _ => v.push(VType::Object(self.types.interner.id(d))),
         }
     }
 
@@ -524,7 +552,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             VType::Null => Value::Null,
             VType::UninitThis => Value::UninitThis,
             VType::Uninit(l) => Value::Uninit(l),
-            VType::Object(id) => Value::Object(self.interner.name(id).to_string()),
+            VType::Object(id) => Value::Object(self.types.interner.name(id).to_string()),
         }
     }
 
@@ -674,38 +702,38 @@ impl<'c, 'p> Analysis<'c, 'p> {
     /// Least upper bound of two class or array types.
     fn lub(&mut self, x: u32, y: u32) -> Result<u32> {
         let key = if x < y { (x, y) } else { (y, x) };
-        if let Some(&r) = self.lub_cache.get(&key) {
+        if let Some(&r) = self.types.lub_cache.get(&key) {
             return Ok(r);
         }
         let (a, b) = (
-            self.interner.name(x).to_string(),
-            self.interner.name(y).to_string(),
+            self.types.interner.name(x).to_string(),
+            self.types.interner.name(y).to_string(),
         );
         let r = match (a.strip_prefix('['), b.strip_prefix('[')) {
             (Some(ca), Some(cb)) => {
                 let is_ref = |c: &str| c.starts_with('L') || c.starts_with('[');
                 if is_ref(ca) && is_ref(cb) {
-                    let ia = self.interner.id(element_name(ca));
-                    let ib = self.interner.id(element_name(cb));
+                    let ia = self.types.interner.id(element_name(ca));
+                    let ib = self.types.interner.id(element_name(cb));
                     let e = self.lub(ia, ib)?;
-                    let en = self.interner.name(e).to_string();
+                    let en = self.types.interner.name(e).to_string();
                     let arr = if en.starts_with('[') {
                         format!("[{en}")
                     } else {
                         format!("[L{en};")
                     };
-                    self.interner.id(&arr)
+                    self.types.interner.id(&arr)
                 } else {
-                    self.interner.id(OBJECT)
+                    self.types.interner.id(OBJECT)
                 }
             }
             (None, None) => {
                 let s = self.hierarchy.common_super_class(&a, &b)?;
-                self.interner.id(&s)
+                self.types.interner.id(&s)
             }
-            _ => self.interner.id(OBJECT),
+            _ => self.types.interner.id(OBJECT),
         };
-        self.lub_cache.insert(key, r);
+        self.types.lub_cache.insert(key, r);
         Ok(r)
     }
 
@@ -769,9 +797,9 @@ impl<'c, 'p> Analysis<'c, 'p> {
     /// reads it as a `kind`: decoded on first use, then from `refs`.
     fn ref_effect(&mut self, index: u16, kind: RefKind, i: usize) -> Result<RefEffect> {
         let at = usize::from(index);
-        if let Some(&k) = self.ref_at.get(at) {
+        if let Some(&k) = self.types.ref_at.get(at) {
             if k != 0 {
-                let r = self.refs[k as usize - 1];
+                let r = self.types.refs[k as usize - 1];
                 if r.kind == kind {
                     return Ok(r);
                 }
@@ -794,23 +822,15 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 }
             }
             RefKind::Method => {
-                let sig = pool.call_sig(index)?;
-                let d = &*sig.ret;
-                let value = if d == "V" {
-                    None
-                } else if descriptor::field_len(d) != Some(d.len()) {
-                    return Err(Error::malformed(
-                        None,
-                        format!("bad field descriptor {d:?}"),
-                    ));
-                } else {
-                    Some(self.field_vtype(d))
-                };
+                let r = pool.member_ref(index)?;
+                // Checks the descriptor, its result's too.
+                let (args, d) = descriptor::method_slots(&r.descriptor)?;
+                let value = (d != "V").then(|| self.field_vtype(d));
                 RefEffect {
                     kind,
-                    slots: sig.args as u16,
+                    slots: args as u16,
                     value,
-                    is_init: sig.is_init,
+                    is_init: r.name == "<init>",
                 }
             }
             RefKind::Class => {
@@ -818,23 +838,23 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 RefEffect {
                     kind,
                     slots: 0,
-                    value: Some(VType::Object(self.interner.id(&c))),
+                    value: Some(VType::Object(self.types.interner.id(&c))),
                     is_init: false,
                 }
             }
         };
-        if self.ref_at.len() <= at {
+        if self.types.ref_at.len() <= at {
             let len = pool.count().max(at + 1);
-            if self.ref_at.is_empty() {
+            if self.types.ref_at.is_empty() {
                 // Zeroed memory: cheaper than filling it.
-                self.ref_at = vec![0; len];
+                self.types.ref_at = vec![0; len];
             } else {
-                self.ref_at.resize(len, 0);
+                self.types.ref_at.resize(len, 0);
             }
         }
-        if self.ref_at[at] == 0 {
-            self.refs.push(r);
-            self.ref_at[at] = self.refs.len() as u32;
+        if self.types.ref_at[at] == 0 {
+            self.types.refs.push(r);
+            self.types.ref_at[at] = self.types.refs.len() as u32;
         }
         Ok(r)
     }
@@ -847,8 +867,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
             b'F' => VType::Float,
             b'J' => VType::Long,
             b'D' => VType::Double,
-            b'L' => VType::Object(self.interner.id(&d[1..d.len() - 1])),
-            _ => VType::Object(self.interner.id(d)),
+            b'L' => VType::Object(self.types.interner.id(&d[1..d.len() - 1])),
+            _ => VType::Object(self.types.interner.id(d)),
         }
     }
 
@@ -878,15 +898,15 @@ impl<'c, 'p> Analysis<'c, 'p> {
                     Constant::Double(_) => f.stack.extend([VType::Double, VType::Top]),
                     Constant::String(_) => f
                         .stack
-                        .push(VType::Object(self.interner.id("java/lang/String"))),
+                        .push(VType::Object(self.types.interner.id("java/lang/String"))),
                     Constant::Class(_) => f
                         .stack
-                        .push(VType::Object(self.interner.id("java/lang/Class"))),
+                        .push(VType::Object(self.types.interner.id("java/lang/Class"))),
                     Constant::MethodType(_) => f.stack.push(VType::Object(
-                        self.interner.id("java/lang/invoke/MethodType"),
+                        self.types.interner.id("java/lang/invoke/MethodType"),
                     )),
                     Constant::MethodHandle(..) => f.stack.push(VType::Object(
-                        self.interner.id("java/lang/invoke/MethodHandle"),
+                        self.types.interner.id("java/lang/invoke/MethodHandle"),
                     )),
                     Constant::Dynamic(..) => {
                         let (_, d) = pool.dynamic(*index)?;
@@ -931,17 +951,17 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 let arr = self.pop1(f, i)?;
                 let v = match arr {
                     VType::Object(id) => {
-                        let n = self.interner.name(id);
+                        let n = self.types.interner.name(id);
                         match n.strip_prefix('[') {
                             Some(c) if c.starts_with('L') || c.starts_with('[') => {
                                 let e = element_name(c).to_string();
-                                VType::Object(self.interner.id(&e))
+                                VType::Object(self.types.interner.id(&e))
                             }
-                            _ => VType::Object(self.interner.id(OBJECT)),
+                            _ => VType::Object(self.types.interner.id(OBJECT)),
                         }
                     }
                     VType::Null => VType::Null,
-                    _ => VType::Object(self.interner.id(OBJECT)),
+                    _ => VType::Object(self.types.interner.id(OBJECT)),
                 };
                 f.stack.push(v);
             }
@@ -1020,7 +1040,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                     11 => "[J",
                     _ => return Err(self.err(i, format!("newarray with bad type code {atype}"))),
                 };
-                f.stack.push(VType::Object(self.interner.id(d)));
+                f.stack.push(VType::Object(self.types.interner.id(d)));
             }
             Insn::Cp {
                 op: op::ANEWARRAY,
@@ -1033,7 +1053,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 } else {
                     format!("[L{c};")
                 };
-                f.stack.push(VType::Object(self.interner.id(&d)));
+                f.stack.push(VType::Object(self.types.interner.id(&d)));
             }
             Insn::Cp {
                 op: op::CHECKCAST,
@@ -1081,7 +1101,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
 
     /// Replaces dead blocks, trims exception ranges, and lists the frames to write.
     fn finish(mut self) -> Result<Finished> {
-        let throwable = VType::Object(self.interner.id("java/lang/Throwable"));
+        let throwable = VType::Object(self.types.interner.id("java/lang/Throwable"));
         let dead: Vec<bool> = self.entries.iter().map(|e| e.is_none()).collect();
         let any_dead = dead.iter().any(|d| *d);
         // Which blocks need a frame: branch/handler targets of live code, and
@@ -1160,7 +1180,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             initial,
             max_stack: self.max_stack.min(0xFFFF) as u16,
             max_locals: self.max_locals as u16,
-            interner: self.interner,
+            types: std::mem::take(&mut self.types),
             rewritten: any_dead,
         })
     }

@@ -113,14 +113,15 @@ pub fn compute_pinned(
         initial,
         max_stack,
         max_locals,
-        interner,
+        types,
         ..
     } = finished;
     code.max_stack = max_stack;
     code.max_locals = max_locals;
     let layout = code.layout();
     let name = pool.utf8("StackMapTable")?;
-    let data = encode_frames(&frames, initial, &interner, &layout, pool)?;
+    let data = encode_frames(&frames, initial, &types.interner, &layout, pool)?;
+    pool.keep_frame_types(types);
     code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
     Ok(Some(kept))
 }
@@ -454,7 +455,7 @@ impl Analysis<'_, '_> {
             let label_pos = &self.label_pos;
             let code = &*self.code;
             let pool = self.pool;
-            let interner = &mut self.interner;
+            let interner = &mut self.types.interner;
             let mut class = |index: u16| -> Result<VType> {
                 Ok(VType::Object(interner.id(&pool.class_name(index)?)))
             };
@@ -893,7 +894,7 @@ impl Analysis<'_, '_> {
         Ok(match (from, to) {
             (VType::Null, VType::Object(_)) => true,
             (VType::Object(x), VType::Object(y)) => {
-                let name = self.interner.name(y);
+                let name = self.types.interner.name(y);
                 // The verifier lets any reference pass as an interface.
                 let anything = name == OBJECT
                     || (!name.starts_with('[')
