@@ -448,6 +448,19 @@ impl Analysis<'_, '_> {
                 }
             }
         }
+        // An upper bound of what can be skipped, before the original table is
+        // decoded: where even that is too little, the full analysis runs.
+        if original.min_skipped_percent > 0 {
+            let mut bound = 0;
+            for b in 0..n_blocks {
+                if self.may_skip(b, original, &orig_pos) {
+                    bound += self.blocks[b].end - self.blocks[b].start;
+                }
+            }
+            if bound * 100 < self.code.insns.len() * original.min_skipped_percent {
+                return Ok(Pinning::NotWorth);
+            }
+        }
         // The original frames, at the blocks their labels start.
         let initial = entries(&self.initial_frame()?.locals, true);
         let mut decoded: Vec<(Label, Vec<VType>, Vec<VType>)> = Vec::new();
@@ -627,12 +640,63 @@ impl Analysis<'_, '_> {
         let Some(l) = pins.label[b] else {
             return false;
         };
+        self.skippable_from(
+            b,
+            l,
+            &|x| pins.label[x].is_some(),
+            &mut pins.label.get(b + 1).copied().flatten().into_iter(),
+            original,
+            orig_pos,
+        )
+    }
+
+    /// [`Self::skippable`] before the original frames are known, taking every
+    /// block that starts at an original label as pinned (a block is pinned
+    /// by one of those, if at all): true wherever `skippable` could be.
+    fn may_skip(&self, b: usize, original: &Original<'_>, orig_pos: &[usize]) -> bool {
+        let pinnable = |x: usize| self.original_labels_at(x).next().is_some();
+        self.original_labels_at(b).any(|l| {
+            self.skippable_from(
+                b,
+                l,
+                &pinnable,
+                &mut self.original_labels_at(b + 1),
+                original,
+                orig_pos,
+            )
+        })
+    }
+
+    /// The labels with an original offset right before block `b`'s first
+    /// instruction (none past the last block).
+    fn original_labels_at(&self, b: usize) -> impl Iterator<Item = Label> + '_ {
+        let start = self.blocks.get(b).map_or(0, |blk| blk.start);
+        self.code.insns[..start]
+            .iter()
+            .rev()
+            .map_while(|x| match x {
+                Insn::Label(l) => Some(*l),
+                _ => None,
+            })
+            .filter(|l| self.code.origin(*l).is_some())
+    }
+
+    /// [`Self::skippable`] for block `b` pinned by label `l`, with `pinned`
+    /// telling which blocks are pinned and `next` the labels that may pin the
+    /// block after `b`.
+    fn skippable_from(
+        &self,
+        b: usize,
+        l: Label,
+        pinned: &dyn Fn(usize) -> bool,
+        next: &mut dyn Iterator<Item = Label>,
+        original: &Original<'_>,
+        orig_pos: &[usize],
+    ) -> bool {
         let blk = &self.blocks[b];
         for &h in &blk.handlers {
             let handler = &self.code.handlers[h];
-            if !original.handlers.contains(handler)
-                || pins.label[self.label_block(handler.handler)].is_none()
-            {
+            if !original.handlers.contains(handler) || !pinned(self.label_block(handler.handler)) {
                 return false;
             }
         }
@@ -655,7 +719,7 @@ impl Analysis<'_, '_> {
             }
             j += 1;
             for t in insn.targets() {
-                if pins.label[self.label_block(t)].is_none() {
+                if !pinned(self.label_block(t)) {
                     return false;
                 }
             }
@@ -665,17 +729,19 @@ impl Analysis<'_, '_> {
             return true;
         }
         // The next block is pinned by a label of the run that followed.
-        let Some(next) = pins.label.get(b + 1).copied().flatten() else {
-            return false;
-        };
-        let Some(&p) = orig_pos.get(next.0 as usize) else {
-            return false;
-        };
-        p != usize::MAX
-            && p >= j
-            && original.insns[j..p]
-                .iter()
-                .all(|x| matches!(x, Insn::Label(_)))
+        for next in next {
+            if let Some(&p) = orig_pos.get(next.0 as usize) {
+                if p != usize::MAX
+                    && p >= j
+                    && original.insns[j..p]
+                        .iter()
+                        .all(|x| matches!(x, Insn::Label(_)))
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The worklist over the blocks not skipped, from `start`. With `prefix`
