@@ -97,10 +97,25 @@ static STACK_EFFECTS: std::sync::LazyLock<[Option<StackEffect>; 256]> =
         })
     });
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 struct Frame {
     locals: Vec<VType>,
     stack: Vec<VType>,
+}
+
+impl Clone for Frame {
+    fn clone(&self) -> Self {
+        Frame {
+            locals: self.locals.clone(),
+            stack: self.stack.clone(),
+        }
+    }
+
+    /// Into the buffers already there (the derived one allocates anew).
+    fn clone_from(&mut self, source: &Self) {
+        self.locals.clone_from(&source.locals);
+        self.stack.clone_from(&source.stack);
+    }
 }
 
 /// Recomputes `max_stack`, `max_locals` and (for version ≥ 50) the StackMapTable of
@@ -231,10 +246,15 @@ pub fn stack_states(
             .in_class(ctx.class_name)
     })?;
     let mut out = vec![None; a.code.insns.len()];
+    let mut f = Frame {
+        locals: Vec::new(),
+        stack: Vec::new(),
+    };
     for b in 0..a.blocks.len() {
-        let Some(mut f) = a.entries[b].clone() else {
+        let Some(entry) = &a.entries[b] else {
             continue;
         };
+        f.clone_from(entry);
         let (start, end) = (a.blocks[b].start, a.blocks[b].end);
         for (i, slot) in out.iter_mut().enumerate().take(end).skip(start) {
             let insn = a.code.insns[i].clone();
@@ -1112,15 +1132,18 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 needs[b] = true;
                 continue;
             }
-            for i in blk.start..blk.end {
-                for t in self.code.insns[i].targets() {
-                    needs[self.block_at[self.label_pos[t.0 as usize]] as usize] = true;
-                }
+            // Only a block's last instruction branches (a leader follows
+            // every branch).
+            let Some(insn) = self.code.insns[blk.start..blk.end]
+                .iter()
+                .rfind(|x| !matches!(x, Insn::Label(_)))
+            else {
+                continue;
+            };
+            for t in insn.targets() {
+                needs[self.block_at[self.label_pos[t.0 as usize]] as usize] = true;
             }
-            if let Some(last) = (blk.start..blk.end)
-                .rev()
-                .find_map(|i| self.code.insns[i].opcode())
-            {
+            if let Some(last) = insn.opcode() {
                 if !matches!(flow(last), Flow::Next | Flow::Conditional)
                     && b + 1 < self.blocks.len()
                 {
@@ -1166,8 +1189,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
             if !needs[b] {
                 continue;
             }
-            let f = match &self.entries[b] {
-                Some(f) => f.clone(),
+            let f = match self.entries[b].take() {
+                Some(f) => f,
                 None => Frame {
                     locals: Vec::new(),
                     stack: vec![throwable],
@@ -1422,6 +1445,7 @@ struct VtiContext<'x, 'p> {
     classes: Vec<u16>,
 }
 
+#[inline]
 fn vti(v: VType, cx: &mut VtiContext<'_, '_>, out: &mut Vec<u8>) -> Result<()> {
     match v {
         VType::Top => out.push(0),
@@ -1454,6 +1478,13 @@ fn vti(v: VType, cx: &mut VtiContext<'_, '_>, out: &mut Vec<u8>) -> Result<()> {
 /// Slots → frame entries (a long/double entry covers two slots), trailing `Top`s dropped.
 fn entries(slots: &[VType], trim: bool) -> Vec<VType> {
     let mut out = Vec::with_capacity(slots.len());
+    entries_into(slots, trim, &mut out);
+    out
+}
+
+/// [`entries`] into `out` (cleared first).
+fn entries_into(slots: &[VType], trim: bool, out: &mut Vec<VType>) {
+    out.clear();
     let mut i = 0;
     while i < slots.len() {
         out.push(slots[i]);
@@ -1468,7 +1499,6 @@ fn entries(slots: &[VType], trim: bool) -> Vec<VType> {
             out.pop();
         }
     }
-    out
 }
 
 fn encode_frames(
@@ -1488,7 +1518,9 @@ fn encode_frames(
     };
     sorted.sort_by_key(|x| x.0);
     let mut prev = initial;
-    let mut out = Vec::new();
+    // One pair of buffers for every frame's entries.
+    let (mut locals, mut stack) = (Vec::new(), Vec::new());
+    let mut out = Vec::with_capacity(2 + 8 * sorted.len());
     out.extend_from_slice(&(sorted.len() as u16).to_be_bytes());
     let mut last: i64 = -1;
     for (off, f) in sorted {
@@ -1498,8 +1530,8 @@ fn encode_frames(
             return Err(Error::malformed(None, "frame offset delta out of range"));
         }
         let d = delta as u16;
-        let locals = entries(&f.locals, true);
-        let stack = entries(&f.stack, false);
+        entries_into(&f.locals, true, &mut locals);
+        entries_into(&f.stack, false, &mut stack);
         let same = locals == prev;
         if same && stack.is_empty() {
             if d < 64 {
@@ -1545,7 +1577,7 @@ fn encode_frames(
                 vti(*v, &mut cx, &mut out)?;
             }
         }
-        prev = locals;
+        std::mem::swap(&mut prev, &mut locals);
     }
     Ok(out)
 }
