@@ -170,7 +170,7 @@ fn compute_inner(
             initial,
             max_stack,
             max_locals,
-            types,
+            mut types,
             rewritten,
         } = result;
         code.max_stack = max_stack;
@@ -191,7 +191,7 @@ fn compute_inner(
         };
         if ctx.major_version >= 50 {
             let name = pool.utf8("StackMapTable")?;
-            let data = encode_frames(&frames, initial, &types.interner, &layout, pool)?;
+            let data = encode_frames(&frames, initial, &mut types, &layout, pool)?;
             code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
         } else {
             code.set_stack_map(0, None);
@@ -368,6 +368,9 @@ pub(crate) struct ClassTypes {
     ref_at: Vec<u32>,
     /// Field and method references and classes decoded so far.
     refs: Vec<RefEffect>,
+    /// The pool index of each interned name's Class entry, once frames
+    /// named it (0: not yet).
+    class_entries: Vec<u16>,
 }
 
 impl std::fmt::Debug for ClassTypes {
@@ -1442,7 +1445,7 @@ struct VtiContext<'x, 'p> {
     interner: &'x Interner,
     layout: &'x crate::code::Layout,
     pool: &'x mut PoolBuilder<'p>,
-    classes: Vec<u16>,
+    classes: &'x mut Vec<u16>,
 }
 
 #[inline]
@@ -1504,17 +1507,18 @@ fn entries_into(slots: &[VType], trim: bool, out: &mut Vec<VType>) {
 fn encode_frames(
     frames: &[(Label, Frame)],
     initial: Vec<VType>,
-    interner: &Interner,
+    types: &mut ClassTypes,
     layout: &crate::code::Layout,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Vec<u8>> {
     let mut sorted: Vec<(u32, &Frame)> =
         frames.iter().map(|(l, f)| (layout.offset(*l), f)).collect();
+    types.class_entries.resize(types.interner.names.len(), 0);
     let mut cx = VtiContext {
-        interner,
+        interner: &types.interner,
         layout,
         pool,
-        classes: vec![0; interner.names.len()],
+        classes: &mut types.class_entries,
     };
     sorted.sort_by_key(|x| x.0);
     let mut prev = initial;

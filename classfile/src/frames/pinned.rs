@@ -113,14 +113,14 @@ pub fn compute_pinned(
         initial,
         max_stack,
         max_locals,
-        types,
+        mut types,
         ..
     } = finished;
     code.max_stack = max_stack;
     code.max_locals = max_locals;
     let layout = code.layout();
     let name = pool.utf8("StackMapTable")?;
-    let data = encode_frames(&frames, initial, &types.interner, &layout, pool)?;
+    let data = encode_frames(&frames, initial, &mut types, &layout, pool)?;
     pool.keep_frame_types(types);
     code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
     Ok(Some(kept))
