@@ -599,7 +599,9 @@ impl<'c, 'p> Analysis<'c, 'p> {
             f.clone_from(self.entries[b].as_ref().expect("queued blocks have frames"));
             let (start, end) = (self.blocks[b].start, self.blocks[b].end);
             let handlers = std::mem::take(&mut self.blocks[b].handlers);
-            let mut falls = true;
+            // The block's last instruction (a `nop` falls through like an
+            // empty block).
+            let mut last = op::NOP;
             // The handlers see the locals before each store and after every
             // other instruction. Merging is idempotent, so the locals merge
             // again only once they may have changed: after a store, or an
@@ -621,14 +623,23 @@ impl<'c, 'p> Analysis<'c, 'p> {
                     self.merge_handlers(&handlers, &f, &mut work)?;
                     merged = true;
                 }
-                for t in insn.targets() {
-                    let tb = self.label_block(t);
-                    self.merge_into(tb, &f, &mut work, i)?;
+                match &insn {
+                    Insn::Jump { target, .. } => {
+                        let tb = self.label_block(*target);
+                        self.merge_into(tb, &f, &mut work, i)?;
+                    }
+                    Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
+                        for t in insn.targets() {
+                            let tb = self.label_block(t);
+                            self.merge_into(tb, &f, &mut work, i)?;
+                        }
+                    }
+                    _ => {}
                 }
-                falls = matches!(flow(opc), Flow::Next | Flow::Conditional);
+                last = opc;
             }
             self.blocks[b].handlers = handlers;
-            if falls {
+            if matches!(flow(last), Flow::Next | Flow::Conditional) {
                 if b + 1 >= self.blocks.len() {
                     return Err(Error::malformed(
                         self.code.origin_near(end - 1).map(|o| o as usize),
