@@ -425,8 +425,35 @@ impl Analysis<'_, '_> {
         if n_blocks == 0 {
             return Ok(Pinning::Failed);
         }
+        // Where each label stood in the original.
+        let mut orig_pos = vec![usize::MAX; self.code.label_count()];
+        for (j, insn) in original.insns.iter().enumerate() {
+            if let Insn::Label(l) = insn {
+                if let Some(p) = orig_pos.get_mut(l.0 as usize) {
+                    *p = j;
+                }
+            }
+        }
+        // An upper bound of what can be skipped, before the original table is
+        // decoded: where even that is too little, the full analysis runs.
+        let needed = self.code.insns.len() * original.min_skipped_percent;
+        let mut bound = 0;
+        for b in 0..n_blocks {
+            // Stop once the bound is enough, or once even the rest of the
+            // code would not make it enough.
+            let rest = self.code.insns.len() - self.blocks[b].start;
+            if bound * 100 >= needed || (bound + rest) * 100 < needed {
+                break;
+            }
+            if self.may_skip(b, original, &orig_pos) {
+                bound += self.blocks[b].end - self.blocks[b].start;
+            }
+        }
+        if bound * 100 < needed {
+            return Ok(Pinning::NotWorth);
+        }
         // Decoded labels by original offset (decoding numbers them in offset
-        // order), and where each label stood in the original.
+        // order).
         let mut by_offset: Vec<(u32, Label)> = Vec::new();
         for l in 0..self.code.label_count() {
             if let Some(o) = self.code.origin(Label(l as u32)) {
@@ -440,27 +467,6 @@ impl Analysis<'_, '_> {
                 .filter(|(o, _)| *o == offset)
                 .map(|(_, l)| *l)
         };
-        let mut orig_pos = vec![usize::MAX; self.code.label_count()];
-        for (j, insn) in original.insns.iter().enumerate() {
-            if let Insn::Label(l) = insn {
-                if let Some(p) = orig_pos.get_mut(l.0 as usize) {
-                    *p = j;
-                }
-            }
-        }
-        // An upper bound of what can be skipped, before the original table is
-        // decoded: where even that is too little, the full analysis runs.
-        if original.min_skipped_percent > 0 {
-            let mut bound = 0;
-            for b in 0..n_blocks {
-                if self.may_skip(b, original, &orig_pos) {
-                    bound += self.blocks[b].end - self.blocks[b].start;
-                }
-            }
-            if bound * 100 < self.code.insns.len() * original.min_skipped_percent {
-                return Ok(Pinning::NotWorth);
-            }
-        }
         // The original frames, at the blocks their labels start.
         let initial = entries(&self.initial_frame()?.locals, true);
         let mut decoded: Vec<(Label, Vec<VType>, Vec<VType>)> = Vec::new();
