@@ -1596,3 +1596,115 @@ fn encode_frames(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::CodeAttr;
+    use crate::hierarchy::ClassInfo;
+
+    /// Every class directly under `java/lang/Object`.
+    struct Flat;
+    impl ClassHierarchy for Flat {
+        fn class_info(&self, name: &str) -> Option<ClassInfo> {
+            Some(ClassInfo {
+                super_name: (name != OBJECT).then(|| Arc::from(OBJECT)),
+                is_interface: false,
+            })
+        }
+    }
+
+    const CTX: MethodContext<'static> = MethodContext {
+        class_name: "T",
+        name: "f",
+        descriptor: "(Z)Ljava/lang/Object;",
+        is_static: true,
+        major_version: 61,
+    };
+
+    /// `static Object f(boolean z) { return z ? T.a() : T.b; }` with `a()`
+    /// returning an `A` and `b` holding a `B`: the join's frame has their
+    /// least upper bound on the stack.
+    fn body(pool: &mut PoolBuilder<'_>) -> Code {
+        let a = pool.method_ref("T", "a", "()LA;", false).unwrap();
+        let b = pool.field_ref("T", "b", "LB;").unwrap();
+        let mut code = Code::empty();
+        let (other, join) = (code.new_label(), code.new_label());
+        code.insns = vec![
+            Insn::Simple(op::ILOAD_0),
+            Insn::Jump {
+                op: op::IFEQ,
+                target: other,
+            },
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: a,
+            },
+            Insn::Jump {
+                op: op::GOTO,
+                target: join,
+            },
+            Insn::Label(other),
+            Insn::Cp {
+                op: op::GETSTATIC,
+                index: b,
+            },
+            Insn::Label(join),
+            Insn::Simple(176), // areturn
+        ];
+        code
+    }
+
+    fn frames_of(code: &Code, pool: &PoolBuilder<'_>) -> Vec<FrameAt> {
+        let data = code
+            .attributes
+            .iter()
+            .find_map(|a| match a {
+                CodeAttr::StackMapTable { data, .. } => Some(data.clone()),
+                _ => None,
+            })
+            .expect("frames written");
+        read_stack_map(&data, &CTX, pool).unwrap()
+    }
+
+    /// The second method of a class, analysed with what the first left in
+    /// the pool (names, decoded references), gets the frames a fresh pool
+    /// gives, and they are the right ones.
+    #[test]
+    fn shared_class_types_give_the_frames_of_a_fresh_analysis() {
+        let mut shared = PoolBuilder::empty();
+        let mut first = body(&mut shared);
+        compute(&mut first, &CTX, &mut shared, &Flat).unwrap();
+        let mut second = body(&mut shared);
+        compute(&mut second, &CTX, &mut shared, &Flat).unwrap();
+        let mut fresh = PoolBuilder::empty();
+        let mut alone = body(&mut fresh);
+        compute(&mut alone, &CTX, &mut fresh, &Flat).unwrap();
+        let frames = frames_of(&second, &shared);
+        assert_eq!(frames, frames_of(&alone, &fresh));
+        assert_eq!(frames, frames_of(&first, &shared));
+        // `other` after the goto (offset 10), the join (13) with A ⊔ B.
+        let offsets: Vec<u32> = frames.iter().map(|f| f.offset).collect();
+        assert_eq!(offsets, vec![10, 13]);
+        assert!(frames[0].stack.is_empty());
+        assert_eq!(frames[1].stack, vec![Value::Object(OBJECT.to_string())]);
+        assert_eq!(frames[1].locals, vec![Value::Int]);
+        assert_eq!((second.max_stack, second.max_locals), (1, 1));
+    }
+
+    /// The worklist hands out the queued block first in code order, each
+    /// once however often it was queued.
+    #[test]
+    fn worklist_takes_blocks_in_code_order() {
+        let mut w = Worklist::new(5);
+        for b in [3, 1, 4, 1] {
+            w.push(b);
+        }
+        assert_eq!(w.pop(), Some(1));
+        w.push(0); // a back edge
+        assert_eq!(w.pop(), Some(0));
+        assert_eq!(w.pop(), Some(3));
+        assert_eq!(w.pop(), Some(4));
+        assert_eq!(w.pop(), None);
+    }
+}
