@@ -97,10 +97,25 @@ static STACK_EFFECTS: std::sync::LazyLock<[Option<StackEffect>; 256]> =
         })
     });
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 struct Frame {
     locals: Vec<VType>,
     stack: Vec<VType>,
+}
+
+impl Clone for Frame {
+    fn clone(&self) -> Self {
+        Frame {
+            locals: self.locals.clone(),
+            stack: self.stack.clone(),
+        }
+    }
+
+    /// Into the buffers already there (the derived one allocates anew).
+    fn clone_from(&mut self, source: &Self) {
+        self.locals.clone_from(&source.locals);
+        self.stack.clone_from(&source.stack);
+    }
 }
 
 /// Recomputes `max_stack`, `max_locals` and (for version ≥ 50) the StackMapTable of
@@ -155,7 +170,7 @@ fn compute_inner(
             initial,
             max_stack,
             max_locals,
-            interner,
+            mut types,
             rewritten,
         } = result;
         code.max_stack = max_stack;
@@ -166,6 +181,7 @@ fn compute_inner(
         let layout = if rewritten {
             let (widened, layout) = code.widen_jumps_with_layout()?;
             if widened {
+                pool.keep_frame_types(types);
                 continue;
             }
             layout
@@ -175,11 +191,12 @@ fn compute_inner(
         };
         if ctx.major_version >= 50 {
             let name = pool.utf8("StackMapTable")?;
-            let data = encode_frames(&frames, initial, &interner, &layout, pool)?;
+            let data = encode_frames(&frames, initial, &mut types, &layout, pool)?;
             code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
         } else {
             code.set_stack_map(0, None);
         }
+        pool.keep_frame_types(types);
         return Ok(());
     }
     Err(Error::malformed(None, "branch widening did not settle"))
@@ -229,10 +246,15 @@ pub fn stack_states(
             .in_class(ctx.class_name)
     })?;
     let mut out = vec![None; a.code.insns.len()];
+    let mut f = Frame {
+        locals: Vec::new(),
+        stack: Vec::new(),
+    };
     for b in 0..a.blocks.len() {
-        let Some(mut f) = a.entries[b].clone() else {
+        let Some(entry) = &a.entries[b] else {
             continue;
         };
+        f.clone_from(entry);
         let (start, end) = (a.blocks[b].start, a.blocks[b].end);
         for (i, slot) in out.iter_mut().enumerate().take(end).skip(start) {
             let insn = a.code.insns[i].clone();
@@ -270,6 +292,41 @@ impl Interner {
     }
 }
 
+/// The blocks whose entry changed since they were last analysed. The one
+/// first in code order goes next: blocks are in code order, so a block's
+/// predecessors mostly come first, and each block is mostly analysed once
+/// all the edges into it were merged (a loop's body again once its back edge
+/// changed the loop head).
+struct Worklist {
+    queued: Vec<bool>,
+    /// No block before this one is queued.
+    next: usize,
+}
+
+impl Worklist {
+    fn new(blocks: usize) -> Self {
+        Worklist {
+            queued: vec![false; blocks],
+            next: blocks,
+        }
+    }
+
+    /// Queues block `b` (once).
+    fn push(&mut self, b: usize) {
+        self.queued[b] = true;
+        self.next = self.next.min(b);
+    }
+
+    /// Takes the queued block first in code order.
+    fn pop(&mut self) -> Option<usize> {
+        let k = self.queued[self.next..].iter().position(|q| *q)?;
+        let b = self.next + k;
+        self.queued[b] = false;
+        self.next = b + 1;
+        Some(b)
+    }
+}
+
 struct Block {
     start: usize,
     end: usize,
@@ -282,8 +339,8 @@ struct Analysis<'c, 'p> {
     ctx: &'c MethodContext<'c>,
     pool: &'c PoolBuilder<'p>,
     hierarchy: &'c dyn ClassHierarchy,
-    interner: Interner,
-    lub_cache: HashMap<(u32, u32), u32>,
+    /// The names and constant-pool references the class's methods share.
+    types: ClassTypes,
     blocks: Vec<Block>,
     /// Block starting at each instruction index (`u32::MAX` if none).
     block_at: Vec<u32>,
@@ -299,13 +356,73 @@ struct Analysis<'c, 'p> {
     catch_types: Vec<u32>,
 }
 
+/// What the analyses of one class's methods share, kept in the class's
+/// [`PoolBuilder`] from one method to the next: names interned, the least
+/// upper bounds found, and constant-pool references decoded once per class.
+#[derive(Default)]
+pub(crate) struct ClassTypes {
+    interner: Interner,
+    lub_cache: HashMap<(u32, u32), u32>,
+    /// By constant-pool index, 1 + the index in `refs` of what the entry
+    /// does to the stack once decoded (0: not yet).
+    ref_at: Vec<u32>,
+    /// Field and method references and classes decoded so far.
+    refs: Vec<RefEffect>,
+    /// The pool index of each interned name's Class entry, once frames
+    /// named it (0: not yet).
+    class_entries: Vec<u16>,
+}
+
+impl std::fmt::Debug for ClassTypes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClassTypes")
+            .field("names", &self.interner.names.len())
+            .field("refs", &self.refs.len())
+            .finish()
+    }
+}
+
+impl Drop for Analysis<'_, '_> {
+    /// Hands the shared types back to the pool for the next method (empty
+    /// if [`Analysis::finish`] took them: its caller hands them back).
+    fn drop(&mut self) {
+        self.pool.keep_frame_types(std::mem::take(&mut self.types));
+    }
+}
+
+/// What a constant-pool entry does to the stack where an instruction names
+/// it, decoded once per analysis (the worklist visits blocks again, and
+/// code calls the same methods again and again).
+#[derive(Clone, Copy)]
+struct RefEffect {
+    /// What the entry was decoded as.
+    kind: RefKind,
+    /// Slots of the field's value, or of the method's arguments.
+    slots: u16,
+    /// The field's value, the method's result (`None`: void) or the class.
+    value: Option<VType>,
+    /// Whether the method is a constructor.
+    is_init: bool,
+}
+
+/// How an instruction reads a constant-pool entry ([`RefEffect`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RefKind {
+    Field,
+    Method,
+    /// A class named by `checkcast` or `multianewarray`.
+    Class,
+}
+
 struct Finished {
     frames: Vec<(Label, Frame)>,
     /// Entries of the implicit initial frame.
     initial: Vec<VType>,
     max_stack: u16,
     max_locals: u16,
-    interner: Interner,
+    /// The shared types, for the caller to encode the frames with and hand
+    /// back to the pool ([`PoolBuilder::keep_frame_types`]).
+    types: ClassTypes,
     /// Whether dead code was replaced (offsets may have moved).
     rewritten: bool,
 }
@@ -327,12 +444,18 @@ impl<'c, 'p> Analysis<'c, 'p> {
     ) -> Result<Self> {
         let (label_pos, leaders) = normalize(code)?;
         let n = code.insns.len();
-        let mut interner = Interner::default();
+        let mut types = pool.take_frame_types();
+        let interner = &mut types.interner;
         let mut new_class = HashMap::default();
         let mut last_label = None;
+        // max_locals: parameters and every local the code names.
+        let mut max_locals = descriptor::param_slots(ctx.descriptor)? + usize::from(!ctx.is_static);
         for insn in code.insns.iter() {
             match insn {
-                Insn::Label(l) => last_label = Some(*l),
+                Insn::Label(l) => {
+                    last_label = Some(*l);
+                    continue;
+                }
                 Insn::Cp { op: op::NEW, index } => {
                     let name = pool.class_name(*index)?;
                     new_class.insert(
@@ -340,8 +463,18 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         interner.id(&name),
                     );
                 }
-                _ => last_label = None,
+                Insn::Local { op, index, .. } => {
+                    max_locals = max_locals.max(*index as usize + local_size(*op))
+                }
+                Insn::Iinc { index, .. } => max_locals = max_locals.max(*index as usize + 1),
+                Insn::Simple(o) => {
+                    if let Some((_, i)) = short_form(*o) {
+                        max_locals = max_locals.max(i as usize + local_size(*o));
+                    }
+                }
+                _ => {}
             }
+            last_label = None;
         }
         // Blocks: a leader is the first instruction after a label that normalize
         // marked, which we recompute here from the same rules.
@@ -376,22 +509,6 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 interner.id(&pool.class_name(handler.catch_type)?)
             });
         }
-        // max_locals: parameters and every local the code names.
-        let mut max_locals = descriptor::param_slots(ctx.descriptor)? + usize::from(!ctx.is_static);
-        for insn in code.insns.iter() {
-            match insn {
-                Insn::Local { op, index, .. } => {
-                    max_locals = max_locals.max(*index as usize + local_size(*op))
-                }
-                Insn::Iinc { index, .. } => max_locals = max_locals.max(*index as usize + 1),
-                Insn::Simple(o) => {
-                    if let Some((_, i)) = short_form(*o) {
-                        max_locals = max_locals.max(i as usize + local_size(*o));
-                    }
-                }
-                _ => {}
-            }
-        }
         if max_locals > 0xFFFF {
             return Err(Error::malformed(None, "more than 65535 local slots"));
         }
@@ -402,8 +519,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             ctx,
             pool,
             hierarchy,
-            interner,
-            lub_cache: HashMap::default(),
+            types,
             blocks,
             block_at,
             label_pos,
@@ -444,8 +560,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
             b'F' => v.push(VType::Float),
             b'J' => v.extend([VType::Long, VType::Top]),
             b'D' => v.extend([VType::Double, VType::Top]),
-            b'L' => v.push(VType::Object(self.interner.id(&d[1..d.len() - 1]))),
-            _ => v.push(VType::Object(self.interner.id(d))),
+            b'L' => v.push(VType::Object(self.types.interner.id(&d[1..d.len() - 1]))),
+            _ => v.push(VType::Object(self.types.interner.id(d))),
         }
     }
 
@@ -459,7 +575,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             VType::Null => Value::Null,
             VType::UninitThis => Value::UninitThis,
             VType::Uninit(l) => Value::Uninit(l),
-            VType::Object(id) => Value::Object(self.interner.name(id).to_string()),
+            VType::Object(id) => Value::Object(self.types.interner.name(id).to_string()),
         }
     }
 
@@ -473,19 +589,19 @@ impl<'c, 'p> Analysis<'c, 'p> {
         }
         let init = self.initial_frame()?;
         self.entries[0] = Some(init);
-        let mut work = vec![0usize];
-        let mut queued = vec![false; self.blocks.len()];
-        queued[0] = true;
+        let mut work = Worklist::new(self.blocks.len());
+        work.push(0);
         let mut f = Frame {
             locals: Vec::new(),
             stack: Vec::new(),
         };
         while let Some(b) = work.pop() {
-            queued[b] = false;
             f.clone_from(self.entries[b].as_ref().expect("queued blocks have frames"));
             let (start, end) = (self.blocks[b].start, self.blocks[b].end);
             let handlers = std::mem::take(&mut self.blocks[b].handlers);
-            let mut falls = true;
+            // The block's last instruction (a `nop` falls through like an
+            // empty block).
+            let mut last = op::NOP;
             // The handlers see the locals before each store and after every
             // other instruction. Merging is idempotent, so the locals merge
             // again only once they may have changed: after a store, or an
@@ -496,7 +612,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 let Some(opc) = insn.opcode() else { continue };
                 let store = is_store(opc);
                 if !handlers.is_empty() && store && !merged {
-                    self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
+                    self.merge_handlers(&handlers, &f, &mut work)?;
                 }
                 self.execute(&insn, i, &mut f)?;
                 self.max_stack = self.max_stack.max(f.stack.len());
@@ -504,56 +620,52 @@ impl<'c, 'p> Analysis<'c, 'p> {
                     merged = false;
                 }
                 if !handlers.is_empty() && !store && !merged {
-                    self.merge_handlers(&handlers, &f, &mut work, &mut queued)?;
+                    self.merge_handlers(&handlers, &f, &mut work)?;
                     merged = true;
                 }
-                for t in insn.targets() {
-                    let tb = self.label_block(t);
-                    self.merge_into(tb, &f, &mut work, &mut queued, i)?;
+                match &insn {
+                    Insn::Jump { target, .. } => {
+                        let tb = self.label_block(*target);
+                        self.merge_into(tb, &f, &mut work, i)?;
+                    }
+                    Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
+                        for t in insn.targets() {
+                            let tb = self.label_block(t);
+                            self.merge_into(tb, &f, &mut work, i)?;
+                        }
+                    }
+                    _ => {}
                 }
-                falls = matches!(flow(opc), Flow::Next | Flow::Conditional);
+                last = opc;
             }
             self.blocks[b].handlers = handlers;
-            if falls {
+            if matches!(flow(last), Flow::Next | Flow::Conditional) {
                 if b + 1 >= self.blocks.len() {
                     return Err(Error::malformed(
                         self.code.origin_near(end - 1).map(|o| o as usize),
                         "execution falls off the end of the code",
                     ));
                 }
-                self.merge_into(b + 1, &f, &mut work, &mut queued, end - 1)?;
+                self.merge_into(b + 1, &f, &mut work, end - 1)?;
             }
         }
         Ok(())
     }
 
-    fn merge_handlers(
-        &mut self,
-        handlers: &[usize],
-        f: &Frame,
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
-    ) -> Result<()> {
+    fn merge_handlers(&mut self, handlers: &[usize], f: &Frame, work: &mut Worklist) -> Result<()> {
         for &h in handlers {
             let handler = self.code.handlers[h].handler;
             let t = self.catch_types[h];
             self.max_stack = self.max_stack.max(1);
             let hb = self.label_block(handler);
             let at = self.blocks[hb].start;
-            self.merge_state(hb, &f.locals, &[VType::Object(t)], work, queued, at)?;
+            self.merge_state(hb, &f.locals, &[VType::Object(t)], work, at)?;
         }
         Ok(())
     }
 
-    fn merge_into(
-        &mut self,
-        b: usize,
-        f: &Frame,
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
-        at: usize,
-    ) -> Result<()> {
-        self.merge_state(b, &f.locals, &f.stack, work, queued, at)
+    fn merge_into(&mut self, b: usize, f: &Frame, work: &mut Worklist, at: usize) -> Result<()> {
+        self.merge_state(b, &f.locals, &f.stack, work, at)
     }
 
     /// Merges a state (locals, stack) into the entry of block `b`, queueing
@@ -563,8 +675,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
         b: usize,
         locals: &[VType],
         stack: &[VType],
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
+        work: &mut Worklist,
         at: usize,
     ) -> Result<()> {
         let changed = match self.entries[b].take() {
@@ -586,23 +697,25 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         ),
                     ));
                 }
+                // Most slots agree: only those that differ merge.
                 let mut changed = false;
-                for (o, &v) in old.locals.iter_mut().zip(locals) {
-                    let m = self.merge(*o, v)?;
-                    changed |= m != *o;
-                    *o = m;
-                }
-                for (o, &v) in old.stack.iter_mut().zip(stack) {
-                    let m = self.merge(*o, v)?;
-                    changed |= m != *o;
-                    *o = m;
+                for (o, &v) in old
+                    .locals
+                    .iter_mut()
+                    .zip(locals)
+                    .chain(old.stack.iter_mut().zip(stack))
+                {
+                    if *o != v {
+                        let m = self.merge(*o, v)?;
+                        changed |= m != *o;
+                        *o = m;
+                    }
                 }
                 self.entries[b] = Some(old);
                 changed
             }
         };
-        if changed && !queued[b] {
-            queued[b] = true;
+        if changed {
             work.push(b);
         }
         Ok(())
@@ -623,38 +736,38 @@ impl<'c, 'p> Analysis<'c, 'p> {
     /// Least upper bound of two class or array types.
     fn lub(&mut self, x: u32, y: u32) -> Result<u32> {
         let key = if x < y { (x, y) } else { (y, x) };
-        if let Some(&r) = self.lub_cache.get(&key) {
+        if let Some(&r) = self.types.lub_cache.get(&key) {
             return Ok(r);
         }
         let (a, b) = (
-            self.interner.name(x).to_string(),
-            self.interner.name(y).to_string(),
+            self.types.interner.name(x).to_string(),
+            self.types.interner.name(y).to_string(),
         );
         let r = match (a.strip_prefix('['), b.strip_prefix('[')) {
             (Some(ca), Some(cb)) => {
                 let is_ref = |c: &str| c.starts_with('L') || c.starts_with('[');
                 if is_ref(ca) && is_ref(cb) {
-                    let ia = self.interner.id(element_name(ca));
-                    let ib = self.interner.id(element_name(cb));
+                    let ia = self.types.interner.id(element_name(ca));
+                    let ib = self.types.interner.id(element_name(cb));
                     let e = self.lub(ia, ib)?;
-                    let en = self.interner.name(e).to_string();
+                    let en = self.types.interner.name(e).to_string();
                     let arr = if en.starts_with('[') {
                         format!("[{en}")
                     } else {
                         format!("[L{en};")
                     };
-                    self.interner.id(&arr)
+                    self.types.interner.id(&arr)
                 } else {
-                    self.interner.id(OBJECT)
+                    self.types.interner.id(OBJECT)
                 }
             }
             (None, None) => {
                 let s = self.hierarchy.common_super_class(&a, &b)?;
-                self.interner.id(&s)
+                self.types.interner.id(&s)
             }
-            _ => self.interner.id(OBJECT),
+            _ => self.types.interner.id(OBJECT),
         };
-        self.lub_cache.insert(key, r);
+        self.types.lub_cache.insert(key, r);
         Ok(r)
     }
 
@@ -714,6 +827,85 @@ impl<'c, 'p> Analysis<'c, 'p> {
         Ok(())
     }
 
+    /// What the constant-pool entry `index` does where instruction `i`
+    /// reads it as a `kind`: decoded on first use, then from `refs`.
+    fn ref_effect(&mut self, index: u16, kind: RefKind, i: usize) -> Result<RefEffect> {
+        let at = usize::from(index);
+        if let Some(&k) = self.types.ref_at.get(at) {
+            if k != 0 {
+                let r = self.types.refs[k as usize - 1];
+                if r.kind == kind {
+                    return Ok(r);
+                }
+            }
+        }
+        let pool = self.pool;
+        let r = match kind {
+            RefKind::Field => {
+                let r = pool.member_ref(index)?;
+                let d = &*r.descriptor;
+                if descriptor::field_len(d) != Some(d.len()) {
+                    let msg = format!("bad field descriptor {d:?}");
+                    return Err(self.err(i, msg));
+                }
+                RefEffect {
+                    kind,
+                    slots: descriptor::slots(d) as u16,
+                    value: Some(self.field_vtype(d)),
+                    is_init: false,
+                }
+            }
+            RefKind::Method => {
+                let r = pool.member_ref(index)?;
+                // Checks the descriptor, its result's too.
+                let (args, d) = descriptor::method_slots(&r.descriptor)?;
+                let value = (d != "V").then(|| self.field_vtype(d));
+                RefEffect {
+                    kind,
+                    slots: args as u16,
+                    value,
+                    is_init: r.name == "<init>",
+                }
+            }
+            RefKind::Class => {
+                let c = pool.class_name(index)?;
+                RefEffect {
+                    kind,
+                    slots: 0,
+                    value: Some(VType::Object(self.types.interner.id(&c))),
+                    is_init: false,
+                }
+            }
+        };
+        if self.types.ref_at.len() <= at {
+            let len = pool.count().max(at + 1);
+            if self.types.ref_at.is_empty() {
+                // Zeroed memory: cheaper than filling it.
+                self.types.ref_at = vec![0; len];
+            } else {
+                self.types.ref_at.resize(len, 0);
+            }
+        }
+        if self.types.ref_at[at] == 0 {
+            self.types.refs.push(r);
+            self.types.ref_at[at] = self.types.refs.len() as u32;
+        }
+        Ok(r)
+    }
+
+    /// The verification type of a value of (well-formed) field descriptor
+    /// `d`: the first of two slots for a long or double.
+    fn field_vtype(&mut self, d: &str) -> VType {
+        match d.as_bytes()[0] {
+            b'Z' | b'B' | b'C' | b'S' | b'I' => VType::Int,
+            b'F' => VType::Float,
+            b'J' => VType::Long,
+            b'D' => VType::Double,
+            b'L' => VType::Object(self.types.interner.id(&d[1..d.len() - 1])),
+            _ => VType::Object(self.types.interner.id(d)),
+        }
+    }
+
     fn execute(&mut self, insn: &Insn, i: usize, f: &mut Frame) -> Result<()> {
         let opc = insn.opcode().expect("not a label");
         if let Some(effect) = STACK_EFFECTS[opc as usize] {
@@ -740,15 +932,15 @@ impl<'c, 'p> Analysis<'c, 'p> {
                     Constant::Double(_) => f.stack.extend([VType::Double, VType::Top]),
                     Constant::String(_) => f
                         .stack
-                        .push(VType::Object(self.interner.id("java/lang/String"))),
+                        .push(VType::Object(self.types.interner.id("java/lang/String"))),
                     Constant::Class(_) => f
                         .stack
-                        .push(VType::Object(self.interner.id("java/lang/Class"))),
+                        .push(VType::Object(self.types.interner.id("java/lang/Class"))),
                     Constant::MethodType(_) => f.stack.push(VType::Object(
-                        self.interner.id("java/lang/invoke/MethodType"),
+                        self.types.interner.id("java/lang/invoke/MethodType"),
                     )),
                     Constant::MethodHandle(..) => f.stack.push(VType::Object(
-                        self.interner.id("java/lang/invoke/MethodHandle"),
+                        self.types.interner.id("java/lang/invoke/MethodHandle"),
                     )),
                     Constant::Dynamic(..) => {
                         let (_, d) = pool.dynamic(*index)?;
@@ -793,17 +985,17 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 let arr = self.pop1(f, i)?;
                 let v = match arr {
                     VType::Object(id) => {
-                        let n = self.interner.name(id);
+                        let n = self.types.interner.name(id);
                         match n.strip_prefix('[') {
                             Some(c) if c.starts_with('L') || c.starts_with('[') => {
                                 let e = element_name(c).to_string();
-                                VType::Object(self.interner.id(&e))
+                                VType::Object(self.types.interner.id(&e))
                             }
-                            _ => VType::Object(self.interner.id(OBJECT)),
+                            _ => VType::Object(self.types.interner.id(OBJECT)),
                         }
                     }
                     VType::Null => VType::Null,
-                    _ => VType::Object(self.interner.id(OBJECT)),
+                    _ => VType::Object(self.types.interner.id(OBJECT)),
                 };
                 f.stack.push(v);
             }
@@ -818,18 +1010,14 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 op: o @ (op::GETSTATIC..=op::PUTFIELD),
                 index,
             } => {
-                let r = pool.member_ref(*index)?;
-                if descriptor::field_len(&r.descriptor) != Some(r.descriptor.len()) {
-                    let msg = format!("bad field descriptor {:?}", r.descriptor);
-                    return Err(self.err(i, msg));
-                }
-                let size = descriptor::slots(&r.descriptor);
+                let r = self.ref_effect(*index, RefKind::Field, i)?;
+                let size = usize::from(r.slots);
                 match *o {
-                    op::GETSTATIC => self.push_desc(f, &r.descriptor)?,
+                    op::GETSTATIC => push_value(f, r.value),
                     op::PUTSTATIC => self.pop(f, size, i)?,
                     op::GETFIELD => {
                         self.pop(f, 1, i)?;
-                        self.push_desc(f, &r.descriptor)?;
+                        push_value(f, r.value);
                     }
                     _ => self.pop(f, size + 1, i)?,
                 }
@@ -840,8 +1028,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
             | Insn::InvokeInterface { index, .. } => {
                 let o = opc;
-                let sig = pool.call_sig(*index)?;
-                self.pop(f, sig.args, i)?;
+                let sig = self.ref_effect(*index, RefKind::Method, i)?;
+                self.pop(f, usize::from(sig.slots), i)?;
                 if o != op::INVOKESTATIC {
                     let recv = self.pop1(f, i)?;
                     if o == op::INVOKESPECIAL && sig.is_init {
@@ -861,7 +1049,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                         }
                     }
                 }
-                self.push_desc(f, &sig.ret)?;
+                push_value(f, sig.value);
             }
             Insn::InvokeDynamic { index } => {
                 let (_, d) = pool.dynamic(*index)?;
@@ -886,7 +1074,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
                     11 => "[J",
                     _ => return Err(self.err(i, format!("newarray with bad type code {atype}"))),
                 };
-                f.stack.push(VType::Object(self.interner.id(d)));
+                f.stack.push(VType::Object(self.types.interner.id(d)));
             }
             Insn::Cp {
                 op: op::ANEWARRAY,
@@ -899,20 +1087,18 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 } else {
                     format!("[L{c};")
                 };
-                f.stack.push(VType::Object(self.interner.id(&d)));
+                f.stack.push(VType::Object(self.types.interner.id(&d)));
             }
             Insn::Cp {
                 op: op::CHECKCAST,
                 index,
             } => {
                 self.pop(f, 1, i)?;
-                let c = pool.class_name(*index)?;
-                f.stack.push(VType::Object(self.interner.id(&c)));
+                push_value(f, self.ref_effect(*index, RefKind::Class, i)?.value);
             }
             Insn::MultiANewArray { index, dims } => {
                 self.pop(f, *dims as usize, i)?;
-                let c = pool.class_name(*index)?;
-                f.stack.push(VType::Object(self.interner.id(&c)));
+                push_value(f, self.ref_effect(*index, RefKind::Class, i)?.value);
             }
             other => return Err(self.err(i, format!("cannot simulate {other:?}"))),
         }
@@ -949,7 +1135,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
 
     /// Replaces dead blocks, trims exception ranges, and lists the frames to write.
     fn finish(mut self) -> Result<Finished> {
-        let throwable = VType::Object(self.interner.id("java/lang/Throwable"));
+        let throwable = VType::Object(self.types.interner.id("java/lang/Throwable"));
         let dead: Vec<bool> = self.entries.iter().map(|e| e.is_none()).collect();
         let any_dead = dead.iter().any(|d| *d);
         // Which blocks need a frame: branch/handler targets of live code, and
@@ -960,15 +1146,18 @@ impl<'c, 'p> Analysis<'c, 'p> {
                 needs[b] = true;
                 continue;
             }
-            for i in blk.start..blk.end {
-                for t in self.code.insns[i].targets() {
-                    needs[self.block_at[self.label_pos[t.0 as usize]] as usize] = true;
-                }
+            // Only a block's last instruction branches (a leader follows
+            // every branch).
+            let Some(insn) = self.code.insns[blk.start..blk.end]
+                .iter()
+                .rfind(|x| !matches!(x, Insn::Label(_)))
+            else {
+                continue;
+            };
+            for t in insn.targets() {
+                needs[self.block_at[self.label_pos[t.0 as usize]] as usize] = true;
             }
-            if let Some(last) = (blk.start..blk.end)
-                .rev()
-                .find_map(|i| self.code.insns[i].opcode())
-            {
+            if let Some(last) = insn.opcode() {
                 if !matches!(flow(last), Flow::Next | Flow::Conditional)
                     && b + 1 < self.blocks.len()
                 {
@@ -1014,8 +1203,8 @@ impl<'c, 'p> Analysis<'c, 'p> {
             if !needs[b] {
                 continue;
             }
-            let f = match &self.entries[b] {
-                Some(f) => f.clone(),
+            let f = match self.entries[b].take() {
+                Some(f) => f,
                 None => Frame {
                     locals: Vec::new(),
                     stack: vec![throwable],
@@ -1028,7 +1217,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             initial,
             max_stack: self.max_stack.min(0xFFFF) as u16,
             max_locals: self.max_locals as u16,
-            interner: self.interner,
+            types: std::mem::take(&mut self.types),
             rewritten: any_dead,
         })
     }
@@ -1071,6 +1260,16 @@ impl<'c, 'p> Analysis<'c, 'p> {
     }
 }
 
+/// Pushes a value of type `v` (a long or double with its second slot `Top`;
+/// nothing for `None`, a void result).
+fn push_value(f: &mut Frame, v: Option<VType>) {
+    match v {
+        None => {}
+        Some(v @ (VType::Long | VType::Double)) => f.stack.extend([v, VType::Top]),
+        Some(v) => f.stack.push(v),
+    }
+}
+
 /// For `[Lfoo;` → `foo`; for `[[I` → `[I` (the component's name as used in frames).
 fn element_name(component: &str) -> &str {
     if let Some(n) = component.strip_prefix('L') {
@@ -1091,32 +1290,42 @@ fn label_before(code: &Code, i: usize) -> Option<Label> {
 /// Which instruction indices start basic blocks.
 fn leaders(code: &Code, label_pos: &[usize]) -> Vec<bool> {
     let n = code.insns.len();
-    let mut set = vec![false; n];
+    // One slot past the end takes the positions at or past it (ignored).
+    let mut set = vec![false; n + 1];
     let first_real = code.insns.iter().position(|x| !matches!(x, Insn::Label(_)));
     if let Some(f) = first_real {
         set[f] = true;
     }
-    let mut add = |p: usize| {
-        if p < n {
-            set[p] = true;
-        }
-    };
     for h in &code.handlers {
-        add(label_pos[h.start.0 as usize]);
-        add(label_pos[h.end.0 as usize]);
-        add(label_pos[h.handler.0 as usize]);
+        for l in [h.start, h.end, h.handler] {
+            set[label_pos[l.0 as usize].min(n)] = true;
+        }
     }
     let mut after_jump = false;
     for (i, insn) in code.insns.iter().enumerate() {
-        let Some(o) = insn.opcode() else { continue };
         if after_jump {
-            add(i);
+            if matches!(insn, Insn::Label(_)) {
+                continue;
+            }
+            set[i] = true;
         }
-        for t in insn.targets() {
-            add(label_pos[t.0 as usize]);
-        }
-        after_jump = !matches!(flow(o), Flow::Next);
+        after_jump = match insn {
+            Insn::Label(_) => continue,
+            Insn::Jump { target, .. } => {
+                set[label_pos[target.0 as usize].min(n)] = true;
+                true
+            }
+            Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
+                for t in insn.targets() {
+                    set[label_pos[t.0 as usize].min(n)] = true;
+                }
+                true
+            }
+            Insn::Simple(o) | Insn::Local { op: o, .. } => !matches!(flow(*o), Flow::Next),
+            _ => false,
+        };
     }
+    set.truncate(n);
     set
 }
 
@@ -1124,24 +1333,28 @@ fn leaders(code: &Code, label_pos: &[usize]) -> Vec<bool> {
 /// the end, `usize::MAX` for a label not placed).
 fn label_positions(code: &Code) -> Vec<usize> {
     let mut label_pos = vec![usize::MAX; code.label_count()];
-    let mut pending = Vec::new();
-    for (i, insn) in code.insns.iter().enumerate() {
-        match insn {
-            Insn::Label(l) => pending.push(*l),
-            _ => {
-                for l in pending.drain(..) {
-                    if let Some(p) = label_pos.get_mut(l.0 as usize) {
-                        *p = i;
-                    }
+    let insns = &code.insns;
+    // The labels of insns[run..i] stand before instruction i.
+    let mut run = 0;
+    let mut place = |labels: &[Insn], at: usize| {
+        for x in labels {
+            if let Insn::Label(l) = x {
+                if let Some(p) = label_pos.get_mut(l.0 as usize) {
+                    *p = at;
                 }
             }
         }
-    }
-    for l in pending {
-        if let Some(p) = label_pos.get_mut(l.0 as usize) {
-            *p = code.insns.len();
+    };
+    for (i, insn) in insns.iter().enumerate() {
+        if matches!(insn, Insn::Label(_)) {
+            continue;
         }
+        if run < i {
+            place(&insns[run..i], i);
+        }
+        run = i + 1;
     }
+    place(&insns[run.min(insns.len())..], insns.len());
     label_pos
 }
 
@@ -1151,19 +1364,33 @@ fn label_positions(code: &Code) -> Vec<usize> {
 fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
     let n = code.insns.len();
     let label_pos = label_positions(code);
+    let placed = |l: Label| {
+        label_pos
+            .get(l.0 as usize)
+            .is_some_and(|p| *p != usize::MAX)
+    };
     for insn in &code.insns {
-        for t in insn.targets() {
-            if label_pos.get(t.0 as usize).is_none_or(|p| *p == usize::MAX) {
+        match insn {
+            Insn::Jump { target, .. } if !placed(*target) => {
                 return Err(Error::malformed(
                     None,
-                    format!("branch to label {} that is not placed", t.0),
+                    format!("branch to label {} that is not placed", target.0),
                 ));
             }
+            Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
+                if let Some(t) = insn.targets().find(|t| !placed(*t)) {
+                    return Err(Error::malformed(
+                        None,
+                        format!("branch to label {} that is not placed", t.0),
+                    ));
+                }
+            }
+            _ => {}
         }
     }
     for h in &code.handlers {
         for l in [h.start, h.end, h.handler] {
-            if label_pos.get(l.0 as usize).is_none_or(|p| *p == usize::MAX) {
+            if !placed(l) {
                 return Err(Error::malformed(
                     None,
                     "exception handler label is not placed",
@@ -1172,38 +1399,49 @@ fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
         }
     }
     let leaders = leaders(code, &label_pos);
-    let wanted = |i: usize| leaders[i] || matches!(code.insns[i], Insn::Cp { op: op::NEW, .. });
-    let missing: Vec<usize> = (0..n)
-        .filter(|&i| wanted(i) && (i == 0 || !matches!(code.insns[i - 1], Insn::Label(_))))
-        .collect();
+    let mut missing: Vec<usize> = Vec::new();
+    let mut after_label = false;
+    for (i, insn) in code.insns.iter().enumerate() {
+        let is_label = matches!(insn, Insn::Label(_));
+        if !is_label && !after_label && (leaders[i] || matches!(insn, Insn::Cp { op: op::NEW, .. }))
+        {
+            missing.push(i);
+        }
+        after_label = is_label;
+    }
     if missing.is_empty() {
         return Ok((label_pos, leaders));
     }
-    // Insert the labels; every instruction moves by the labels inserted up to
-    // it, and so do the positions and leaders found above.
-    let mut out = Vec::with_capacity(n + missing.len());
-    let mut new_leaders = Vec::with_capacity(n + missing.len());
-    let mut moved = Vec::with_capacity(n + 1);
-    let mut m = missing.iter().peekable();
-    let old = std::mem::take(&mut code.insns);
+    // Insert the labels, copying the runs of instructions between them; every
+    // instruction moves by the labels inserted up to it, and so do the
+    // positions and leaders found above.
+    let total = n + missing.len();
+    let mut out = Vec::with_capacity(total);
+    let mut new_leaders = Vec::with_capacity(total);
     let mut added = Vec::with_capacity(missing.len());
-    for (i, insn) in old.into_iter().enumerate() {
-        if m.peek() == Some(&&i) {
-            m.next();
-            let l = code.new_label();
-            out.push(Insn::Label(l));
-            new_leaders.push(false);
-            added.push((l, out.len()));
-        }
-        moved.push(out.len());
-        new_leaders.push(leaders[i]);
-        out.push(insn);
+    let mut old = std::mem::take(&mut code.insns).into_iter();
+    let mut prev = 0;
+    for &i in &missing {
+        out.extend(old.by_ref().take(i - prev));
+        new_leaders.extend_from_slice(&leaders[prev..i]);
+        let l = code.new_label();
+        out.push(Insn::Label(l));
+        new_leaders.push(false);
+        added.push((l, out.len()));
+        prev = i;
     }
-    moved.push(out.len());
+    out.extend(old);
+    new_leaders.extend_from_slice(&leaders[prev..]);
     code.insns = out;
     let mut label_pos: Vec<usize> = label_pos
         .into_iter()
-        .map(|p| if p == usize::MAX { p } else { moved[p] })
+        .map(|p| {
+            if p == usize::MAX {
+                p
+            } else {
+                p + missing.partition_point(|&m| m <= p)
+            }
+        })
         .collect();
     label_pos.resize(code.label_count(), usize::MAX);
     for (l, p) in added {
@@ -1218,9 +1456,10 @@ struct VtiContext<'x, 'p> {
     interner: &'x Interner,
     layout: &'x crate::code::Layout,
     pool: &'x mut PoolBuilder<'p>,
-    classes: Vec<u16>,
+    classes: &'x mut Vec<u16>,
 }
 
+#[inline]
 fn vti(v: VType, cx: &mut VtiContext<'_, '_>, out: &mut Vec<u8>) -> Result<()> {
     match v {
         VType::Top => out.push(0),
@@ -1253,6 +1492,13 @@ fn vti(v: VType, cx: &mut VtiContext<'_, '_>, out: &mut Vec<u8>) -> Result<()> {
 /// Slots → frame entries (a long/double entry covers two slots), trailing `Top`s dropped.
 fn entries(slots: &[VType], trim: bool) -> Vec<VType> {
     let mut out = Vec::with_capacity(slots.len());
+    entries_into(slots, trim, &mut out);
+    out
+}
+
+/// [`entries`] into `out` (cleared first).
+fn entries_into(slots: &[VType], trim: bool, out: &mut Vec<VType>) {
+    out.clear();
     let mut i = 0;
     while i < slots.len() {
         out.push(slots[i]);
@@ -1267,27 +1513,29 @@ fn entries(slots: &[VType], trim: bool) -> Vec<VType> {
             out.pop();
         }
     }
-    out
 }
 
 fn encode_frames(
     frames: &[(Label, Frame)],
     initial: Vec<VType>,
-    interner: &Interner,
+    types: &mut ClassTypes,
     layout: &crate::code::Layout,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Vec<u8>> {
     let mut sorted: Vec<(u32, &Frame)> =
         frames.iter().map(|(l, f)| (layout.offset(*l), f)).collect();
+    types.class_entries.resize(types.interner.names.len(), 0);
     let mut cx = VtiContext {
-        interner,
+        interner: &types.interner,
         layout,
         pool,
-        classes: vec![0; interner.names.len()],
+        classes: &mut types.class_entries,
     };
     sorted.sort_by_key(|x| x.0);
     let mut prev = initial;
-    let mut out = Vec::new();
+    // One pair of buffers for every frame's entries.
+    let (mut locals, mut stack) = (Vec::new(), Vec::new());
+    let mut out = Vec::with_capacity(2 + 8 * sorted.len());
     out.extend_from_slice(&(sorted.len() as u16).to_be_bytes());
     let mut last: i64 = -1;
     for (off, f) in sorted {
@@ -1297,8 +1545,8 @@ fn encode_frames(
             return Err(Error::malformed(None, "frame offset delta out of range"));
         }
         let d = delta as u16;
-        let locals = entries(&f.locals, true);
-        let stack = entries(&f.stack, false);
+        entries_into(&f.locals, true, &mut locals);
+        entries_into(&f.stack, false, &mut stack);
         let same = locals == prev;
         if same && stack.is_empty() {
             if d < 64 {
@@ -1344,7 +1592,119 @@ fn encode_frames(
                 vti(*v, &mut cx, &mut out)?;
             }
         }
-        prev = locals;
+        std::mem::swap(&mut prev, &mut locals);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::CodeAttr;
+    use crate::hierarchy::ClassInfo;
+
+    /// Every class directly under `java/lang/Object`.
+    struct Flat;
+    impl ClassHierarchy for Flat {
+        fn class_info(&self, name: &str) -> Option<ClassInfo> {
+            Some(ClassInfo {
+                super_name: (name != OBJECT).then(|| Arc::from(OBJECT)),
+                is_interface: false,
+            })
+        }
+    }
+
+    const CTX: MethodContext<'static> = MethodContext {
+        class_name: "T",
+        name: "f",
+        descriptor: "(Z)Ljava/lang/Object;",
+        is_static: true,
+        major_version: 61,
+    };
+
+    /// `static Object f(boolean z) { return z ? T.a() : T.b; }` with `a()`
+    /// returning an `A` and `b` holding a `B`: the join's frame has their
+    /// least upper bound on the stack.
+    fn body(pool: &mut PoolBuilder<'_>) -> Code {
+        let a = pool.method_ref("T", "a", "()LA;", false).unwrap();
+        let b = pool.field_ref("T", "b", "LB;").unwrap();
+        let mut code = Code::empty();
+        let (other, join) = (code.new_label(), code.new_label());
+        code.insns = vec![
+            Insn::Simple(op::ILOAD_0),
+            Insn::Jump {
+                op: op::IFEQ,
+                target: other,
+            },
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: a,
+            },
+            Insn::Jump {
+                op: op::GOTO,
+                target: join,
+            },
+            Insn::Label(other),
+            Insn::Cp {
+                op: op::GETSTATIC,
+                index: b,
+            },
+            Insn::Label(join),
+            Insn::Simple(176), // areturn
+        ];
+        code
+    }
+
+    fn frames_of(code: &Code, pool: &PoolBuilder<'_>) -> Vec<FrameAt> {
+        let data = code
+            .attributes
+            .iter()
+            .find_map(|a| match a {
+                CodeAttr::StackMapTable { data, .. } => Some(data.clone()),
+                _ => None,
+            })
+            .expect("frames written");
+        read_stack_map(&data, &CTX, pool).unwrap()
+    }
+
+    /// The second method of a class, analysed with what the first left in
+    /// the pool (names, decoded references), gets the frames a fresh pool
+    /// gives, and they are the right ones.
+    #[test]
+    fn shared_class_types_give_the_frames_of_a_fresh_analysis() {
+        let mut shared = PoolBuilder::empty();
+        let mut first = body(&mut shared);
+        compute(&mut first, &CTX, &mut shared, &Flat).unwrap();
+        let mut second = body(&mut shared);
+        compute(&mut second, &CTX, &mut shared, &Flat).unwrap();
+        let mut fresh = PoolBuilder::empty();
+        let mut alone = body(&mut fresh);
+        compute(&mut alone, &CTX, &mut fresh, &Flat).unwrap();
+        let frames = frames_of(&second, &shared);
+        assert_eq!(frames, frames_of(&alone, &fresh));
+        assert_eq!(frames, frames_of(&first, &shared));
+        // `other` after the goto (offset 10), the join (13) with A ⊔ B.
+        let offsets: Vec<u32> = frames.iter().map(|f| f.offset).collect();
+        assert_eq!(offsets, vec![10, 13]);
+        assert!(frames[0].stack.is_empty());
+        assert_eq!(frames[1].stack, vec![Value::Object(OBJECT.to_string())]);
+        assert_eq!(frames[1].locals, vec![Value::Int]);
+        assert_eq!((second.max_stack, second.max_locals), (1, 1));
+    }
+
+    /// The worklist hands out the queued block first in code order, each
+    /// once however often it was queued.
+    #[test]
+    fn worklist_takes_blocks_in_code_order() {
+        let mut w = Worklist::new(5);
+        for b in [3, 1, 4, 1] {
+            w.push(b);
+        }
+        assert_eq!(w.pop(), Some(1));
+        w.push(0); // a back edge
+        assert_eq!(w.pop(), Some(0));
+        assert_eq!(w.pop(), Some(3));
+        assert_eq!(w.pop(), Some(4));
+        assert_eq!(w.pop(), None);
+    }
 }

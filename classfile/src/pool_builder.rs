@@ -60,17 +60,6 @@ fn remember<T: Clone>(cache: &RefCell<Vec<Option<T>>>, len: usize, i: usize, v: 
     cache[i] = Some(v);
 }
 
-/// A method reference as frame computation sees it ([`PoolBuilder::call_sig`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallSig {
-    /// Stack slots the arguments take (not the receiver).
-    pub args: usize,
-    /// The return descriptor (`V` for none).
-    pub ret: Box<str>,
-    /// Whether the method is a constructor.
-    pub is_init: bool,
-}
-
 /// The constant pool of a class being written.
 #[derive(Debug)]
 pub struct PoolBuilder<'a> {
@@ -93,9 +82,9 @@ pub struct PoolBuilder<'a> {
     classes: RefCell<Vec<Option<&'a str>>>,
     /// [`member_slots`](Self::member_slots) answers, by index.
     slots: RefCell<HashMap<u16, (usize, usize)>>,
-    /// What frame computation needs of each method reference asked for (see
-    /// [`PoolBuilder::call_sig`]).
-    call_sigs: RefCell<HashMap<u16, std::sync::Arc<CallSig>>>,
+    /// What the frame analyses of the class's methods share (names and
+    /// references decoded once per class), between one method and the next.
+    frame_types: RefCell<crate::frames::ClassTypes>,
     /// Bootstrap methods to append to the class's `BootstrapMethods` attribute.
     bootstraps: Bootstraps,
 }
@@ -130,9 +119,20 @@ impl<'a> PoolBuilder<'a> {
             members: RefCell::default(),
             classes: RefCell::default(),
             slots: RefCell::default(),
-            call_sigs: RefCell::default(),
+            frame_types: RefCell::default(),
             bootstraps: Bootstraps::default(),
         }
+    }
+
+    /// Takes what the frame analyses of this class share, for one analysis
+    /// (empty while another holds it).
+    pub(crate) fn take_frame_types(&self) -> crate::frames::ClassTypes {
+        self.frame_types.take()
+    }
+
+    /// Hands back what [`take_frame_types`](Self::take_frame_types) gave.
+    pub(crate) fn keep_frame_types(&self, types: crate::frames::ClassTypes) {
+        *self.frame_types.borrow_mut() = types;
     }
 
     /// A builder with no original pool, for classes made from scratch.
@@ -151,7 +151,7 @@ impl<'a> PoolBuilder<'a> {
             members: RefCell::default(),
             classes: RefCell::default(),
             slots: RefCell::default(),
-            call_sigs: RefCell::default(),
+            frame_types: RefCell::default(),
             bootstraps: Bootstraps::default(),
         }
     }
@@ -489,24 +489,6 @@ impl<'a> PoolBuilder<'a> {
         };
         self.slots.borrow_mut().insert(idx, s);
         Ok(s)
-    }
-
-    /// The argument slots, return descriptor and whether it names `<init>`, of
-    /// the method reference at `idx`; remembered, since frame computation asks
-    /// for the same calls in every method of a class.
-    pub fn call_sig(&self, idx: u16) -> Result<std::sync::Arc<CallSig>> {
-        if let Some(s) = self.call_sigs.borrow().get(&idx) {
-            return Ok(s.clone());
-        }
-        let r = self.member_ref(idx)?;
-        let (args, ret) = crate::descriptor::method_slots(&r.descriptor)?;
-        let sig = std::sync::Arc::new(CallSig {
-            args,
-            ret: ret.into(),
-            is_init: r.name == "<init>",
-        });
-        self.call_sigs.borrow_mut().insert(idx, sig.clone());
-        Ok(sig)
     }
 
     /// Name and descriptor of a Dynamic or InvokeDynamic entry.

@@ -113,14 +113,15 @@ pub fn compute_pinned(
         initial,
         max_stack,
         max_locals,
-        interner,
+        mut types,
         ..
     } = finished;
     code.max_stack = max_stack;
     code.max_locals = max_locals;
     let layout = code.layout();
     let name = pool.utf8("StackMapTable")?;
-    let data = encode_frames(&frames, initial, &interner, &layout, pool)?;
+    let data = encode_frames(&frames, initial, &mut types, &layout, pool)?;
+    pool.keep_frame_types(types);
     code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
     Ok(Some(kept))
 }
@@ -424,8 +425,35 @@ impl Analysis<'_, '_> {
         if n_blocks == 0 {
             return Ok(Pinning::Failed);
         }
+        // Where each label stood in the original.
+        let mut orig_pos = vec![usize::MAX; self.code.label_count()];
+        for (j, insn) in original.insns.iter().enumerate() {
+            if let Insn::Label(l) = insn {
+                if let Some(p) = orig_pos.get_mut(l.0 as usize) {
+                    *p = j;
+                }
+            }
+        }
+        // An upper bound of what can be skipped, before the original table is
+        // decoded: where even that is too little, the full analysis runs.
+        let needed = self.code.insns.len() * original.min_skipped_percent;
+        let mut bound = 0;
+        for b in 0..n_blocks {
+            // Stop once the bound is enough, or once even the rest of the
+            // code would not make it enough.
+            let rest = self.code.insns.len() - self.blocks[b].start;
+            if bound * 100 >= needed || (bound + rest) * 100 < needed {
+                break;
+            }
+            if self.may_skip(b, original, &orig_pos) {
+                bound += self.blocks[b].end - self.blocks[b].start;
+            }
+        }
+        if bound * 100 < needed {
+            return Ok(Pinning::NotWorth);
+        }
         // Decoded labels by original offset (decoding numbers them in offset
-        // order), and where each label stood in the original.
+        // order).
         let mut by_offset: Vec<(u32, Label)> = Vec::new();
         for l in 0..self.code.label_count() {
             if let Some(o) = self.code.origin(Label(l as u32)) {
@@ -439,14 +467,6 @@ impl Analysis<'_, '_> {
                 .filter(|(o, _)| *o == offset)
                 .map(|(_, l)| *l)
         };
-        let mut orig_pos = vec![usize::MAX; self.code.label_count()];
-        for (j, insn) in original.insns.iter().enumerate() {
-            if let Insn::Label(l) = insn {
-                if let Some(p) = orig_pos.get_mut(l.0 as usize) {
-                    *p = j;
-                }
-            }
-        }
         // The original frames, at the blocks their labels start.
         let initial = entries(&self.initial_frame()?.locals, true);
         let mut decoded: Vec<(Label, Vec<VType>, Vec<VType>)> = Vec::new();
@@ -454,7 +474,7 @@ impl Analysis<'_, '_> {
             let label_pos = &self.label_pos;
             let code = &*self.code;
             let pool = self.pool;
-            let interner = &mut self.interner;
+            let interner = &mut self.types.interner;
             let mut class = |index: u16| -> Result<VType> {
                 Ok(VType::Object(interner.id(&pool.class_name(index)?)))
             };
@@ -626,12 +646,63 @@ impl Analysis<'_, '_> {
         let Some(l) = pins.label[b] else {
             return false;
         };
+        self.skippable_from(
+            b,
+            l,
+            &|x| pins.label[x].is_some(),
+            &mut pins.label.get(b + 1).copied().flatten().into_iter(),
+            original,
+            orig_pos,
+        )
+    }
+
+    /// [`Self::skippable`] before the original frames are known, taking every
+    /// block that starts at an original label as pinned (a block is pinned
+    /// by one of those, if at all): true wherever `skippable` could be.
+    fn may_skip(&self, b: usize, original: &Original<'_>, orig_pos: &[usize]) -> bool {
+        let pinnable = |x: usize| self.original_labels_at(x).next().is_some();
+        self.original_labels_at(b).any(|l| {
+            self.skippable_from(
+                b,
+                l,
+                &pinnable,
+                &mut self.original_labels_at(b + 1),
+                original,
+                orig_pos,
+            )
+        })
+    }
+
+    /// The labels with an original offset right before block `b`'s first
+    /// instruction (none past the last block).
+    fn original_labels_at(&self, b: usize) -> impl Iterator<Item = Label> + '_ {
+        let start = self.blocks.get(b).map_or(0, |blk| blk.start);
+        self.code.insns[..start]
+            .iter()
+            .rev()
+            .map_while(|x| match x {
+                Insn::Label(l) => Some(*l),
+                _ => None,
+            })
+            .filter(|l| self.code.origin(*l).is_some())
+    }
+
+    /// [`Self::skippable`] for block `b` pinned by label `l`, with `pinned`
+    /// telling which blocks are pinned and `next` the labels that may pin the
+    /// block after `b`.
+    fn skippable_from(
+        &self,
+        b: usize,
+        l: Label,
+        pinned: &dyn Fn(usize) -> bool,
+        next: &mut dyn Iterator<Item = Label>,
+        original: &Original<'_>,
+        orig_pos: &[usize],
+    ) -> bool {
         let blk = &self.blocks[b];
         for &h in &blk.handlers {
             let handler = &self.code.handlers[h];
-            if !original.handlers.contains(handler)
-                || pins.label[self.label_block(handler.handler)].is_none()
-            {
+            if !original.handlers.contains(handler) || !pinned(self.label_block(handler.handler)) {
                 return false;
             }
         }
@@ -654,7 +725,7 @@ impl Analysis<'_, '_> {
             }
             j += 1;
             for t in insn.targets() {
-                if pins.label[self.label_block(t)].is_none() {
+                if !pinned(self.label_block(t)) {
                     return false;
                 }
             }
@@ -664,17 +735,19 @@ impl Analysis<'_, '_> {
             return true;
         }
         // The next block is pinned by a label of the run that followed.
-        let Some(next) = pins.label.get(b + 1).copied().flatten() else {
-            return false;
-        };
-        let Some(&p) = orig_pos.get(next.0 as usize) else {
-            return false;
-        };
-        p != usize::MAX
-            && p >= j
-            && original.insns[j..p]
-                .iter()
-                .all(|x| matches!(x, Insn::Label(_)))
+        for next in next {
+            if let Some(&p) = orig_pos.get(next.0 as usize) {
+                if p != usize::MAX
+                    && p >= j
+                    && original.insns[j..p]
+                        .iter()
+                        .all(|x| matches!(x, Insn::Label(_)))
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The worklist over the blocks not skipped, from `start`. With `prefix`
@@ -689,17 +762,15 @@ impl Analysis<'_, '_> {
         orig_max: usize,
         mut prefix: Option<&mut Prefix>,
     ) -> Result<bool> {
-        let mut work: Vec<usize> = start.iter().rev().copied().collect();
-        let mut queued = vec![false; self.blocks.len()];
+        let mut work = Worklist::new(self.blocks.len());
         for &b in start {
-            queued[b] = true;
+            work.push(b);
         }
         let mut f = Frame {
             locals: Vec::new(),
             stack: Vec::new(),
         };
         while let Some(b) = work.pop() {
-            queued[b] = false;
             f.clone_from(self.entries[b].as_ref().expect("queued blocks have frames"));
             let (start, end) = (self.blocks[b].start, self.blocks[b].end);
             let handlers = std::mem::take(&mut self.blocks[b].handlers);
@@ -736,7 +807,6 @@ impl Analysis<'_, '_> {
                         orig_max,
                         &mut prefix,
                         &mut work,
-                        &mut queued,
                     )?;
                 }
                 self.execute(&insn, i, &mut f)?;
@@ -752,7 +822,6 @@ impl Analysis<'_, '_> {
                         orig_max,
                         &mut prefix,
                         &mut work,
-                        &mut queued,
                     )?;
                     merged = true;
                 }
@@ -766,7 +835,6 @@ impl Analysis<'_, '_> {
                         orig_max,
                         &mut prefix,
                         &mut work,
-                        &mut queued,
                     )?;
                 }
                 if !ok {
@@ -791,7 +859,6 @@ impl Analysis<'_, '_> {
                     orig_max,
                     &mut prefix,
                     &mut work,
-                    &mut queued,
                 )? {
                     return Ok(false);
                 }
@@ -808,8 +875,7 @@ impl Analysis<'_, '_> {
         pins: &mut Pins,
         orig_max: usize,
         prefix: &mut Option<&mut Prefix>,
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
+        work: &mut Worklist,
     ) -> Result<bool> {
         for &h in handlers {
             let handler = self.code.handlers[h].handler;
@@ -824,7 +890,6 @@ impl Analysis<'_, '_> {
                 orig_max,
                 prefix,
                 work,
-                queued,
             )? {
                 return Ok(false);
             }
@@ -844,8 +909,7 @@ impl Analysis<'_, '_> {
         pins: &mut Pins,
         orig_max: usize,
         prefix: &mut Option<&mut Prefix>,
-        work: &mut Vec<usize>,
-        queued: &mut [bool],
+        work: &mut Worklist,
     ) -> Result<bool> {
         if let Some(p) = prefix {
             if b >= p.first {
@@ -872,7 +936,7 @@ impl Analysis<'_, '_> {
             return fits;
         }
         let at = self.blocks[b].start;
-        self.merge_state(b, locals, stack, work, queued, at)?;
+        self.merge_state(b, locals, stack, work, at)?;
         Ok(true)
     }
 
@@ -902,7 +966,7 @@ impl Analysis<'_, '_> {
         Ok(match (from, to) {
             (VType::Null, VType::Object(_)) => true,
             (VType::Object(x), VType::Object(y)) => {
-                let name = self.interner.name(y);
+                let name = self.types.interner.name(y);
                 // The verifier lets any reference pass as an interface.
                 let anything = name == OBJECT
                     || (!name.starts_with('[')
