@@ -113,6 +113,19 @@ fn woven_again(before: &Path, dump: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The name of the class a cache entry holds woven (`a/b/C`, as the dumps'
+/// lists name them), if it holds one: the entry is the magic (8 bytes), the
+/// key (32), the kind (1: woven), the class file's length and bytes.
+fn woven_class_name(entry: &Path) -> Option<String> {
+    let b = std::fs::read(entry).ok()?;
+    if b.get(40) != Some(&1) {
+        return None;
+    }
+    let len = u32::from_le_bytes(b.get(41..45)?.try_into().ok()?) as usize;
+    let class = major_classfile::ClassFile::parse(b.get(45..45 + len)?).ok()?;
+    Some(class.name().ok()?.to_string())
+}
+
 fn cache_warnings(err: &str) -> Vec<&str> {
     err.lines()
         .filter(|l| l.starts_with("major agent: warning: class cache"))
@@ -196,8 +209,25 @@ fn damaged_entries_are_misses_with_one_warning() {
     p.run(&jdk, &[format!("dump={}", first.display())]);
     let files = entries(&p.class_cache());
     assert!(files.len() > 300);
-    // Seven entries spread over the cache, each damaged another way.
-    let pick: Vec<&PathBuf> = files.iter().step_by(files.len() / 7).take(7).collect();
+    // A run that finds every class: the classes both runs loaded are those
+    // the program loads every time (the JDK's threads load some only when a
+    // lock is contended or the GC runs).
+    let check = p.work.path().join("check");
+    p.run(&jdk, &[format!("dump={}", check.display())]);
+    let (once, twice) = (listed(&first, "seen.txt"), listed(&check, "seen.txt"));
+    // Seven entries of woven classes of both, spread over the cache, each
+    // damaged another way.
+    let stable: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| woven_class_name(f).is_some_and(|n| once.contains(&n) && twice.contains(&n)))
+        .collect();
+    assert!(stable.len() > 100, "{} stable woven entries", stable.len());
+    let pick: Vec<&PathBuf> = stable
+        .iter()
+        .step_by(stable.len() / 7)
+        .take(7)
+        .copied()
+        .collect();
     let read = |f: &Path| std::fs::read(f).unwrap();
     let flip = |f: &Path, at: fn(usize) -> usize| {
         let mut b = read(f);
@@ -211,7 +241,8 @@ fn damaged_entries_are_misses_with_one_warning() {
     flip(pick[2], |n| n / 2);
     flip(pick[3], |n| n - 1);
     flip(pick[4], |_| 45); // the kind or a length
-    std::fs::copy(files.last().unwrap(), pick[5]).unwrap();
+    let other = files.iter().find(|f| !pick.contains(f)).unwrap();
+    std::fs::copy(other, pick[5]).unwrap();
     std::fs::write(pick[6], vec![0xab; 4096]).unwrap();
     let second = p.work.path().join("second");
     let err = p.run(&jdk, &[format!("dump={}", second.display())]);
