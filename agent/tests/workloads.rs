@@ -325,102 +325,184 @@ fn class_of(signature: &str) -> &str {
     name.rsplit_once('.').map_or(name, |(c, _)| c)
 }
 
-/// The counters of the two modes, per method: xalan run on JDK 17 woven
-/// two-phase (image) and under the agent with `MethodTotals.aj` (every
-/// execution on the main thread until the shutdown starts, by method). The
-/// class path is the workload's jars unpacked into directories at paths of
-/// the same length in both modes (the woven jars store their classes where
-/// the originals deflate them: reading them runs other zip code), and the
-/// woven JDK runs with `-Xshare:off`, as the agent's JVM does. Named
-/// categories, each printed with its size:
+/// The categories a run of `MethodTotals.aj` counted apart (`apart: N
+/// static parts, N agent module, ...` in its report), by name.
+fn categories(report: &str) -> BTreeMap<String, u64> {
+    let apart = report
+        .split_once("apart: ")
+        .unwrap_or_else(|| panic!("no categories in {report:?}"))
+        .1;
+    apart
+        .split(", ")
+        .map(|c| {
+            let (n, name) = c.split_once(' ').expect("count and name");
+            (name.to_string(), n.parse().expect("count"))
+        })
+        .collect()
+}
+
+/// The runs of one workload in [`counters_agree_between_modes`]: the
+/// two-phase mode, then the agent twice.
+const COUNTER_RUNS: [&str; 3] = ["two-phase", "agent", "agent again"];
+
+/// The counters of the two modes, per method, on the workloads `names` and
+/// the JDK at `home`: each run woven two-phase (image form: the JDK and all
+/// the workloads' classes in one weave) and twice under the agent with
+/// `MethodTotals.aj` (every execution on the main thread until the shutdown
+/// starts, by method). The class path is each workload's jars unpacked into
+/// directories at paths of the same length in both modes (the woven jars
+/// store their classes where the originals deflate them: reading them runs
+/// other zip code); every JVM runs with `-Xshare:off`, as the agent's JVM
+/// must, and with no garbage collection at all (Epsilon: when the GC clears
+/// weak references, the interned `MethodType`s and weak caches, follows the
+/// heap's use, which the modes' different class loading changes).
 ///
-/// * the shutdown, other threads (counted apart by the aspect: the report
-///   races the shutdown, which is why a hello world's total varied);
-/// * the extra classes of static parts (`C$MajorStatics`, class files
-///   before Java 7): the two-phase mode loads them through the application
-///   class loader, running its Java code, the agent defines them from the
-///   hook (counted apart by the aspect);
-/// * methods of classes whose counts differ between two identical agent
-///   runs (identity hash codes decide hash-table layouts, HotSpot orders
-///   reflected methods by the address of their names).
+/// The aspect counts apart, by rule, the work only one mode does or that
+/// the modes do on different data; each category's size is printed:
 ///
-/// Every other method must count the same in both modes, but for a residue
-/// no category explains yet, printed and bounded (at most 100 methods and
-/// 0.01% of the executions).
-#[test]
-fn counters_agree_between_modes_on_xalan_jdk17() {
-    let Some(home) = jdk17() else {
-        return skip("JDK 17 is not installed");
-    };
+/// * the shutdown, other threads (the report races the shutdown, which is
+///   why a hello world's total varied);
+/// * `static parts`: loading the extra classes of static parts
+///   (`C$MajorStatics`, class files before Java 7) by name through the
+///   application class loader (two-phase; the agent defines them from the
+///   hook);
+/// * `agent module`: `Modules.transformedByAgent` (agent only);
+/// * `image`: reading the run-time image (the woven image is another file);
+/// * `class bytes`: reading a class file from the class path (the woven
+///   class files are larger: more reads and buffer growth);
+/// * `native lookup`: finding a native method's library (the boot loader's
+///   libraries are in a hash table keyed by their paths; the woven JDK is
+///   elsewhere);
+/// * `loader tables`: a class loader's locks, certificates, protection
+///   domains and class list (the `C$MajorStatics` loaded by name take
+///   entries, and the woven class path's code sources hash differently).
+///
+/// Every other method must count the same in both modes, except methods of
+/// the classes whose counts differ between the two identical agent runs
+/// (HotSpot orders `Class.getMethods()` by the addresses of the names'
+/// symbols, which vary from run to run: xalan compares attribute names
+/// against them in that order). Any other difference fails the test.
+fn counters_agree_between_modes(home: &Path, names: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
-    let prepared = match workloads::prepare(&home, &tmp.path().join("prepared")) {
+    let tmp = if std::env::var_os("MAJOR_KEEP_COUNTERS").is_some() {
+        let kept = tmp.keep();
+        eprintln!("the counters' work directory is kept: {}", kept.display());
+        kept
+    } else {
+        tmp.path().to_path_buf()
+    };
+    let prepared = match workloads::prepare(home, &tmp.join("prepared")) {
         Ok(p) => p,
         Err(e) if e.starts_with("workload jars missing") => return skip(&e),
         Err(e) => panic!("{e}"),
     };
-    let w = workloads::by_name("xalan").unwrap();
+    let chosen: Vec<Workload> = names
+        .iter()
+        .map(|n| workloads::by_name(n).expect("a workload"))
+        .collect();
     // The woven JDK at a path as long as the JDK's (java.home), the plain
     // class directories at a path as long as the woven ones.
     let pad = home
         .as_os_str()
         .len()
-        .saturating_sub(tmp.path().as_os_str().len() + 1)
+        .saturating_sub(tmp.as_os_str().len() + 1)
         .max(1);
-    let woven_dir = tmp.path().join("w".repeat(pad));
-    let plain_dir = tmp.path().join("p".repeat(pad)).join("app");
-    let plain_cp: Vec<PathBuf> = prepared
-        .class_path(&w)
+    let woven_dir = tmp.join("w".repeat(pad));
+    let plain_dir = tmp.join("p".repeat(pad)).join("app");
+    let plain_cps: Vec<Vec<PathBuf>> = chosen
         .iter()
-        .map(|jar| {
-            let d = plain_dir.join(jar.file_stem().unwrap());
-            unpack(jar, &d);
-            d
+        .map(|w| {
+            prepared
+                .class_path(w)
+                .iter()
+                .map(|jar| {
+                    let d = plain_dir.join(jar.file_stem().unwrap());
+                    if !d.exists() {
+                        unpack(jar, &d);
+                    }
+                    d
+                })
+                .collect()
         })
         .collect();
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for d in plain_cps.iter().flatten() {
+        if !inputs.contains(d) {
+            inputs.push(d.clone());
+        }
+    }
     let aspect = common::here().join("aspects/counting/MethodTotals.aj");
+    let start = std::time::Instant::now();
     let (_, woven) = major_weaver::woven_jdk::weave(&major_weaver::woven_jdk::JdkWeaveOptions {
         form: major_weaver::woven_jdk::JdkForm::Image,
         aspects: vec![aspect.clone()],
-        jdk: Jdk::at(&home).unwrap(),
+        jdk: Jdk::at(home).unwrap(),
         modules: Vec::new(),
-        inputs: plain_cp.clone(),
+        inputs,
         classpath: Vec::new(),
         output: woven_dir.clone(),
-        cache: Some(tmp.path().join("cache")),
+        cache: Some(tmp.join("cache")),
         strict: false,
         signed_jars: Default::default(),
         bypass: Default::default(),
     })
     .unwrap_or_else(|e| panic!("major weave --jdk with MethodTotals: {e}"));
-    let woven_cp: Vec<PathBuf> = plain_cp
-        .iter()
-        .map(|d| woven.woven_input(d).expect("every directory is woven"))
-        .collect();
-    let cp = std::env::join_paths(&plain_cp).unwrap();
-    let agent = common::agent_jvm_options(
-        &home,
-        std::slice::from_ref(&aspect),
-        &tmp.path().join("cache"),
-        &[],
-        &[OsString::from("-cp"), cp],
+    eprintln!(
+        "counters: the JDK and {} woven two-phase in {:.1} s",
+        names.join(", "),
+        start.elapsed().as_secs_f64()
     );
-    let runs = ["t1", "a1", "a2"];
+    let feature = prepared.feature;
+    let runs: Vec<(usize, usize)> = (0..chosen.len())
+        .flat_map(|w| (0..COUNTER_RUNS.len()).map(move |r| (w, r)))
+        .collect();
     let outcomes: Vec<(BTreeMap<String, u64>, Outcome)> = runs
         .par_iter()
-        .map(|run| {
-            let out = tmp.path().join(format!("{run}.txt"));
-            let mut opts = vec![OsString::from(format!("-Dtotals.out={}", out.display()))];
-            let work = tmp.path().join("runs").join(run);
-            let o = if run.starts_with('t') {
-                opts.push("-Xshare:off".into());
+        .map(|&(wi, r)| {
+            let w = &chosen[wi];
+            let plain_cp = &plain_cps[wi];
+            let tag = format!("{}-{r}", w.name);
+            let out = tmp.join(format!("{tag}.txt"));
+            let mut opts = vec![
+                OsString::from(format!("-Dtotals.out={}", out.display())),
+                "-Xshare:off".into(),
+            ];
+            opts.extend(
+                ["-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC", "-Xmx3g"]
+                    .map(OsString::from),
+            );
+            if let Ok(names) = std::env::var("MAJOR_TOTALS_STACKS") {
+                // Diagnosis: the stacks that call these methods
+                // (`Class.name,...`), written beside the totals.
+                opts.push(format!("-Dtotals.stacks={names}").into());
+            }
+            let work = tmp.join("runs").join(&tag);
+            let o = if r == 0 {
+                let woven_cp: Vec<PathBuf> = plain_cp
+                    .iter()
+                    .map(|d| woven.woven_input(d).expect("every directory is woven"))
+                    .collect();
                 opts.extend(woven.java_options(&[]).into_iter().map(OsString::from));
-                prepared.run(&w, &woven.java(), &opts, Some(&woven_cp), &work)
+                prepared.run(w, &woven.java(), &opts, Some(&woven_cp), &work)
             } else {
-                opts.extend(agent.iter().cloned());
-                prepared.run(&w, &home.join("bin/java"), &opts, Some(&plain_cp), &work)
+                let cp = std::env::join_paths(plain_cp).unwrap();
+                opts.extend(common::agent_jvm_options(
+                    home,
+                    std::slice::from_ref(&aspect),
+                    &tmp.join("cache"),
+                    &[],
+                    &[OsString::from("-cp"), cp],
+                ));
+                prepared.run(w, &home.join("bin/java"), &opts, Some(plain_cp), &work)
             }
             .unwrap_or_else(|e| panic!("{e}"));
-            assert!(o.success(), "xalan ({run}): {}", o.describe());
+            assert!(
+                o.success(),
+                "{} ({}, JDK {feature}): {}",
+                w.name,
+                COUNTER_RUNS[r],
+                o.describe()
+            );
             (totals(&out), o)
         })
         .collect();
@@ -431,72 +513,94 @@ fn counters_agree_between_modes_on_xalan_jdk17() {
             .unwrap_or_else(|| panic!("no MethodTotals report: {}", o.describe()))
             .to_string()
     };
-    let static_parts = |o: &Outcome| count_after(&report(o), " in the shutdown, ").unwrap();
-    for (run, (_, o)) in runs.iter().zip(&outcomes) {
-        eprintln!("xalan, JDK 17, {run}: {}", report(o));
-    }
-    let (two, a1, a2) = (&outcomes[0].0, &outcomes[1].0, &outcomes[2].0);
-    let noisy: std::collections::BTreeSet<&str> = a1
-        .keys()
-        .chain(a2.keys())
-        .filter(|k| a1.get(*k) != a2.get(*k))
-        .map(|k| class_of(k))
-        .collect();
-    let (mut equal, mut varying, mut varying_executions) = (0, 0, 0u64);
     let mut unexplained = Vec::new();
-    let keys: std::collections::BTreeSet<&String> = two.keys().chain(a1.keys()).collect();
-    for k in keys {
-        let (t, a) = (
-            two.get(k).copied().unwrap_or(0),
-            a1.get(k).copied().unwrap_or(0),
-        );
-        if t == a {
-            equal += 1;
-        } else if noisy.contains(class_of(k)) {
-            varying += 1;
-            varying_executions += t.abs_diff(a);
-        } else {
-            unexplained.push(format!("{k}: two-phase {t}, agent {a}"));
+    for (wi, w) in chosen.iter().enumerate() {
+        let of = |r: usize| &outcomes[wi * COUNTER_RUNS.len() + r];
+        for (r, run) in COUNTER_RUNS.iter().enumerate() {
+            eprintln!(
+                "{}, JDK {feature}, {run} ({:.1} s): {}",
+                w.name,
+                of(r).1.elapsed.as_secs_f64(),
+                report(&of(r).1)
+            );
         }
+        let (two, a1, a2) = (&of(0).0, &of(1).0, &of(2).0);
+        let varying: std::collections::BTreeSet<&str> = a1
+            .keys()
+            .chain(a2.keys())
+            .filter(|k| a1.get(*k) != a2.get(*k))
+            .map(|k| class_of(k))
+            .collect();
+        let (mut equal, mut varied, mut varied_executions) = (0, 0, 0u64);
+        let mut differ = Vec::new();
+        let keys: std::collections::BTreeSet<&String> = two.keys().chain(a1.keys()).collect();
+        for k in keys {
+            let (t, a) = (
+                two.get(k).copied().unwrap_or(0),
+                a1.get(k).copied().unwrap_or(0),
+            );
+            if t == a {
+                equal += 1;
+            } else if varying.contains(class_of(k)) {
+                varied += 1;
+                varied_executions += t.abs_diff(a);
+            } else {
+                differ.push(format!("{}: {k}: two-phase {t}, agent {a}", w.name));
+            }
+        }
+        let total: u64 = two.values().sum();
+        let (ct, ca) = (categories(&report(&of(0).1)), categories(&report(&of(1).1)));
+        let sizes: Vec<String> = ct
+            .iter()
+            .map(|(name, n)| format!("{name} {n} / {}", ca.get(name).copied().unwrap_or(0)))
+            .collect();
+        eprintln!(
+            "{}, JDK {feature}: {equal} methods ({total} executions) counted the same by both \
+             modes; apart (two-phase / agent): {}; {varied} methods ({varied_executions} \
+             executions) of {} classes whose counts vary between identical agent runs{}; \
+             {} other differences",
+            w.name,
+            sizes.join(", "),
+            varying.len(),
+            if varying.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({})",
+                    varying.iter().copied().collect::<Vec<_>>().join(", ")
+                )
+            },
+            differ.len()
+        );
+        if equal < 3000 {
+            differ.push(format!("{}: only {equal} methods compared", w.name));
+        }
+        if ct.get("static parts").is_none_or(|n| *n == 0) && w.name == "xalan" {
+            differ.push(format!(
+                "xalan: no static parts loaded by name in the two-phase mode: {}",
+                report(&of(0).1)
+            ));
+        }
+        unexplained.extend(differ);
     }
-    eprintln!(
-        "xalan, JDK 17: {equal} methods counted the same by both modes; apart: \
-         {} and {} executions for the extra classes of static parts (two-phase, agent); \
-         {varying} methods ({varying_executions} executions) of {} classes whose counts vary \
-         between identical runs; {} other differences",
-        static_parts(&outcomes[0].1),
-        static_parts(&outcomes[1].1),
-        noisy.len(),
-        unexplained.len()
-    );
-    // What no category explains: measured and bounded (on this machine 28
-    // methods, under 1,000 of 117 M executions: class-file reads, MethodType
-    // interning, array growth), never silent.
-    let residue: u64 = unexplained
-        .iter()
-        .filter_map(|l| {
-            let (t, a) = l.rsplit_once(", agent ")?;
-            Some(
-                t.rsplit_once("two-phase ")?
-                    .1
-                    .parse::<u64>()
-                    .ok()?
-                    .abs_diff(a.parse().ok()?),
-            )
-        })
-        .sum();
-    let total: u64 = two.values().sum();
-    eprintln!(
-        "xalan, JDK 17: {} methods ({residue} executions of {total}) differ in no category:\n  {}",
-        unexplained.len(),
-        unexplained.join("\n  ")
-    );
     assert!(
-        unexplained.len() <= 100 && residue * 10_000 <= total,
-        "{} methods ({residue} executions of {total}) count differently in the two modes:\n{}",
-        unexplained.len(),
+        unexplained.is_empty(),
+        "the modes count differently on JDK {feature}, in no category:\n{}",
         unexplained.join("\n")
     );
-    assert!(equal > 3000, "only {equal} methods compared");
-    assert!(static_parts(&outcomes[0].1) > 0);
+}
+
+#[test]
+fn counters_agree_between_modes_on_jdk17() {
+    let Some(home) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let all = ["xalan", "h2", "hsqldb", "lucene", "antlr4"];
+    // Diagnosis: MAJOR_COUNTERS_WORKLOADS=xalan,h2 runs those only.
+    let chosen = std::env::var("MAJOR_COUNTERS_WORKLOADS").ok();
+    let names: Vec<&str> = match &chosen {
+        Some(list) => list.split(',').collect(),
+        None => all.to_vec(),
+    };
+    counters_agree_between_modes(&home, &names);
 }
