@@ -39,10 +39,11 @@ public aspect MethodTotals {
     /** The categories counted apart, indexes into `apart`, named in CATEGORIES. */
     private static final int STATIC_PARTS = 0, AGENT_MODULE = 1, IMAGE = 2, CLASS_BYTES = 3,
         NATIVE_LOOKUP = 4, LOADER_TABLES = 5, INTRINSIC_BODY = 6,
-        SALTED_PROBE = 7;
+        SALTED_PROBE = 7, HASH_BINS = 8;
     private static final String[] CATEGORIES = {
         "static parts", "agent module", "image", "class bytes", "native lookup",
-        "loader tables", "intrinsic bodies", "salted probes"};
+        "loader tables", "intrinsic bodies", "salted probes",
+        "hash bins"};
     private static final long[] apart = new long[CATEGORIES.length];
     private static volatile boolean shuttingDown;
     private static volatile Thread main;
@@ -93,19 +94,19 @@ public aspect MethodTotals {
      *  before or after libnet: one or two lookups). Counted apart. */
     pointcut nativeLookup(): execution(long java.lang.ClassLoader.findNative(..));
 
-    before(): executions() && cflow(agentModule()) {
+    before(): executions() && cflow(apartWork()) && cflow(agentModule()) {
         apart(AGENT_MODULE);
     }
 
-    before(): executions() && !cflow(agentModule()) && cflow(image()) {
+    before(): executions() && cflow(apartWork()) && !cflow(agentModule()) && cflow(image()) {
         apart(IMAGE);
     }
 
-    before(): executions() && !cflow(agentModule()) && !cflow(image()) && cflow(classBytes()) {
+    before(): executions() && cflow(apartWork()) && !cflow(agentModule()) && !cflow(image()) && cflow(classBytes()) {
         apart(CLASS_BYTES);
     }
 
-    before(): executions() && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
+    before(): executions() && cflow(apartWork()) && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
         && cflow(nativeLookup()) {
         apart(NATIVE_LOOKUP);
     }
@@ -119,7 +120,7 @@ public aspect MethodTotals {
      *  JIT compiles it. Counted apart. */
     pointcut intrinsicBody(): call(@jdk.internal.vm.annotation.IntrinsicCandidate * *(..));
 
-    before(): executions() && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
+    before(): executions() && cflow(apartWork()) && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
         && !cflow(nativeLookup()) && cflow(intrinsicBody()) {
         apart(INTRINSIC_BODY);
     }
@@ -132,9 +133,31 @@ public aspect MethodTotals {
     pointcut saltedProbe(): execution(* java.util.ImmutableCollections.SetN.probe(..))
         || execution(* java.util.ImmutableCollections.MapN.probe(..));
 
-    before(): executions() && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
+    before(): executions() && cflow(apartWork()) && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
         && !cflow(nativeLookup()) && !cflow(intrinsicBody()) && cflow(saltedProbe()) {
         apart(SALTED_PROBE);
+    }
+
+    /** Hash tables' placement: a concurrent hash table's bin accessors
+     *  (ConcurrentHashMap.tabAt, casTabAt, setTabAt) and an identity hash
+     *  table's probe past a collision (IdentityHashMap.nextKeyIndex). Which
+     *  bin or slot an entry lands in, and so whether a put finds its bin
+     *  empty (one casTabAt) or not (tabAt, and a walk), follows the keys'
+     *  hash codes. Identity hash codes, and so
+     *  Class.hashCode and MethodType.hashCode, come from the thread's own
+     *  sequence in the order the thread asks for them, which any identity
+     *  hash asked for by one mode's own work, or in the order of a salted
+     *  immutable set, shifts. The number of puts, gets and nodes does not
+     *  change. Counted apart. */
+    pointcut hashBins(): execution(static * java.util.concurrent.ConcurrentHashMap.tabAt(..))
+        || execution(static * java.util.concurrent.ConcurrentHashMap.casTabAt(..))
+        || execution(static * java.util.concurrent.ConcurrentHashMap.setTabAt(..))
+        || execution(static int java.util.IdentityHashMap.nextKeyIndex(..));
+
+    before(): executions() && cflow(apartWork()) && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
+        && !cflow(nativeLookup()) && !cflow(intrinsicBody()) && !cflow(saltedProbe())
+        && cflow(hashBins()) {
+        apart(HASH_BINS);
     }
 
     /** A class loader's own tables: the lock per class name
@@ -152,16 +175,19 @@ public aspect MethodTotals {
         || execution(* java.security.SecureClassLoader.getProtectionDomain(..))
         || execution(void java.lang.ClassLoader.addClass(Class));
 
-    before(): executions() && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
+    before(): executions() && cflow(apartWork()) && !cflow(agentModule()) && !cflow(image()) && !cflow(classBytes())
         && !cflow(nativeLookup()) && !cflow(intrinsicBody()) && !cflow(saltedProbe())
-        && cflow(loaderTables()) {
+        && !cflow(hashBins()) && cflow(loaderTables()) {
         apart(LOADER_TABLES);
     }
 
+    /** Any of the work above, counted apart (one cflow for the common
+     *  path: the executions counted test only this one). */
+    pointcut apartWork(): agentModule() || image() || classBytes() || nativeLookup()
+        || intrinsicBody() || saltedProbe() || hashBins() || loaderTables();
+
     /** The executions not counted apart for a mode's own work above. */
-    pointcut sameWork(): executions() && !cflow(agentModule()) && !cflow(image())
-        && !cflow(classBytes()) && !cflow(nativeLookup()) && !cflow(intrinsicBody())
-        && !cflow(saltedProbe()) && !cflow(loaderTables());
+    pointcut sameWork(): executions() && !cflow(apartWork());
 
     before(): sameWork() && !cflow(loading(*)) {
         count(thisJoinPointStaticPart);
