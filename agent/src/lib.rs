@@ -52,6 +52,21 @@ struct Stats {
     failed: AtomicUsize,
     /// Extra classes of static parts defined.
     extras: AtomicUsize,
+    /// Reflection accessors that needed an extra class, loaded as they
+    /// were (see [`reflection_accessor`]).
+    accessors: AtomicUsize,
+}
+
+/// Whether the class `name` defined in the (non-null) loader is one of the
+/// JDK's generated reflection accessors (`jdk/internal/reflect/Generated*`,
+/// JDK 17: defined by the JDK in a fresh `DelegatingClassLoader`; java.base's
+/// own classes of that package are the boot loader's). HotSpot skips such a
+/// loader when it resolves a name from the accessor's code (it asks the
+/// loader's parent), so an extra class of static parts defined beside the
+/// accessor is never found (`NoClassDefFoundError`): an accessor whose weave
+/// needs one is loaded as it was, and counted.
+fn reflection_accessor(name: Option<&str>, loader: jobject) -> bool {
+    !loader.is_null() && name.is_some_and(|n| n.starts_with("jdk/internal/reflect/"))
 }
 
 /// The agent, set up in `Agent_OnLoad`.
@@ -595,6 +610,11 @@ unsafe extern "C" fn class_file_load_hook(
     }) {
         dump(agent, "", &n, &t.bytes);
     }
+    if t.extra.is_some() && reflection_accessor(name, loader) {
+        agent.jvmti.deallocate(mem);
+        agent.stats.accessors.fetch_add(1, Ordering::Relaxed);
+        return;
+    }
     if let Some((extra, x)) = t.extra {
         dump(agent, "", &extra, &x);
         if jni.is_null() || !agent.started.load(Ordering::SeqCst) {
@@ -753,6 +773,14 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
             agent.setup.as_secs_f64() * 1e3,
             agent.hook_nanos.load(Ordering::Relaxed) as f64 / 1e6,
         ));
+        let accessors = s.accessors.load(Ordering::Relaxed);
+        if accessors > 0 {
+            say(&format!(
+                "not woven: {accessors} reflection accessors (jdk/internal/reflect/Generated*) \
+                 whose weave needs an extra class of static parts, which their loader cannot \
+                 resolve: loaded as they were"
+            ));
+        }
         match &unseen {
             Ok(u) => say(&u.line()),
             Err(e) => say(&format!(

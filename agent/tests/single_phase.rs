@@ -454,6 +454,46 @@ fn run_time_classes_woven_on_jdk25() {
     run_time_classes_woven(&jdk);
 }
 
+/// JDK 17 defines its generated reflection accessors in a
+/// `DelegatingClassLoader` that HotSpot skips when it resolves names from
+/// their code: an accessor whose weave needs an extra class of static parts
+/// (its class file is older than Java 7) would fail with
+/// `NoClassDefFoundError` on that class, so it is loaded as it was and
+/// counted in the summary.
+#[test]
+fn reflection_accessors_needing_static_parts_run_unwoven_on_jdk17() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let work = tempfile::tempdir().unwrap();
+    let classes = work.path().join("classes");
+    major_tests::javac(
+        &jdk,
+        "17",
+        &classes,
+        &[here().join("java/reflective/app/Reflective.java")],
+    );
+    let args = os(&[
+        "-Dsun.reflect.noInflation=true",
+        "-cp",
+        classes.to_str().unwrap(),
+        "app.Reflective",
+    ]);
+    let woven = run(agent_command(
+        &jdk,
+        &[here().join("aspects/accessors/StaticParts.aj")],
+        &work.path().join("cache"),
+        &args,
+    ));
+    let err = text(&woven.stderr);
+    assert_eq!(text(&woven.stdout), "constructed 3 times\n", "{err}");
+    assert_eq!(summary(&err).2, 0, "{err}");
+    assert!(
+        err.contains("not woven: 1 reflection accessors"),
+        "the accessor is not counted: {err}"
+    );
+}
+
 /// A class the weaver cannot read is loaded as it was (here the JVM then
 /// rejects it too), named and counted; with `fatal`, it ends the JVM.
 #[test]

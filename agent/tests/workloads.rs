@@ -10,7 +10,10 @@
 //! * every class the agent wove for a workload is byte for byte the class
 //!   the two-phase mode (`major weave --jdk`, image form, the JDK and every
 //!   workload's jars) wrote for it, every class it left alone was left alone
-//!   there, and the classes added to `java.base` are the same.
+//!   there, and the classes added to `java.base` are the same;
+//! * with `MethodTotals.aj`, the two modes count every method the same on
+//!   xalan and lucene (JDK 17), but for work counted apart by stated rules
+//!   (`counters_agree_between_modes`).
 //!
 //! ExecutionCounter runs apart: woven together with ObjectTracker (in either
 //! mode) the VM does not start (see the lead's report). The runs of one
@@ -325,105 +328,184 @@ fn class_of(signature: &str) -> &str {
     name.rsplit_once('.').map_or(name, |(c, _)| c)
 }
 
-/// The counters of the two modes, per method: xalan run on JDK 17 woven
-/// two-phase (image) and under the agent with `MethodTotals.aj` (every
-/// execution on the main thread until the shutdown starts, by method). The
-/// class path is the workload's jars unpacked into directories at paths of
-/// the same length in both modes (the woven jars store their classes where
-/// the originals deflate them: reading them runs other zip code), and the
-/// woven JDK runs with `-Xshare:off`, as the agent's JVM does. Named
-/// categories, each printed with its size:
+/// The categories a run of `MethodTotals.aj` counted apart (`apart: N
+/// static parts, N agent module, ...` in its report), by name.
+fn categories(report: &str) -> BTreeMap<String, u64> {
+    let apart = report
+        .split_once("apart: ")
+        .unwrap_or_else(|| panic!("no categories in {report:?}"))
+        .1;
+    apart
+        .split(", ")
+        .map(|c| {
+            let (n, name) = c.split_once(' ').expect("count and name");
+            (name.to_string(), n.parse().expect("count"))
+        })
+        .collect()
+}
+
+/// The runs of one workload in [`counters_agree_between_modes`]: the
+/// two-phase mode, then the agent twice.
+const COUNTER_RUNS: [&str; 3] = ["two-phase", "agent", "agent again"];
+
+/// The counters of the two modes, per method, on the workloads `names` and
+/// the JDK at `home`: each run woven two-phase (image form: the JDK and all
+/// the workloads' classes in one weave) and under the agent with
+/// `MethodTotals.aj` (every execution on the main thread until the shutdown
+/// starts, by method). The class path is each workload's jars unpacked into
+/// directories at paths of the same length in both modes (the woven jars
+/// store their classes where the originals deflate them: reading them runs
+/// other zip code); every JVM runs with `-Xshare:off`, as the agent's JVM
+/// must, and with no garbage collection at all (Epsilon: when the GC clears
+/// weak references, the interned `MethodType`s and weak caches, follows the
+/// heap's use, which the modes' different class loading changes).
 ///
-/// * the shutdown, other threads (counted apart by the aspect: the report
-///   races the shutdown, which is why a hello world's total varied);
-/// * the extra classes of static parts (`C$MajorStatics`, class files
-///   before Java 7): the two-phase mode loads them through the application
-///   class loader, running its Java code, the agent defines them from the
-///   hook (counted apart by the aspect);
-/// * methods of classes whose counts differ between two identical agent
-///   runs (identity hash codes decide hash-table layouts, HotSpot orders
-///   reflected methods by the address of their names).
+/// The aspect counts apart, by rule, the work only one mode does or that
+/// the modes do on different data; each category's size is printed (the
+/// pointcuts of `MethodTotals.aj` say why each differs): the shutdown and
+/// other threads; `static parts` (loading `C$MajorStatics` by name,
+/// two-phase); `agent module` (`Modules.transformedByAgent`); `image`
+/// (reading the run-time image); `class bytes` (reading a class file: the
+/// woven ones are larger); `native lookup` (the libraries' table is keyed
+/// by paths); `intrinsic bodies` (what an `@IntrinsicCandidate` body calls
+/// runs only until the JIT replaces it); `salted probes` (`Set.of`'s salt
+/// is the clock); `hash bins` (placement follows identity hash codes, a
+/// per-thread sequence); `loader tables` (locks, certificates, protection
+/// domains and class list of a loader).
 ///
-/// Every other method must count the same in both modes, but for a residue
-/// no category explains yet, printed and bounded (at most 100 methods and
-/// 0.01% of the executions).
-#[test]
-fn counters_agree_between_modes_on_xalan_jdk17() {
-    let Some(home) = jdk17() else {
-        return skip("JDK 17 is not installed");
-    };
+/// Every other method must count the same in both modes. Where they
+/// differ, the agent runs the workload once more, and the methods of the
+/// classes whose counts differ between those two identical runs are a last
+/// category (the program reads the clock; HotSpot orders
+/// `Class.getMethods()` by the addresses of the names' symbols). Any other
+/// difference fails the test.
+fn counters_agree_between_modes(home: &Path, names: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
-    let prepared = match workloads::prepare(&home, &tmp.path().join("prepared")) {
+    let tmp = if std::env::var_os("MAJOR_KEEP_COUNTERS").is_some() {
+        let kept = tmp.keep();
+        eprintln!("the counters' work directory is kept: {}", kept.display());
+        kept
+    } else {
+        tmp.path().to_path_buf()
+    };
+    let prepared = match workloads::prepare(home, &tmp.join("prepared")) {
         Ok(p) => p,
         Err(e) if e.starts_with("workload jars missing") => return skip(&e),
         Err(e) => panic!("{e}"),
     };
-    let w = workloads::by_name("xalan").unwrap();
+    let chosen: Vec<Workload> = names
+        .iter()
+        .map(|n| workloads::by_name(n).expect("a workload"))
+        .collect();
     // The woven JDK at a path as long as the JDK's (java.home), the plain
     // class directories at a path as long as the woven ones.
     let pad = home
         .as_os_str()
         .len()
-        .saturating_sub(tmp.path().as_os_str().len() + 1)
+        .saturating_sub(tmp.as_os_str().len() + 1)
         .max(1);
-    let woven_dir = tmp.path().join("w".repeat(pad));
-    let plain_dir = tmp.path().join("p".repeat(pad)).join("app");
-    let plain_cp: Vec<PathBuf> = prepared
-        .class_path(&w)
+    let woven_dir = tmp.join("w".repeat(pad));
+    let plain_dir = tmp.join("p".repeat(pad)).join("app");
+    let plain_cps: Vec<Vec<PathBuf>> = chosen
         .iter()
-        .map(|jar| {
-            let d = plain_dir.join(jar.file_stem().unwrap());
-            unpack(jar, &d);
-            d
+        .map(|w| {
+            prepared
+                .class_path(w)
+                .iter()
+                .map(|jar| {
+                    let d = plain_dir.join(jar.file_stem().unwrap());
+                    if !d.exists() {
+                        unpack(jar, &d);
+                    }
+                    d
+                })
+                .collect()
         })
         .collect();
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for d in plain_cps.iter().flatten() {
+        if !inputs.contains(d) {
+            inputs.push(d.clone());
+        }
+    }
     let aspect = common::here().join("aspects/counting/MethodTotals.aj");
+    let start = std::time::Instant::now();
     let (_, woven) = major_weaver::woven_jdk::weave(&major_weaver::woven_jdk::JdkWeaveOptions {
         form: major_weaver::woven_jdk::JdkForm::Image,
         aspects: vec![aspect.clone()],
-        jdk: Jdk::at(&home).unwrap(),
+        jdk: Jdk::at(home).unwrap(),
         modules: Vec::new(),
-        inputs: plain_cp.clone(),
+        inputs,
         classpath: Vec::new(),
         output: woven_dir.clone(),
-        cache: Some(tmp.path().join("cache")),
+        cache: Some(tmp.join("cache")),
         strict: false,
         signed_jars: Default::default(),
         bypass: Default::default(),
     })
     .unwrap_or_else(|e| panic!("major weave --jdk with MethodTotals: {e}"));
-    let woven_cp: Vec<PathBuf> = plain_cp
-        .iter()
-        .map(|d| woven.woven_input(d).expect("every directory is woven"))
-        .collect();
-    let cp = std::env::join_paths(&plain_cp).unwrap();
-    let agent = common::agent_jvm_options(
-        &home,
-        std::slice::from_ref(&aspect),
-        &tmp.path().join("cache"),
-        &[],
-        &[OsString::from("-cp"), cp],
+    eprintln!(
+        "counters: the JDK and {} woven two-phase in {:.1} s",
+        names.join(", "),
+        start.elapsed().as_secs_f64()
     );
-    let runs = ["t1", "a1", "a2"];
-    let outcomes: Vec<(BTreeMap<String, u64>, Outcome)> = runs
-        .par_iter()
-        .map(|run| {
-            let out = tmp.path().join(format!("{run}.txt"));
-            let mut opts = vec![OsString::from(format!("-Dtotals.out={}", out.display()))];
-            let work = tmp.path().join("runs").join(run);
-            let o = if run.starts_with('t') {
-                opts.push("-Xshare:off".into());
-                opts.extend(woven.java_options(&[]).into_iter().map(OsString::from));
-                prepared.run(&w, &woven.java(), &opts, Some(&woven_cp), &work)
-            } else {
-                opts.extend(agent.iter().cloned());
-                prepared.run(&w, &home.join("bin/java"), &opts, Some(&plain_cp), &work)
-            }
-            .unwrap_or_else(|e| panic!("{e}"));
-            assert!(o.success(), "xalan ({run}): {}", o.describe());
-            (totals(&out), o)
-        })
-        .collect();
+    let feature = prepared.feature;
+    // One run of workload `wi`: the two-phase mode (0) or the agent.
+    let run = |wi: usize, r: usize| -> (BTreeMap<String, u64>, Outcome) {
+        let w = &chosen[wi];
+        let plain_cp = &plain_cps[wi];
+        let tag = format!("{}-{r}", w.name);
+        let out = tmp.join(format!("{tag}.txt"));
+        let mut opts = vec![
+            OsString::from(format!("-Dtotals.out={}", out.display())),
+            "-Xshare:off".into(),
+            // Lucene seeds its term hash (StringHelper.GOOD_FAST_HASH_SEED)
+            // with the clock unless this is set: another seed, other
+            // collisions in BytesRefHash, other counts.
+            "-Dtests.seed=5EED5A17".into(),
+        ];
+        opts.extend(
+            [
+                "-XX:+UnlockExperimentalVMOptions",
+                "-XX:+UseEpsilonGC",
+                "-Xmx3g",
+            ]
+            .map(OsString::from),
+        );
+        if let Ok(names) = std::env::var("MAJOR_TOTALS_STACKS") {
+            // Diagnosis: the stacks that call these methods
+            // (`Class.name,...`), written beside the totals.
+            opts.push(format!("-Dtotals.stacks={names}").into());
+        }
+        let work = tmp.join("runs").join(&tag);
+        let o = if r == 0 {
+            let woven_cp: Vec<PathBuf> = plain_cp
+                .iter()
+                .map(|d| woven.woven_input(d).expect("every directory is woven"))
+                .collect();
+            opts.extend(woven.java_options(&[]).into_iter().map(OsString::from));
+            prepared.run(w, &woven.java(), &opts, Some(&woven_cp), &work)
+        } else {
+            let cp = std::env::join_paths(plain_cp).unwrap();
+            opts.extend(common::agent_jvm_options(
+                home,
+                std::slice::from_ref(&aspect),
+                &tmp.join("cache"),
+                &[],
+                &[OsString::from("-cp"), cp],
+            ));
+            prepared.run(w, &home.join("bin/java"), &opts, Some(plain_cp), &work)
+        }
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            o.success(),
+            "{} ({}, JDK {feature}): {}",
+            w.name,
+            COUNTER_RUNS[r],
+            o.describe()
+        );
+        (totals(&out), o)
+    };
     let report = |o: &Outcome| -> String {
         o.stderr
             .lines()
@@ -431,72 +513,120 @@ fn counters_agree_between_modes_on_xalan_jdk17() {
             .unwrap_or_else(|| panic!("no MethodTotals report: {}", o.describe()))
             .to_string()
     };
-    let static_parts = |o: &Outcome| count_after(&report(o), " in the shutdown, ").unwrap();
-    for (run, (_, o)) in runs.iter().zip(&outcomes) {
-        eprintln!("xalan, JDK 17, {run}: {}", report(o));
-    }
-    let (two, a1, a2) = (&outcomes[0].0, &outcomes[1].0, &outcomes[2].0);
-    let noisy: std::collections::BTreeSet<&str> = a1
-        .keys()
-        .chain(a2.keys())
-        .filter(|k| a1.get(*k) != a2.get(*k))
-        .map(|k| class_of(k))
+    // The two-phase mode and the agent on every workload; then the agent
+    // again where they differ, to tell the counts that vary between
+    // identical runs.
+    let first: Vec<Vec<(BTreeMap<String, u64>, Outcome)>> = (0..chosen.len())
+        .into_par_iter()
+        .map(|wi| (0..2).into_par_iter().map(|r| run(wi, r)).collect())
         .collect();
-    let (mut equal, mut varying, mut varying_executions) = (0, 0, 0u64);
+    let again: Vec<Option<(BTreeMap<String, u64>, Outcome)>> = first
+        .par_iter()
+        .enumerate()
+        .map(|(wi, runs)| (runs[0].0 != runs[1].0).then(|| run(wi, 2)))
+        .collect();
     let mut unexplained = Vec::new();
-    let keys: std::collections::BTreeSet<&String> = two.keys().chain(a1.keys()).collect();
-    for k in keys {
-        let (t, a) = (
-            two.get(k).copied().unwrap_or(0),
-            a1.get(k).copied().unwrap_or(0),
-        );
-        if t == a {
-            equal += 1;
-        } else if noisy.contains(class_of(k)) {
-            varying += 1;
-            varying_executions += t.abs_diff(a);
-        } else {
-            unexplained.push(format!("{k}: two-phase {t}, agent {a}"));
+    for (wi, w) in chosen.iter().enumerate() {
+        let (two, a1) = (&first[wi][0].0, &first[wi][1].0);
+        let mut shown: Vec<&Outcome> = vec![&first[wi][0].1, &first[wi][1].1];
+        shown.extend(again[wi].as_ref().map(|a| &a.1));
+        for (o, run) in shown.iter().zip(COUNTER_RUNS) {
+            eprintln!(
+                "{}, JDK {feature}, {run} ({:.1} s, CPU {:.1} s): {}",
+                w.name,
+                o.elapsed.as_secs_f64(),
+                o.cpu.as_secs_f64(),
+                report(o)
+            );
         }
+        let empty = BTreeMap::new();
+        let a2 = again[wi].as_ref().map_or(&empty, |a| &a.0);
+        let varying: std::collections::BTreeSet<&str> = if a2.is_empty() {
+            Default::default()
+        } else {
+            a1.keys()
+                .chain(a2.keys())
+                .filter(|k| a1.get(*k) != a2.get(*k))
+                .map(|k| class_of(k))
+                .collect()
+        };
+        let (mut equal, mut varied, mut varied_executions) = (0, 0, 0u64);
+        let mut differ = Vec::new();
+        let keys: std::collections::BTreeSet<&String> = two.keys().chain(a1.keys()).collect();
+        for k in keys {
+            let (t, a) = (
+                two.get(k).copied().unwrap_or(0),
+                a1.get(k).copied().unwrap_or(0),
+            );
+            if t == a {
+                equal += 1;
+            } else if varying.contains(class_of(k)) {
+                varied += 1;
+                varied_executions += t.abs_diff(a);
+            } else {
+                differ.push(format!("{}: {k}: two-phase {t}, agent {a}", w.name));
+            }
+        }
+        let total: u64 = two.values().sum();
+        let (ct, ca) = (
+            categories(&report(&first[wi][0].1)),
+            categories(&report(&first[wi][1].1)),
+        );
+        let sizes: Vec<String> = ct
+            .iter()
+            .map(|(name, n)| format!("{name} {n} / {}", ca.get(name).copied().unwrap_or(0)))
+            .collect();
+        eprintln!(
+            "{}, JDK {feature}: {equal} methods ({total} executions) counted the same by both \
+             modes; apart (two-phase / agent): {}; {varied} methods ({varied_executions} \
+             executions) of {} classes whose counts vary between identical agent runs{}; \
+             {} other differences",
+            w.name,
+            sizes.join(", "),
+            varying.len(),
+            if varying.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({})",
+                    varying.iter().copied().collect::<Vec<_>>().join(", ")
+                )
+            },
+            differ.len()
+        );
+        if equal < 3000 {
+            differ.push(format!("{}: only {equal} methods compared", w.name));
+        }
+        if ct.get("static parts").is_none_or(|n| *n == 0) && w.name == "xalan" {
+            differ.push(format!(
+                "xalan: no static parts loaded by name in the two-phase mode: {}",
+                report(&first[wi][0].1)
+            ));
+        }
+        unexplained.extend(differ);
     }
-    eprintln!(
-        "xalan, JDK 17: {equal} methods counted the same by both modes; apart: \
-         {} and {} executions for the extra classes of static parts (two-phase, agent); \
-         {varying} methods ({varying_executions} executions) of {} classes whose counts vary \
-         between identical runs; {} other differences",
-        static_parts(&outcomes[0].1),
-        static_parts(&outcomes[1].1),
-        noisy.len(),
-        unexplained.len()
-    );
-    // What no category explains: measured and bounded (on this machine 28
-    // methods, under 1,000 of 117 M executions: class-file reads, MethodType
-    // interning, array growth), never silent.
-    let residue: u64 = unexplained
-        .iter()
-        .filter_map(|l| {
-            let (t, a) = l.rsplit_once(", agent ")?;
-            Some(
-                t.rsplit_once("two-phase ")?
-                    .1
-                    .parse::<u64>()
-                    .ok()?
-                    .abs_diff(a.parse().ok()?),
-            )
-        })
-        .sum();
-    let total: u64 = two.values().sum();
-    eprintln!(
-        "xalan, JDK 17: {} methods ({residue} executions of {total}) differ in no category:\n  {}",
-        unexplained.len(),
-        unexplained.join("\n  ")
-    );
     assert!(
-        unexplained.len() <= 100 && residue * 10_000 <= total,
-        "{} methods ({residue} executions of {total}) count differently in the two modes:\n{}",
-        unexplained.len(),
+        unexplained.is_empty(),
+        "the modes count differently on JDK {feature}, in no category:\n{}",
         unexplained.join("\n")
     );
-    assert!(equal > 3000, "only {equal} methods compared");
-    assert!(static_parts(&outcomes[0].1) > 0);
+}
+
+#[test]
+fn counters_agree_between_modes_on_jdk17() {
+    let Some(home) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    // The workloads shown exact. Not yet: h2 (its main thread's work follows
+    // timing: 153.2 M against 156.6 M executions), hsqldb (its Calendar work
+    // follows the clock, and one class more is loaded on the main thread in
+    // the two-phase mode), antlr4 (run again since its reflection accessors
+    // are loaded unwoven). MAJOR_COUNTERS_WORKLOADS=xalan,h2 runs those.
+    let all = ["xalan", "lucene"];
+    let chosen = std::env::var("MAJOR_COUNTERS_WORKLOADS").ok();
+    let names: Vec<&str> = match &chosen {
+        Some(list) => list.split(',').collect(),
+        None => all.to_vec(),
+    };
+    counters_agree_between_modes(&home, &names);
 }
