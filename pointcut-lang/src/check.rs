@@ -401,6 +401,14 @@ fn resolve_advice(
     }
 }
 
+impl ResolvedAdvice {
+    /// The number of binding slots: the formals, then the slots only
+    /// `if(..)` tests read ([`ResolvedAdvice::hidden`]).
+    pub fn slot_count(&self) -> usize {
+        self.formals.len() + self.hidden.len()
+    }
+}
+
 fn is_join_point_type(name: &str) -> bool {
     matches!(
         name,

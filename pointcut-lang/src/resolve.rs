@@ -1007,11 +1007,8 @@ fn if_reads(pc: &Pointcut, name: &str) -> bool {
 fn reads_word(text: &str, name: &str) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     text.match_indices(name).any(|(at, _)| {
-        let before = text[..at].trim_end().chars().next_back();
-        let after = text[at + name.len()..].chars().next();
-        !text[..at].chars().next_back().is_some_and(ident)
-            && before != Some('.')
-            && !after.is_some_and(ident)
+        let (before, after) = (&text[..at], &text[at + name.len()..]);
+        !before.ends_with(ident) && !before.trim_end().ends_with('.') && !after.starts_with(ident)
     })
 }
 

@@ -55,7 +55,6 @@ impl<'p> Planner<'_, 'p> {
         // The advice's formals are what a cflow may push for it; the slots
         // past them are read by `if(..)` tests at the cflow's entry alone.
         let n = advice.formals.len();
-        let slots = n + advice.hidden.len();
         let mut ids = Vec::new();
         for (inner, below, base) in plan::cflow_nodes(pc, if_base) {
             let pushed_slots = plan::cflow_pushed_slots(inner, n);
@@ -66,7 +65,7 @@ impl<'p> Planner<'_, 'p> {
                 stack: !pushed_slots.is_empty(),
             });
             let nested = self.plan(advice, inner, base, aspect_class, method, scope);
-            let binds = plan::pc_bindings(inner, slots, &nested);
+            let binds = plan::pc_bindings(inner, advice.slot_count(), &nested);
             let pushed = pushed_slots.iter().map(|&s| binds[s]).collect();
             self.entries.push(PlannedAdvice {
                 aspect_class: aspect_class.to_string(),

@@ -446,9 +446,7 @@ pub fn exact_descriptor(tp: &TypePattern, world: &dyn TypeWorld) -> Option<Strin
 /// The sources of each formal slot, from the `this`/`target`/`args` bindings of
 /// `pc` (the first binding found on any branch), plus returning/throwing.
 pub fn bindings(advice: &ResolvedAdvice, cflows: &[usize]) -> Vec<Option<Source>> {
-    // The formals, then the slots only `if(..)` tests read (past them).
-    let slots = advice.formals.len() + advice.hidden.len();
-    let mut out = pc_bindings(&advice.pointcut, slots, cflows);
+    let mut out = pc_bindings(&advice.pointcut, advice.slot_count(), cflows);
     match &advice.kind {
         AdviceKind::AfterReturning(Some(_)) => {
             if let Some(l) = out.last_mut() {
