@@ -163,6 +163,10 @@ enum Command {
         /// summed into `[N more contexts]` nodes (profile.cct has them all).
         #[arg(long)]
         all_contexts: bool,
+        /// Print the java command the program would run with (the agent,
+        /// the profiler's options) instead of running it.
+        #[arg(long)]
+        print_command: bool,
         /// The java options, class path, main class and arguments (after `--`).
         #[arg(last = true, required = true, value_parser = clap::value_parser!(OsString))]
         args: Vec<OsString>,
@@ -360,6 +364,7 @@ fn main() -> ExitCode {
             out,
             top,
             all_contexts,
+            print_command,
             args,
         } => major_weaver::profile_run::profile(&major_weaver::profile_run::ProfileRequest {
             aspects,
@@ -370,6 +375,7 @@ fn main() -> ExitCode {
             out,
             top,
             all_contexts,
+            print_command,
             args,
         })
         .map(|code| ExitCode::from(code.clamp(0, 255) as u8)),

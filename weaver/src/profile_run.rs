@@ -46,6 +46,9 @@ pub struct ProfileRequest {
     /// speedscope file, however large the tree (else trees above
     /// [`profile::FULL_LIMIT`] contexts are pruned there: [`profile::prune`]).
     pub all_contexts: bool,
+    /// Print the java command (`major run --print-command`) instead of
+    /// running the program.
+    pub print_command: bool,
     /// The java options, class path, main class and arguments.
     pub args: Vec<OsString>,
 }
@@ -71,6 +74,9 @@ pub fn profile(req: &ProfileRequest) -> Result<i32, MajorError> {
         .map_err(|e| MajorError::Usage(format!("cannot find the major binary: {e}")))?;
     let mut cmd = Command::new(major);
     cmd.arg("run");
+    if req.print_command {
+        cmd.arg("--print-command");
+    }
     match &req.woven {
         Some(w) => {
             cmd.arg(w);
@@ -104,6 +110,9 @@ pub fn profile(req: &ProfileRequest) -> Result<i32, MajorError> {
         .status()
         .map_err(|e| MajorError::Usage(format!("cannot run `major run`: {e}")))?;
     let code = status.code().unwrap_or(1);
+    if req.print_command {
+        return Ok(code);
+    }
     if !raw.exists() {
         eprintln!(
             "major profile: the program wrote no profile ({}): it ended before its \
