@@ -1136,7 +1136,9 @@ pub mod categories {
         let class = class.rsplit_once('.').map_or(class, |(c, _)| c);
         // Lambda forms' classes are `LambdaForm$MH`, `$DMH`, `$BMH`...:
         // upper-case tags, unlike the nested classes `LambdaForm$Name`.
+        // JDK 24's string concatenation spins `String$$StringConcat`.
         class.contains("$$Lambda")
+            || class.ends_with("$$StringConcat")
             || class
                 .strip_prefix("java.lang.invoke.LambdaForm$")
                 .is_some_and(|tag| !tag.is_empty() && tag.bytes().all(|b| b.is_ascii_uppercase()))
@@ -1384,6 +1386,17 @@ pub mod categories {
                 index: ClassIndex::new(),
                 cache: Mutex::new(HashMap::new()),
             }
+        }
+
+        #[test]
+        fn hidden_classes_by_name() {
+            assert!(is_hidden_class("p.Main$$Lambda.run()"));
+            assert!(is_hidden_class("java.lang.invoke.LambdaForm$MH.invoke(java.lang.Object)"));
+            assert!(is_hidden_class(
+                "java.lang.String$$StringConcat.concat(java.lang.Object,long,java.lang.Object)"
+            ));
+            assert!(!is_hidden_class("java.lang.invoke.LambdaForm$Name.<init>(int)"));
+            assert!(!is_hidden_class("java.lang.StringConcatHelper.prepend(int,byte,byte[],long)"));
         }
 
         fn only(side: Side, path: &str) -> Difference {
