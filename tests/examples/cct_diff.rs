@@ -19,7 +19,12 @@ fn main() {
     }
     let jdk = JdkMethods::open(Path::new(&args[0])).unwrap_or_else(|e| panic!("{e}"));
     let whole = Cct::read(Path::new(&args[1])).unwrap_or_else(|e| panic!("{e}"));
-    let major = Cct::read(Path::new(&args[2])).unwrap_or_else(|e| panic!("{e}"));
+    let mut major = Cct::read(Path::new(&args[2])).unwrap_or_else(|e| panic!("{e}"));
+    // Two oracle trees (MAJOR_CCT_DIFF_SPLICE_BOTH=1): hidden classes out of
+    // the right one too.
+    if std::env::var_os("MAJOR_CCT_DIFF_SPLICE_BOTH").is_some() {
+        major = splice(&major, &is_hidden_class).0;
+    }
     let limit = args
         .get(3)
         .map_or(usize::MAX, |l| l.parse().expect("LIMIT"));

@@ -1391,12 +1391,18 @@ pub mod categories {
         #[test]
         fn hidden_classes_by_name() {
             assert!(is_hidden_class("p.Main$$Lambda.run()"));
-            assert!(is_hidden_class("java.lang.invoke.LambdaForm$MH.invoke(java.lang.Object)"));
+            assert!(is_hidden_class(
+                "java.lang.invoke.LambdaForm$MH.invoke(java.lang.Object)"
+            ));
             assert!(is_hidden_class(
                 "java.lang.String$$StringConcat.concat(java.lang.Object,long,java.lang.Object)"
             ));
-            assert!(!is_hidden_class("java.lang.invoke.LambdaForm$Name.<init>(int)"));
-            assert!(!is_hidden_class("java.lang.StringConcatHelper.prepend(int,byte,byte[],long)"));
+            assert!(!is_hidden_class(
+                "java.lang.invoke.LambdaForm$Name.<init>(int)"
+            ));
+            assert!(!is_hidden_class(
+                "java.lang.StringConcatHelper.prepend(int,byte,byte[],long)"
+            ));
         }
 
         fn only(side: Side, path: &str) -> Difference {
