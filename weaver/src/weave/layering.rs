@@ -81,7 +81,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // (`new; dup; args; invokespecial`), so the new object is a value (for
         // after returning, around); otherwise around advice cannot apply.
         let moves_new = f.kind == ShadowKind::ConstructorCall && f.new_at.is_some();
-        let matched = if f.kind == ShadowKind::ConstructorCall && !moves_new {
+        let matched = if f.kind == ShadowKind::ConstructorCall
+            && !moves_new
+            && matched.iter().any(|m| is_around(m.advice))
+        {
             let what = format!(
                 "on this constructor call at {}:{line} is not supported (its `new` is not \
                  followed by `dup`)",
