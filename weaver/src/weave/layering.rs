@@ -252,6 +252,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         end_marker: Option<Label>,
         esp: &StaticPartSpec,
     ) -> Result<()> {
+        // No advice, cflow entry or declare could match a shadow of this
+        // kind: nothing to match (point shadows of such kinds are not even
+        // found, see `Weaver::could_match`).
+        if !self.weaver.could_match(kind) {
+            return Ok(());
+        }
         let m = self.member;
         let is_static = m.access & ACC_STATIC != 0;
         let this = (!is_static).then(|| format!("L{};", self.cls.name));
