@@ -56,11 +56,9 @@ impl<'a> ClassHeader<'a> {
                 tag::UTF8 => (cur.u16("Utf8 length")? as usize, false),
                 tag::INTEGER | tag::FLOAT => (4, false),
                 tag::LONG | tag::DOUBLE => (8, true),
-                tag::CLASS
-                | tag::STRING
-                | tag::METHOD_TYPE
-                | tag::MODULE
-                | tag::PACKAGE => (2, false),
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => {
+                    (2, false)
+                }
                 tag::METHOD_HANDLE => (3, false),
                 tag::FIELDREF
                 | tag::METHODREF

@@ -540,9 +540,7 @@ impl<'p> Weaver<'p> {
                 let inherited = inherits && bypass::calls_object_init(&code, &mut edit.pool)?;
                 // Full coverage: `Some`; the original body itself only where it
                 // is duplicated (guards need no copy).
-                let original = self
-                    .full_coverage
-                    .then(|| (!guards).then(|| code.clone()));
+                let original = self.full_coverage.then(|| (!guards).then(|| code.clone()));
                 let mctx = MethodContext {
                     class_name: &name,
                     name: &member.name,
