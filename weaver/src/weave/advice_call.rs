@@ -172,12 +172,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     /// Pushes the value of an extra advice (or `if`) parameter.
     fn push_extra(&mut self, e: Extra, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
         match e {
-            Extra::StaticPart => {
-                self.statics
-                    .get(ctx.sp.clone().expect("static part"), self.pool, out)
-            }
+            Extra::StaticPart => self.statics.get(
+                ctx.sp.as_deref().cloned().expect("static part"),
+                self.pool,
+                out,
+            ),
             Extra::EnclosingStaticPart => self.statics.get_enclosing(
-                ctx.esp.clone().expect("enclosing static part"),
+                ctx.esp.as_deref().cloned().expect("enclosing static part"),
                 self.pool,
                 out,
             ),

@@ -5,6 +5,8 @@
 //! temps first and its woven code replaces the instruction; an execution's
 //! returns become jumps to a single exit.
 
+use std::rc::Rc;
+
 use major_classfile::class_reader::ACC_STATIC;
 use major_classfile::opcodes::op;
 use major_classfile::{descriptor, Handler, Insn, Label, Result};
@@ -45,7 +47,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         &mut self,
         f: &Found,
         line: i32,
-        esp: Option<&StaticPartSpec>,
+        esp: Option<&Rc<StaticPartSpec>>,
     ) -> Result<()> {
         self.taken_temps = Some(Vec::new());
         let r = self.weave_point_with_temps(f, line, esp);
@@ -58,7 +60,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         &mut self,
         f: &Found,
         line: i32,
-        esp: Option<&StaticPartSpec>,
+        esp: Option<&Rc<StaticPartSpec>>,
     ) -> Result<()> {
         let PointShadow {
             subject_class,
@@ -268,12 +270,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             args.push((slot, p.to_string()));
             slot += emit::size(p);
         }
+        let shared = Rc::new(esp.clone());
         let mut ctx = Context {
             this: this.clone(),
             target: this.clone().map(|d| (0, d)),
             args,
-            sp: Some(esp.clone()),
-            esp: Some(esp.clone()),
+            sp: Some(shared.clone()),
+            esp: Some(shared),
             subject: Some((
                 self.cls.name.clone(),
                 self.member.name.clone(),
