@@ -31,24 +31,33 @@ impl<'a> Cursor<'a> {
         self.data.len() - self.pos
     }
     /// Takes `n` bytes.
+    #[inline]
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
         if self.remaining() < n {
-            return Err(Error::truncated(self.abs(), what));
+            return Err(self.truncated(what));
         }
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;
         Ok(s)
     }
+    /// The error of a read past the end (out of line: reads are inlined).
+    #[cold]
+    fn truncated(&self, what: &str) -> Error {
+        Error::truncated(self.abs(), what)
+    }
     /// Reads a `u1`.
+    #[inline]
     pub fn u8(&mut self, what: &str) -> Result<u8> {
         Ok(self.bytes(1, what)?[0])
     }
     /// Reads a big-endian `u2`.
+    #[inline]
     pub fn u16(&mut self, what: &str) -> Result<u16> {
         let b = self.bytes(2, what)?;
         Ok(u16::from_be_bytes([b[0], b[1]]))
     }
     /// Reads a big-endian `u4`.
+    #[inline]
     pub fn u32(&mut self, what: &str) -> Result<u32> {
         let b = self.bytes(4, what)?;
         Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))

@@ -285,38 +285,36 @@ impl<'a> ConstantPool<'a> {
     }
 
     /// The entry at `idx`, which must be usable.
+    #[inline]
     pub fn get(&self, idx: u16) -> Result<Constant<'a>> {
         match self.entries.get(idx as usize) {
-            Some(Constant::Unusable) | None => Err(Error::new(
-                ErrorKind::BadCpIndex,
-                None,
-                format!(
-                    "constant-pool index {idx} is out of range or unusable (pool has {} slots)",
-                    self.entries.len()
-                ),
-            )),
+            Some(Constant::Unusable) | None => Err(self.unusable(idx)),
             Some(c) => Ok(*c),
         }
     }
 
+    /// The error of [`get`](Self::get) (out of line: the common case is
+    /// small enough to inline).
+    #[cold]
+    fn unusable(&self, idx: u16) -> Error {
+        Error::new(
+            ErrorKind::BadCpIndex,
+            None,
+            format!(
+                "constant-pool index {idx} is out of range or unusable (pool has {} slots)",
+                self.entries.len()
+            ),
+        )
+    }
+
     /// The entry at `idx`, checking that its tag is one of `tags`.
+    #[inline]
     pub fn expect(&self, idx: u16, tags: &[u8]) -> Result<Constant<'a>> {
         let c = self.get(idx)?;
         if tags.contains(&c.tag()) {
             Ok(c)
         } else {
-            Err(Error::new(
-                ErrorKind::WrongTag,
-                None,
-                format!(
-                    "constant #{idx} has tag {} where tag {} was expected",
-                    c.tag(),
-                    tags.iter()
-                        .map(|t| t.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            ))
+            Err(wrong_tag(idx, c.tag(), tags))
         }
     }
 
@@ -376,6 +374,22 @@ impl<'a> ConstantPool<'a> {
             _ => unreachable!("tag checked"),
         }
     }
+}
+
+/// The error of [`ConstantPool::expect`] for an entry of tag `found`.
+#[cold]
+fn wrong_tag(idx: u16, found: u8, tags: &[u8]) -> Error {
+    Error::new(
+        ErrorKind::WrongTag,
+        None,
+        format!(
+            "constant #{idx} has tag {found} where tag {} was expected",
+            tags.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    )
 }
 
 /// Decodes modified UTF-8 (JVMS §4.4.7). Plain UTF-8 input is borrowed: where

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 pub fn parse_method(desc: &str) -> Result<(Vec<&str>, &str)> {
     let bad = || Error::malformed(None, format!("bad method descriptor {desc:?}"));
     let rest = desc.strip_prefix('(').ok_or_else(bad)?;
-    let close = rest.find(')').ok_or_else(bad)?;
+    let close = byte_pos(rest, b')').ok_or_else(bad)?;
     let mut params = Vec::new();
     let mut p = &rest[..close];
     while !p.is_empty() {
@@ -26,7 +26,7 @@ pub fn parse_method(desc: &str) -> Result<(Vec<&str>, &str)> {
 pub fn method_slots(desc: &str) -> Result<(usize, &str)> {
     let bad = || Error::malformed(None, format!("bad method descriptor {desc:?}"));
     let rest = desc.strip_prefix('(').ok_or_else(bad)?;
-    let close = rest.find(')').ok_or_else(bad)?;
+    let close = byte_pos(rest, b')').ok_or_else(bad)?;
     let mut slots_taken = 0;
     let mut p = &rest[..close];
     while !p.is_empty() {
@@ -41,6 +41,12 @@ pub fn method_slots(desc: &str) -> Result<(usize, &str)> {
     Ok((slots_taken, ret))
 }
 
+/// Where the ASCII byte `c` first is in `s`: descriptors are short, and a
+/// plain loop beats `str::find`'s searcher on them.
+fn byte_pos(s: &str, c: u8) -> Option<usize> {
+    s.bytes().position(|b| b == c)
+}
+
 /// Length of the field descriptor at the start of `s`.
 pub fn field_len(s: &str) -> Option<usize> {
     let b = s.as_bytes();
@@ -50,7 +56,7 @@ pub fn field_len(s: &str) -> Option<usize> {
     }
     match b.get(i)? {
         b'B' | b'C' | b'D' | b'F' | b'I' | b'J' | b'S' | b'Z' => Some(i + 1),
-        b'L' => s[i..].find(';').map(|e| i + e + 1),
+        b'L' => byte_pos(&s[i..], b';').map(|e| i + e + 1),
         _ => None,
     }
 }

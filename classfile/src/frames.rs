@@ -478,9 +478,9 @@ impl<'c, 'p> Analysis<'c, 'p> {
         }
         // Blocks: a leader is the first instruction after a label that normalize
         // marked, which we recompute here from the same rules.
-        let mut blocks = Vec::new();
         let mut block_at = vec![u32::MAX; n + 1];
         let reals: Vec<usize> = (0..n).filter(|&i| leaders[i]).collect();
+        let mut blocks = Vec::with_capacity(reals.len());
         for (k, &s) in reals.iter().enumerate() {
             let e = reals.get(k + 1).copied().unwrap_or(n);
             let label = label_before(code, s).expect("normalize labels every leader");

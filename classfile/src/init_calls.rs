@@ -76,8 +76,10 @@ fn linear_pass(
     let is_ctor = ctx.name == "<init>" && !ctx.is_static && ctx.class_name != OBJECT;
     // Branch targets and handler entries: control may arrive there from elsewhere.
     let mut target = vec![false; code.label_count()];
-    for t in code.insns.iter().flat_map(|i| i.targets()) {
-        target[t.0 as usize] = true;
+    for insn in code.insns.iter().filter(|i| i.is_branch()) {
+        for t in insn.targets() {
+            target[t.0 as usize] = true;
+        }
     }
     for h in &code.handlers {
         target[h.handler.0 as usize] = true;

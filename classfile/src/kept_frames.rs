@@ -381,7 +381,7 @@ pub(crate) fn stack_effect(insn: &Insn, pool: &PoolBuilder<'_>) -> Result<Option
 
 /// Whether any instruction branches or switches.
 fn has_targets(insns: &[Insn]) -> bool {
-    insns.iter().any(|i| i.targets().next().is_some())
+    insns.iter().any(Insn::is_branch)
 }
 
 /// Every label branched to, and every handler entry.

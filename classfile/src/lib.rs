@@ -18,6 +18,7 @@
 pub mod annotations;
 pub mod bytes;
 pub mod class_builder;
+pub mod class_header;
 pub mod class_reader;
 pub mod class_writer;
 pub mod code;
@@ -35,6 +36,7 @@ pub mod rewrite;
 pub mod selfcheck;
 
 pub use class_builder::ClassBuilder;
+pub use class_header::ClassHeader;
 pub use class_reader::{Attribute, ClassFile, CodeAttribute, ExceptionEntry, Member};
 pub use class_writer::{method_with_code, write_class, ClassEdit};
 pub use code::{Code, CodeAttr, Handler, Insn, Label};

@@ -454,7 +454,7 @@ impl ClassIndex {
                 }
                 let e = &archive.entries()[i];
                 let bytes = archive.read(i)?;
-                let (name, info) = header(&bytes)
+                let (name, info) = input_header(&bytes)
                     .map_err(|err| MajorError::class(archive.path(), &e.name, err))?;
                 let kept = match bytes {
                     Cow::Borrowed(_) => None,
@@ -748,6 +748,23 @@ fn header(bytes: &[u8]) -> Result<(Arc<str>, ClassInfo), major_classfile::Error>
         ClassInfo {
             super_name,
             is_interface: c.access & ACC_INTERFACE != 0,
+        },
+    ))
+}
+
+/// [`header`] of an input class, which the weaver parses in full (and
+/// rejects if malformed) when it weaves it: only the header is read here
+/// ([`ClassHeader`](major_classfile::ClassHeader)). A class whose header does
+/// not read is parsed in full for the error.
+fn input_header(bytes: &[u8]) -> Result<(Arc<str>, ClassInfo), major_classfile::Error> {
+    let Ok(h) = major_classfile::ClassHeader::read(bytes) else {
+        return header(bytes);
+    };
+    Ok((
+        Arc::from(&*h.name),
+        ClassInfo {
+            super_name: h.super_name.map(|s| Arc::from(&*s)),
+            is_interface: h.access & ACC_INTERFACE != 0,
         },
     ))
 }

@@ -142,9 +142,11 @@ impl Code {
         let mut boundary = vec![false; len + 1];
         let mut targets = Vec::new();
         let mut pc = 0;
+        let mut count = 0;
         while pc < len {
             boundary[pc] = true;
             pc += scan_insn(code, pc, &mut targets)?;
+            count += 1;
         }
         boundary[len] = true;
         let mut wanted = vec![false; len + 1];
@@ -244,7 +246,7 @@ impl Code {
         }
         let lab = |pc: usize| Label(label_at[pc]);
         // Pass 2: the instruction list.
-        let mut insns = Vec::with_capacity(len / 2 + origins.len());
+        let mut insns = Vec::with_capacity(count + origins.len());
         let mut pc = 0;
         while pc < len {
             if label_at[pc] != NO_LABEL {

@@ -440,7 +440,7 @@ fn check_labels(code: &Code, layout: &Layout) -> Result<()> {
             .get(l.0 as usize)
             .is_some_and(|o| *o != u32::MAX)
     };
-    for insn in &code.insns {
+    for insn in code.insns.iter().filter(|i| i.is_branch()) {
         for t in insn.targets() {
             if !placed(t) {
                 return Err(Error::malformed(

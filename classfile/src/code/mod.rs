@@ -95,6 +95,16 @@ impl Insn {
         })
     }
 
+    /// Whether this instruction branches or switches (has
+    /// [`targets`](Self::targets)); cheaper to ask than the targets.
+    #[inline]
+    pub fn is_branch(&self) -> bool {
+        matches!(
+            self,
+            Insn::Jump { .. } | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. }
+        )
+    }
+
     /// Every label this instruction may branch to.
     pub fn targets(&self) -> Targets<'_> {
         let (first, table, pairs): (_, &[Label], &[(i32, Label)]) = match self {

@@ -724,10 +724,8 @@ impl Analysis<'_, '_> {
                 return false;
             }
             j += 1;
-            for t in insn.targets() {
-                if !pinned(self.label_block(t)) {
-                    return false;
-                }
+            if insn.is_branch() && insn.targets().any(|t| !pinned(self.label_block(t))) {
+                return false;
             }
             falls = matches!(flow(opc), Flow::Next | Flow::Conditional);
         }
@@ -825,17 +823,19 @@ impl Analysis<'_, '_> {
                     )?;
                     merged = true;
                 }
-                for t in insn.targets() {
-                    let tb = self.label_block(t);
-                    ok &= self.edge(
-                        tb,
-                        &f.locals,
-                        &f.stack,
-                        pins,
-                        orig_max,
-                        &mut prefix,
-                        &mut work,
-                    )?;
+                if insn.is_branch() {
+                    for t in insn.targets() {
+                        let tb = self.label_block(t);
+                        ok &= self.edge(
+                            tb,
+                            &f.locals,
+                            &f.stack,
+                            pins,
+                            orig_max,
+                            &mut prefix,
+                            &mut work,
+                        )?;
+                    }
                 }
                 if !ok {
                     break;

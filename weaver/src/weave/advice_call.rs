@@ -74,10 +74,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             index: aspect_of,
         });
         out.push(Insn::Label(bound));
-        let (params, _) = descriptor::parse_method(&a.method.descriptor)?;
-        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        let (params, ret) = descriptor::parse_method(&a.method.descriptor)?;
         for (k, p) in a.method.params.iter().enumerate() {
-            let want = params.get(k).map_or("", String::as_str);
+            let want = params.get(k).copied().unwrap_or("");
             match *p {
                 Param::Formal(slot) => {
                     let src = a.binds.get(slot).copied().flatten();
@@ -94,11 +93,8 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             op: op::INVOKEVIRTUAL,
             index: mref,
         });
-        let ret = descriptor::parse_method(&a.method.descriptor)?
-            .1
-            .to_string();
         if ret != "V" {
-            out.push(emit::pop(&ret));
+            out.push(emit::pop(ret));
         }
         if has_test {
             out.push(Insn::Label(skip));
@@ -176,12 +172,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
     /// Pushes the value of an extra advice (or `if`) parameter.
     fn push_extra(&mut self, e: Extra, ctx: &Context, out: &mut Vec<Insn>) -> Result<()> {
         match e {
-            Extra::StaticPart => {
-                self.statics
-                    .get(ctx.sp.clone().expect("static part"), self.pool, out)
-            }
+            Extra::StaticPart => self.statics.get(
+                ctx.sp.as_deref().cloned().expect("static part"),
+                self.pool,
+                out,
+            ),
             Extra::EnclosingStaticPart => self.statics.get_enclosing(
-                ctx.esp.clone().expect("enclosing static part"),
+                ctx.esp.as_deref().cloned().expect("enclosing static part"),
                 self.pool,
                 out,
             ),

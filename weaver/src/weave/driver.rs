@@ -538,7 +538,9 @@ impl<'p> Weaver<'p> {
                 // Thread's constructors that call Object.<init> mark the
                 // thread under construction (after weaving, see below).
                 let inherited = inherits && bypass::calls_object_init(&code, &mut edit.pool)?;
-                let original = self.full_coverage.then(|| code.clone());
+                // Full coverage: `Some`; the original body itself only where it
+                // is duplicated (guards need no copy).
+                let original = self.full_coverage.then(|| (!guards).then(|| code.clone()));
                 let mctx = MethodContext {
                     class_name: &name,
                     name: &member.name,
@@ -629,7 +631,7 @@ impl<'p> Weaver<'p> {
                         // original follows; Thread's constructors mark the
                         // thread under construction.
                         Some(original) if changed || inherited => {
-                            if changed && !guards {
+                            if let (true, Some(original)) = (changed && !guards, original) {
                                 bypass::duplicate(&mut code, original, &mut edit.pool)?;
                             }
                             if inherited {

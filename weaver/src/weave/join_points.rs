@@ -258,8 +258,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         ctx: &Context,
         out: &mut Vec<Insn>,
     ) -> Result<()> {
-        self.statics
-            .get(ctx.sp.clone().expect("static part"), self.pool, out)?;
+        self.statics.get(
+            ctx.sp.as_deref().cloned().expect("static part"),
+            self.pool,
+            out,
+        )?;
         match &ctx.this {
             Some(_) => out.push(Insn::Local {
                 op: op::ALOAD,

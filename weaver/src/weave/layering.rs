@@ -5,6 +5,8 @@
 //! temps first and its woven code replaces the instruction; an execution's
 //! returns become jumps to a single exit.
 
+use std::rc::Rc;
+
 use major_classfile::class_reader::ACC_STATIC;
 use major_classfile::opcodes::op;
 use major_classfile::{descriptor, Handler, Insn, Label, Result};
@@ -45,7 +47,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         &mut self,
         f: &Found,
         line: i32,
-        esp: Option<&StaticPartSpec>,
+        esp: Option<&Rc<StaticPartSpec>>,
     ) -> Result<()> {
         self.taken_temps = Some(Vec::new());
         let r = self.weave_point_with_temps(f, line, esp);
@@ -58,7 +60,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         &mut self,
         f: &Found,
         line: i32,
-        esp: Option<&StaticPartSpec>,
+        esp: Option<&Rc<StaticPartSpec>>,
     ) -> Result<()> {
         let PointShadow {
             subject_class,
@@ -81,7 +83,10 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // (`new; dup; args; invokespecial`), so the new object is a value (for
         // after returning, around); otherwise around advice cannot apply.
         let moves_new = f.kind == ShadowKind::ConstructorCall && f.new_at.is_some();
-        let matched = if f.kind == ShadowKind::ConstructorCall && !moves_new {
+        let matched = if f.kind == ShadowKind::ConstructorCall
+            && !moves_new
+            && matched.iter().any(|m| is_around(m.advice))
+        {
             let what = format!(
                 "on this constructor call at {}:{line} is not supported (its `new` is not \
                  followed by `dup`)",
@@ -249,6 +254,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         end_marker: Option<Label>,
         esp: &StaticPartSpec,
     ) -> Result<()> {
+        // No advice, cflow entry or declare could match a shadow of this
+        // kind: nothing to match (point shadows of such kinds are not even
+        // found, see `Weaver::could_match`).
+        if !self.weaver.could_match(kind) {
+            return Ok(());
+        }
         let m = self.member;
         let is_static = m.access & ACC_STATIC != 0;
         let this = (!is_static).then(|| format!("L{};", self.cls.name));
@@ -259,12 +270,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             args.push((slot, p.to_string()));
             slot += emit::size(p);
         }
+        let shared = Rc::new(esp.clone());
         let mut ctx = Context {
             this: this.clone(),
             target: this.clone().map(|d| (0, d)),
             args,
-            sp: Some(esp.clone()),
-            esp: Some(esp.clone()),
+            sp: Some(shared.clone()),
+            esp: Some(shared),
             subject: Some((
                 self.cls.name.clone(),
                 self.member.name.clone(),

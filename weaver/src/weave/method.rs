@@ -292,7 +292,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         self.super_call = super_call;
         let found = self.find_shadows(&ctor_calls, super_call)?;
         let line_of = lines(self.code);
-        let esp = self.execution_spec(&line_of, body_start);
+        let esp = std::rc::Rc::new(self.execution_spec(&line_of, body_start));
         let first_line = line_of
             .iter()
             .zip(&self.code.insns)
@@ -338,7 +338,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     next_local: self.next_local,
                     body_marker,
                     this_call,
-                    esp: esp.clone(),
+                    esp: (*esp).clone(),
                     first_line,
                     guard: self.guard,
                 });

@@ -4,6 +4,7 @@
 //! for bindings, residues and join points ([`Context`]).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::rc::Rc;
 
 use major_classfile::class_reader::ACC_STATIC;
 use major_classfile::opcodes::op;
@@ -64,10 +65,11 @@ pub(super) struct Context {
     pub(super) ret: Option<(u16, String)>,
     /// The exception: local (descriptor `Ljava/lang/Throwable;` or the handler's type).
     pub(super) exc: Option<(u16, String)>,
-    /// The shadow's static part.
-    pub(super) sp: Option<StaticPartSpec>,
+    /// The shadow's static part (shared, not copied, by the contexts of one
+    /// method's shadows).
+    pub(super) sp: Option<Rc<StaticPartSpec>>,
     /// The enclosing execution's static part.
-    pub(super) esp: Option<StaticPartSpec>,
+    pub(super) esp: Option<Rc<StaticPartSpec>>,
     /// The subject member (declaring class, name, descriptor), for
     /// `@annotation(a)` bindings.
     pub(super) subject: Option<(String, String, String)>,
@@ -333,7 +335,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         &mut self,
         f: &Found,
         line: i32,
-        esp: Option<&StaticPartSpec>,
+        esp: Option<&Rc<StaticPartSpec>>,
     ) -> Result<PointShadow> {
         let (decl, subject) = match f.kind {
             ShadowKind::ExceptionHandler => (self.cls.name.clone(), self.member.clone()),
@@ -413,7 +415,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     None,
                 ),
             };
-        let sp = self.point_spec(f, &decl, &subject, line);
+        let sp = Rc::new(self.point_spec(f, &decl, &subject, line));
         let mut ctx = Context {
             this,
             esp: Some(esp.cloned().unwrap_or_else(|| sp.clone())),

@@ -1,0 +1,184 @@
+//! A class file's header — its name, super class and access flags — read
+//! without parsing the rest. An index of many classes needs only this: the
+//! constant pool is walked to find where its entries start (nothing decoded
+//! but the two names asked for), and members and attributes are not read.
+//!
+//! [`ClassHeader::read`] accepts what [`ClassFile::parse`](crate::ClassFile::parse)
+//! accepts and gives the same answers; it checks less (the pool's references,
+//! the members and attributes), so a caller that must reject a malformed
+//! class still parses it in full (the weaver does, for every class it weaves).
+
+use std::borrow::Cow;
+
+use crate::bytes::{be_u16, Cursor};
+use crate::constant_pool::{decode_modified_utf8, tag};
+use crate::error::{Error, ErrorKind, Result};
+
+/// What [`ClassHeader::read`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassHeader<'a> {
+    /// `major_version`.
+    pub major_version: u16,
+    /// Access flags.
+    pub access: u16,
+    /// Internal name of the class.
+    pub name: Cow<'a, str>,
+    /// Internal name of the super class (`None` for `java/lang/Object` and `module-info`).
+    pub super_name: Option<Cow<'a, str>>,
+}
+
+/// No entry starts at this pool index (index 0, or the second slot of a
+/// Long or Double).
+const UNUSABLE: u32 = u32::MAX;
+
+impl<'a> ClassHeader<'a> {
+    /// Reads the header of the class file `bytes`.
+    pub fn read(bytes: &'a [u8]) -> Result<Self> {
+        let mut cur = Cursor::new(bytes, 0);
+        let magic = cur.u32("magic")?;
+        if magic != 0xCAFE_BABE {
+            return Err(Error::new(
+                ErrorKind::BadMagic,
+                0,
+                format!("bad magic {magic:#010x}, expected 0xcafebabe"),
+            ));
+        }
+        cur.u16("minor_version")?;
+        let major_version = cur.u16("major_version")?;
+        let count = cur.u16("constant_pool_count")? as usize;
+        // Where each entry starts (its tag byte), by pool index.
+        let mut starts: Vec<u32> = Vec::with_capacity(count.max(1));
+        starts.push(UNUSABLE);
+        while starts.len() < count {
+            let at = cur.abs();
+            let t = cur.u8("constant tag")?;
+            let (len, wide) = match t {
+                tag::UTF8 => (cur.u16("Utf8 length")? as usize, false),
+                tag::INTEGER | tag::FLOAT => (4, false),
+                tag::LONG | tag::DOUBLE => (8, true),
+                tag::CLASS | tag::STRING | tag::METHOD_TYPE | tag::MODULE | tag::PACKAGE => {
+                    (2, false)
+                }
+                tag::METHOD_HANDLE => (3, false),
+                tag::FIELDREF
+                | tag::METHODREF
+                | tag::INTERFACE_METHODREF
+                | tag::NAME_AND_TYPE
+                | tag::DYNAMIC
+                | tag::INVOKE_DYNAMIC => (4, false),
+                other => {
+                    return Err(Error::new(
+                        ErrorKind::WrongTag,
+                        at,
+                        format!("constant #{} has unknown tag {other}", starts.len()),
+                    ))
+                }
+            };
+            cur.skip(len, "constant")?;
+            starts.push(at as u32);
+            if wide {
+                if starts.len() >= count {
+                    return Err(Error::new(
+                        ErrorKind::BadCpIndex,
+                        at,
+                        format!(
+                            "Long/Double constant #{} takes the pool's last slot",
+                            starts.len() - 1
+                        ),
+                    ));
+                }
+                starts.push(UNUSABLE);
+            }
+        }
+        let access = cur.u16("access_flags")?;
+        let this_class = cur.u16("this_class")?;
+        let super_class = cur.u16("super_class")?;
+        let entry = |idx: u16, want: u8| -> Result<usize> {
+            match starts.get(idx as usize) {
+                Some(&s) if s != UNUSABLE && bytes[s as usize] == want => Ok(s as usize),
+                _ => Err(Error::new(
+                    ErrorKind::BadCpIndex,
+                    None,
+                    format!("constant #{idx} is not a {} entry", tag_name(want)),
+                )),
+            }
+        };
+        let class_name = |idx: u16| -> Result<Cow<'a, str>> {
+            let c = entry(idx, tag::CLASS)?;
+            let u = entry(be_u16(bytes, c + 1), tag::UTF8)?;
+            let n = be_u16(bytes, u + 1) as usize;
+            decode_modified_utf8(&bytes[u + 3..u + 3 + n])
+        };
+        let name = class_name(this_class)?;
+        let super_name = match super_class {
+            0 => None,
+            s => Some(class_name(s)?),
+        };
+        Ok(ClassHeader {
+            major_version,
+            access,
+            name,
+            super_name,
+        })
+    }
+}
+
+fn tag_name(t: u8) -> &'static str {
+    match t {
+        tag::CLASS => "Class",
+        _ => "Utf8",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ClassFile;
+
+    /// The fixtures' headers, read alone, equal what a full parse gives.
+    #[test]
+    fn headers_equal_full_parses() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_none_or(|x| x != "class") {
+                continue;
+            }
+            let b = std::fs::read(&p).unwrap();
+            let full = ClassFile::parse(&b).unwrap();
+            let h = ClassHeader::read(&b).unwrap();
+            assert_eq!(h.name, full.name().unwrap(), "{}", p.display());
+            assert_eq!(h.super_name, full.super_name().unwrap(), "{}", p.display());
+            assert_eq!(h.access, full.access);
+            assert_eq!(h.major_version, full.major_version);
+            n += 1;
+        }
+        assert!(n >= 4, "only {n} fixtures in {}", dir.display());
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic() {
+        // magic, versions, a pool of 3: Class #2, Utf8 "A"; then this=1, super=2 (wrong tag).
+        let mut b = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61, 0, 3];
+        b.extend_from_slice(&[tag::CLASS, 0, 2, tag::UTF8, 0, 1, b'A']);
+        b.extend_from_slice(&[0, 0x21, 0, 1, 0, 2]);
+        let h = ClassHeader::read(&b[..b.len() - 2]);
+        assert!(h.is_err(), "truncated before super_class: {h:?}");
+        let e = ClassHeader::read(&b).unwrap_err();
+        assert!(e.message().contains("#2 is not a Class"), "{e}");
+        b.truncate(b.len() - 2);
+        b.extend_from_slice(&[0, 0]);
+        let h = ClassHeader::read(&b).unwrap();
+        assert_eq!((h.name.as_ref(), h.super_name), ("A", None));
+        // Every prefix fails cleanly.
+        for k in 0..b.len() - 6 {
+            assert!(ClassHeader::read(&b[..k]).is_err(), "prefix of {k} bytes");
+        }
+        // An index past the pool.
+        let mut c = b.clone();
+        let at = c.len() - 4;
+        c[at..at + 2].copy_from_slice(&[0, 9]);
+        assert!(ClassHeader::read(&c).is_err());
+    }
+}
