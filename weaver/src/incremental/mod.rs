@@ -31,17 +31,20 @@
 //! changed, the weave is full. The state is a function of the inputs alone,
 //! so an incremental weave writes the same state file as a full one.
 
+mod binary;
 pub mod deps;
+mod jar_digest;
 pub mod stamps;
 pub mod state;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use major_archive::{Archive, ArchiveKind, Compression, OutputArchive, OutputKind, PreparedEntry};
 use major_pointcut_lang::Program;
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use sha2::{Digest, Sha256};
 
 use crate::aspects::CompiledAspects;
@@ -52,6 +55,27 @@ use crate::weave_run::{WeaveOptions, WeaveReport};
 use deps::{Deps, Level};
 use stamps::{FileStamp, Known, Mark, Recorded, StampFile};
 use state::{hex, ClassPrint, Dep, EntryRecord, State, StoredOutcome, STATE_FILE};
+
+/// The output directories this process checked, with
+/// [`major_archive::check_replace`] and no `--force`, moments before the
+/// weave ([`output_checked`]).
+static CHECKED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes that `major weave` checked, with [`major_archive::check_replace`]
+/// and no `--force`, that the output `dir` holds only what major wrote
+/// there: an update of it need not list it again (that check is the same
+/// listing of the whole directory). A library caller that did not check
+/// does not call this, and the update checks.
+pub fn output_checked(dir: &Path) {
+    if let Ok(mut v) = CHECKED.lock() {
+        v.push(dir.to_path_buf());
+    }
+}
+
+/// Whether [`output_checked`] noted `dir`.
+fn checked_already(dir: &Path) -> bool {
+    CHECKED.lock().is_ok_and(|v| v.iter().any(|d| d == dir))
+}
 
 /// Why a weave into a directory without incremental state is full.
 pub const NO_STATE: &str = "no incremental state in the output directory";
@@ -360,7 +384,7 @@ impl Stamped {
         state_bytes: &[u8],
     ) -> Option<HashSet<Arc<str>>> {
         let recorded = self.old.as_ref()?;
-        let same_outside = recorded.state == hex(&Sha256::digest(state_bytes))
+        let same_outside = recorded.state == binary::digest_of(state_bytes)
             && self.image.is_some()
             && recorded.image == self.image
             && recorded.classpath == self.classpath
@@ -375,7 +399,7 @@ impl Stamped {
             return None;
         }
         let mut names: HashSet<Arc<str>> = HashSet::new();
-        let mut present: HashSet<(usize, &str)> = HashSet::new();
+        let mut present: FxHashSet<(usize, &str)> = FxHashSet::default();
         for (k, (a, _)) in self.inputs.iter().enumerate() {
             let old_entries = &recorded.inputs[k].1;
             for (i, e) in a.entries().iter().enumerate() {
@@ -455,7 +479,7 @@ impl Stamped {
             })
             .collect();
         let file = StampFile {
-            state: hex(&Sha256::digest(state)),
+            state: binary::digest_of(state),
             image: self.image,
             output: None,
             classpath: self.classpath.clone(),
@@ -467,7 +491,7 @@ impl Stamped {
         }
     }
 
-    /// The SHA-256 (hex) of the jar `output` a weave wrote, if the stamps
+    /// The digest ([`jar_digest`]) of the jar `output` a weave wrote, if the stamps
     /// recorded it and its stamp is still the one recorded.
     fn output_digest(&self, output: &Path) -> Option<&str> {
         let (stamp, sha) = self.old.as_ref()?.output.as_ref()?;
@@ -837,7 +861,7 @@ struct Previous {
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(Dep, Level)>,
+    changed: FxHashSet<(Dep, Level)>,
 }
 
 /// The previous weave into `dir`, if this one (of key `key`, whose weave as
@@ -858,7 +882,8 @@ fn previous(
         dir.join(STATE_FILE)
     };
     let bytes = std::fs::read(&path).map_err(|_| None)?;
-    // A jar's state begins with the SHA-256 of the jar it describes.
+    // A jar's state begins with the digest of the jar it describes
+    // ([`jar_digest`]: its central directory).
     let (bytes, jar) = if into_jar {
         let (state, jar) = jar_as_left(&bytes, dir, stamped).map_err(Some)?;
         (state.to_vec(), Some(jar))
@@ -877,8 +902,9 @@ fn previous(
     if old.key != key {
         return Err(Some("the aspects, the options or major changed".into()));
     }
-    // (A jar's bytes were checked against its state above.)
-    if jar.is_none() {
+    // (A jar's bytes were checked against its state above; a directory
+    // checked by `major weave` before the weave is not listed again.)
+    if jar.is_none() && !checked_already(dir) {
         major_archive::check_replace(&[dir.to_path_buf()], &[], false)
             .map_err(|e| Some(format!("the output is not as major left it ({e})")))?;
     }
@@ -892,7 +918,7 @@ fn previous(
         }
     }
     let fresh = prints(index, &wanted, &old.table, false);
-    let changed: HashSet<(Dep, Level)> = fresh
+    let changed: FxHashSet<(Dep, Level)> = fresh
         .iter()
         .flat_map(|(name, now)| {
             old.table[name]
@@ -949,7 +975,7 @@ fn new_state(
     added: Vec<String>,
     known: &BTreeMap<String, ClassPrint>,
 ) -> State {
-    let mut levels: HashMap<&str, BTreeSet<Level>> = HashMap::new();
+    let mut levels: HashMap<&str, BTreeSet<Level>> = HashMap::default();
     for (n, l) in global.iter().chain(entries.iter().flat_map(|e| &e.deps)) {
         levels.entry(n).or_default().insert(*l);
     }
@@ -988,7 +1014,7 @@ pub struct Reuse {
     /// (Input, entry name) → index in `old.entries`.
     by_name: HashMap<(usize, String), usize>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(Dep, Level)>,
+    changed: FxHashSet<(Dep, Level)>,
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The previous output jar (still in place until this weave's replaces it).
@@ -1020,7 +1046,8 @@ pub fn state_beside(output: &Path) -> PathBuf {
 }
 
 /// Writes the state of a weave into the jar `output` beside it (after the jar
-/// is in place): the jar's SHA-256 on the first line, then `state`.
+/// is in place): the jar's digest ([`jar_digest`]) on the first line, then
+/// `state`.
 pub fn write_beside(
     output: &Path,
     state: &[u8],
@@ -1029,8 +1056,7 @@ pub fn write_beside(
     let fail = |e: std::io::Error| MajorError::Usage(format!("{}: {e}", output.display()));
     // Stamped before it is read: a jar changed in between has another stamp.
     let stamp = FileStamp::of(output);
-    let jar = std::fs::read(output).map_err(fail)?;
-    let sha = hex(&Sha256::digest(&jar));
+    let sha = jar_digest::of(output).map_err(fail)?;
     let mut bytes = format!("output {sha}\n").into_bytes();
     stamps.file.output = stamp.map(|s| (s, sha));
     bytes.extend_from_slice(state);
@@ -1061,9 +1087,7 @@ fn jar_as_left<'a>(
     // same, else read and hashed.
     let sha = match stamped.output_digest(output) {
         Some(sha) => sha.to_string(),
-        None => hex(&Sha256::digest(
-            std::fs::read(output).map_err(|_| not_as_left())?,
-        )),
+        None => jar_digest::of(output).map_err(|_| not_as_left())?,
     };
     if first != format!("output {sha}").as_bytes() {
         return Err(not_as_left());
@@ -1118,7 +1142,7 @@ impl Recorder {
         let Some(r) = reuse.by_name.get(&key).map(|&k| &reuse.old.entries[k]) else {
             return Ok(None);
         };
-        if r.deps.iter().any(|d| reuse.changed.contains(d))
+        if (!reuse.changed.is_empty() && r.deps.iter().any(|d| reuse.changed.contains(d)))
             || r.hash != self.stamped.hash(index, input, a, i)?
         {
             return Ok(None);
@@ -1215,7 +1239,7 @@ impl Recorder {
         let summary = match self.reuse {
             Some(r) => {
                 now = r.now;
-                let now: HashSet<(usize, &str)> = self
+                let now: FxHashSet<(usize, &str)> = self
                     .entries
                     .iter()
                     .map(|e| (e.input, e.name.as_str()))
@@ -1264,7 +1288,7 @@ pub struct Update {
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(Dep, Level)>,
+    changed: FxHashSet<(Dep, Level)>,
     global: Vec<(Dep, Level)>,
     key: String,
     records: Vec<EntryRecord>,
@@ -1319,7 +1343,8 @@ impl Update {
                     return Ok((None, hash));
                 };
                 let same = r.hash == hash
-                    && r.deps.iter().all(|d| !self.changed.contains(d))
+                    && (self.changed.is_empty()
+                        || r.deps.iter().all(|d| !self.changed.contains(d)))
                     && r.outputs
                         .iter()
                         .all(|f| left_by_major(&self.dir.join(f), self.written_at));
