@@ -276,20 +276,27 @@ impl Stamped {
                     .and_then(|o| o.inputs.get(k))
                     .filter(|(p, _)| p == text)
                     .map(|(_, m)| m);
+                // A class directory's files, statted a directory at a time.
+                let files = match a.kind() {
+                    ArchiveKind::Directory => {
+                        let names: Vec<&str> =
+                            a.entries().iter().map(|e| e.name.as_str()).collect();
+                        stamps::stat_under(a.path(), &names)
+                    }
+                    _ => Vec::new(),
+                };
                 (0..a.entries().len())
                     .into_par_iter()
                     .map(|i| {
                         let e = &a.entries()[i];
                         let mark = match a.kind() {
-                            ArchiveKind::Directory => {
-                                FileStamp::of(&a.path().join(&e.name)).map(|s| {
-                                    if s.racy(start) {
-                                        Mark::Racy
-                                    } else {
-                                        Mark::File(s)
-                                    }
-                                })
-                            }
+                            ArchiveKind::Directory => files[i].map(|(s, _)| {
+                                if s.racy(start) {
+                                    Mark::Racy
+                                } else {
+                                    Mark::File(s)
+                                }
+                            }),
                             _ => a.zip_digest(i).map(|(c, z, u)| Mark::Zip(c, z, u)),
                         };
                         let known = recorded
@@ -353,6 +360,23 @@ impl Stamped {
                 let h = hash_entry(index, a, i)?;
                 Ok(slot.get_or_init(|| h).clone())
             }
+        }
+    }
+
+    /// Whether entry `i` of input `input` (`a`) has the SHA-256 (hex)
+    /// `hash`: compared with the recorded one if the entry is known
+    /// unchanged, else with its bytes hashed.
+    pub fn same_hash(
+        &self,
+        index: &ClassIndex,
+        input: usize,
+        a: &Arc<Archive>,
+        i: usize,
+        hash: &str,
+    ) -> Result<bool, MajorError> {
+        match self.now.get(input).and_then(|v| v.get(i)?.1.as_ref()) {
+            Some(k) => Ok(k.hash == hash),
+            None => Ok(self.hash(index, input, a, i)? == hash),
         }
     }
 
@@ -815,15 +839,18 @@ impl Session {
             }
         };
         if let Some(jar) = p.jar {
+            let mut by_name: Vec<HashMap<String, usize>> = Vec::new();
+            let mut entries = Vec::with_capacity(p.old.entries.len());
+            for (i, e) in p.old.entries.into_iter().enumerate() {
+                if by_name.len() <= e.input {
+                    by_name.resize_with(e.input + 1, HashMap::default);
+                }
+                by_name[e.input].insert(e.name.clone(), i);
+                entries.push(std::sync::Mutex::new(Some(e)));
+            }
             recorder.reuse = Some(Box::new(Reuse {
-                by_name: p
-                    .old
-                    .entries
-                    .iter()
-                    .enumerate()
-                    .map(|(i, e)| ((e.input, e.name.clone()), i))
-                    .collect(),
-                old: p.old,
+                by_name,
+                entries,
                 changed: p.changed,
                 now: p.now,
                 jar,
@@ -851,7 +878,8 @@ impl Session {
 
 /// What the previous weave into an output left, sound and of the same key.
 struct Previous {
-    /// The state, and its file's bytes (a jar's: without the jar's digest).
+    /// The state (its class table moved to `now`), and its file's bytes (a
+    /// jar's: without the jar's digest).
     old: State,
     bytes: Vec<u8>,
     /// When the state file was written.
@@ -928,7 +956,9 @@ fn previous(
                 .map(move |(l, _)| (Dep::from(name.as_str()), *l))
         })
         .collect();
-    let mut now = old.table.clone();
+    // (The old table is not needed again: moved, not copied.)
+    let mut old = old;
+    let mut now = std::mem::take(&mut old.table);
     now.extend(fresh);
     if global != old.global || global.iter().any(|d| changed.contains(d)) {
         return Err(Some(
@@ -1010,9 +1040,11 @@ pub struct Recorder {
 /// class) are read from the previous jar, and its report from the state. So
 /// the output is what a full weave writes, by construction.
 pub struct Reuse {
-    old: State,
-    /// (Input, entry name) → index in `old.entries`.
-    by_name: HashMap<(usize, String), usize>,
+    /// Per input: entry name → index in `entries`.
+    by_name: Vec<HashMap<String, usize>>,
+    /// The previous weave's entries, each taken (not copied) by the one
+    /// call of [`Recorder::kept`] for its entry that keeps it.
+    entries: Vec<std::sync::Mutex<Option<EntryRecord>>>,
     /// The (class, level) pairs of the old table that look different now.
     changed: FxHashSet<(Dep, Level)>,
     /// What each class of the old table is now.
@@ -1138,12 +1170,21 @@ impl Recorder {
             return Ok(None);
         };
         let e = &a.entries()[i];
-        let key = (input, e.name.clone());
-        let Some(r) = reuse.by_name.get(&key).map(|&k| &reuse.old.entries[k]) else {
+        let Some(&k) = reuse
+            .by_name
+            .get(input)
+            .and_then(|m| m.get(e.name.as_str()))
+        else {
+            return Ok(None);
+        };
+        // Only this call asks for entry `k` (each input entry is asked
+        // about once): the lock is never contended.
+        let mut slot = reuse.entries[k].lock().unwrap_or_else(|p| p.into_inner());
+        let Some(r) = slot.as_ref() else {
             return Ok(None);
         };
         if (!reuse.changed.is_empty() && r.deps.iter().any(|d| reuse.changed.contains(d)))
-            || r.hash != self.stamped.hash(index, input, a, i)?
+            || !self.stamped.same_hash(index, input, a, i, &r.hash)?
         {
             return Ok(None);
         }
@@ -1169,26 +1210,29 @@ impl Recorder {
                 false => PreparedEntry::new(OutputKind::Zip, compression, name, bytes),
             }))
         };
-        let mut kept = Kept {
-            record: r.clone(),
-            class: None,
-            extra: None,
-        };
         // A woven class's files: the class under the entry's name, then its
         // extra class (none when an aspect class replaces it).
+        let (mut class, mut extra) = (None, None);
         if r.outcome.as_ref().is_some_and(|o| o.woven) && r.outputs.first() == Some(&e.name) {
-            let Some(class) = prepared(&e.name, true)? else {
+            let Some(c) = prepared(&e.name, true)? else {
                 return Ok(None);
             };
-            kept.class = Some(class);
+            class = Some(c);
             if let Some(x) = r.outputs.get(1) {
-                let Some(extra) = prepared(x, false)? else {
+                let Some(x) = prepared(x, false)? else {
                     return Ok(None);
                 };
-                kept.extra = Some(extra);
+                extra = Some(x);
             }
         }
-        Ok(Some(kept))
+        let Some(record) = slot.take() else {
+            return Ok(None);
+        };
+        Ok(Some(Kept {
+            record,
+            class,
+            extra,
+        }))
     }
 
     /// Records an entry [`kept`](Self::kept) from the previous weave.
@@ -1248,10 +1292,11 @@ impl Recorder {
                     classes,
                     hashed,
                     removed: r
-                        .old
-                        .entries
+                        .by_name
                         .iter()
-                        .filter(|e| !now.contains(&(e.input, e.name.as_str())))
+                        .enumerate()
+                        .flat_map(|(k, m)| m.keys().map(move |n| (k, n.as_str())))
+                        .filter(|e| !now.contains(e))
                         .count(),
                     ..r.summary
                 }
@@ -1281,6 +1326,7 @@ pub struct Update {
     dir: PathBuf,
     /// When the old state was written (after every output file).
     written_at: std::time::SystemTime,
+    /// The old state, without its class table (in `now`).
     old: State,
     /// The old state's file.
     old_bytes: Vec<u8>,
@@ -1331,6 +1377,28 @@ impl Update {
             .iter()
             .map(|e| (e.name.as_str(), e))
             .collect();
+        // Every file the old entries left, statted a directory at a time:
+        // whether each is still as major left it, a file last modified no
+        // later than the state (written after every output). A file
+        // rewritten since, e.g. by a compiler writing into the classes
+        // directory again, is not; one restored with its old time is taken
+        // as it is.
+        let out_names: Vec<&str> = self
+            .old
+            .entries
+            .iter()
+            .flat_map(|e| e.outputs.iter().map(String::as_str))
+            .collect();
+        let left: HashMap<&str, bool> = out_names
+            .iter()
+            .zip(stamps::stat_under(&self.dir, &out_names))
+            .map(|(n, s)| {
+                (
+                    *n,
+                    s.is_some_and(|(s, file)| file && !s.after(self.written_at)),
+                )
+            })
+            .collect();
         let n = input.entries().len();
         // Which entries can stay as they are (with the hash of each).
         type Told<'r> = Result<(Option<&'r EntryRecord>, String), MajorError>;
@@ -1347,7 +1415,7 @@ impl Update {
                         || r.deps.iter().all(|d| !self.changed.contains(d)))
                     && r.outputs
                         .iter()
-                        .all(|f| left_by_major(&self.dir.join(f), self.written_at));
+                        .all(|f| left.get(f.as_str()) == Some(&true));
                 Ok((same.then_some(*r), hash))
             })
             .collect();
@@ -1478,7 +1546,12 @@ impl Update {
             .stamped
             .hashed
             .load(std::sync::atomic::Ordering::Relaxed);
-        if self.writes.is_empty() && added_writes.is_empty() && gone.is_empty() && state == self.old
+        // The encoding is canonical: the same bytes, the same state.
+        let bytes = state.to_bytes();
+        if self.writes.is_empty()
+            && added_writes.is_empty()
+            && gone.is_empty()
+            && bytes == self.old_bytes
         {
             // Nothing changed: the output and its state stay as they are,
             // and so do the stamps if every input was told by its stamp.
@@ -1487,7 +1560,6 @@ impl Update {
             }
             return Ok(self.summary);
         }
-        let bytes = state.to_bytes();
         let state_path = self.dir.join(STATE_FILE);
         match std::fs::remove_file(&state_path) {
             Ok(()) => {}
@@ -1626,15 +1698,6 @@ fn redo_entry(
     }
     record.outputs = writes.iter().map(|(n, _, _)| n.clone()).collect();
     Ok(Redone { record, writes })
-}
-
-/// Whether the output file `path` is as major left it: a file last
-/// modified no later than the state, written at `state` after every output.
-/// (A file rewritten since, e.g. by a compiler writing into the classes
-/// directory again, is not; one restored with its old time is taken as it
-/// is.)
-fn left_by_major(path: &Path, state: std::time::SystemTime) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t <= state))
 }
 
 /// Whether `e` is a module descriptor at the root (a directory input has no

@@ -87,6 +87,23 @@ impl FileStamp {
         None
     }
 
+    /// Whether the file was modified after `t`.
+    pub fn after(&self, t: std::time::SystemTime) -> bool {
+        let t = match t.duration_since(std::time::UNIX_EPOCH) {
+            Ok(d) => (d.as_secs() as i64, i64::from(d.subsec_nanos())),
+            Err(e) => {
+                let d = e.duration();
+                let (s, n) = (-(d.as_secs() as i64), i64::from(d.subsec_nanos()));
+                if n == 0 {
+                    (s, 0)
+                } else {
+                    (s - 1, 1_000_000_000 - n)
+                }
+            }
+        };
+        self.mtime > t
+    }
+
     /// Whether the file may have changed since in the same clock tick as a
     /// weave that started at `start` (seconds since the epoch) read it.
     pub fn racy(&self, start: i64) -> bool {
@@ -119,6 +136,112 @@ impl FileStamp {
             dev: r.num()?,
         })
     }
+}
+
+/// The stamps of many files under `root`, named relative to it with `/`
+/// separators (symbolic links followed), each with whether it is a regular
+/// file; `None` for a file that cannot be read. The same stamps as
+/// [`FileStamp::of`] gives, but on Linux each directory's path is resolved
+/// once (an `O_PATH` handle) and its files are looked up by name from it,
+/// instead of walking every component of every file's path again: for the
+/// thousands of files of a class directory, most of what a `stat` costs.
+pub fn stat_under(root: &Path, names: &[&str]) -> Vec<Option<(FileStamp, bool)>> {
+    use rayon::prelude::*;
+    // The files grouped by directory (names of a listing come sorted, so
+    // each directory's files are together already).
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        let dir = n.rsplit_once('/').map_or("", |(d, _)| d);
+        match groups.iter_mut().rev().take(4).find(|(d, _)| *d == dir) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((dir, vec![i])),
+        }
+    }
+    let found: Vec<Vec<(usize, Option<(FileStamp, bool)>)>> = groups
+        .par_iter()
+        .map(|(dir, files)| stat_in(root, dir, files.iter().map(|&i| (i, names[i]))))
+        .collect();
+    let mut out = vec![None; names.len()];
+    for (i, s) in found.into_iter().flatten() {
+        out[i] = s;
+    }
+    out
+}
+
+/// [`stat_under`] for the files of one directory `dir` (relative to `root`).
+#[cfg(target_os = "linux")]
+fn stat_in<'a>(
+    root: &Path,
+    dir: &str,
+    files: impl Iterator<Item = (usize, &'a str)>,
+) -> Vec<(usize, Option<(FileStamp, bool)>)> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let path = if dir.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(dir)
+    };
+    let handle = CString::new(path.as_os_str().as_bytes())
+        .ok()
+        .and_then(|c| {
+            // SAFETY: `c` is a NUL-terminated path; O_PATH opens no file for
+            // reading or writing, only a handle to look names up from.
+            let fd = unsafe {
+                libc::open(
+                    c.as_ptr(),
+                    libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+                )
+            };
+            (fd >= 0).then_some(fd)
+        });
+    let one = |name: &str| -> Option<(FileStamp, bool)> {
+        let Some(fd) = handle else {
+            let m = std::fs::metadata(root.join(name)).ok()?;
+            return Some((FileStamp::from_metadata(&m)?, m.is_file()));
+        };
+        let base = name.rsplit_once('/').map_or(name, |(_, b)| b);
+        let c = CString::new(base).ok()?;
+        // SAFETY: an all-zero `stat` is a valid value of that plain C
+        // struct; fstatat writes it whole on success, and `fd` is the open
+        // directory handle, `c` a NUL-terminated name.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::fstatat(fd, c.as_ptr(), &mut st, 0) };
+        if r != 0 {
+            return None;
+        }
+        let stamp = FileStamp {
+            size: st.st_size as u64,
+            mtime: (st.st_mtime, st.st_mtime_nsec),
+            ctime: (st.st_ctime, st.st_ctime_nsec),
+            ino: st.st_ino,
+            dev: st.st_dev,
+        };
+        Some((stamp, st.st_mode & libc::S_IFMT == libc::S_IFREG))
+    };
+    let out = files.map(|(i, n)| (i, one(n))).collect();
+    if let Some(fd) = handle {
+        // SAFETY: `fd` was opened above and is closed once.
+        unsafe { libc::close(fd) };
+    }
+    out
+}
+
+/// [`stat_under`] for the files of one directory (elsewhere: one path each).
+#[cfg(not(target_os = "linux"))]
+fn stat_in<'a>(
+    root: &Path,
+    _dir: &str,
+    files: impl Iterator<Item = (usize, &'a str)>,
+) -> Vec<(usize, Option<(FileStamp, bool)>)> {
+    files
+        .map(|(i, n)| {
+            let s = std::fs::metadata(root.join(n))
+                .ok()
+                .and_then(|m| Some((FileStamp::from_metadata(&m)?, m.is_file())));
+            (i, s)
+        })
+        .collect()
 }
 
 /// What an input entry was when a weave read it: its SHA-256 (hex) and the
@@ -395,6 +518,33 @@ mod tests {
             b[at] ^= 0x01;
             assert_eq!(StampFile::parse(&b), None, "flip at {at}");
         }
+    }
+
+    #[test]
+    fn stamps_under_a_root_are_those_of_each_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("p/q")).unwrap();
+        for n in ["a.class", "p/b.class", "p/q/c.class", "p/d b.txt"] {
+            std::fs::write(root.join(n), n).unwrap();
+        }
+        let names = [
+            "a.class",
+            "p/b.class",
+            "p/q/c.class",
+            "p/d b.txt",
+            "p/gone",
+            "p/q",
+        ];
+        let got = stat_under(root, &names);
+        for (n, g) in names.iter().zip(&got) {
+            let want = std::fs::metadata(root.join(n))
+                .ok()
+                .map(|m| (FileStamp::from_metadata(&m).unwrap(), m.is_file()));
+            assert_eq!(*g, want, "{n}");
+        }
+        assert!(got[4].is_none());
+        assert_eq!(got[5].map(|(_, f)| f), Some(false), "a directory");
     }
 
     #[test]
