@@ -138,6 +138,9 @@ impl FileStamp {
     }
 }
 
+/// A file's stamp, and whether it is a regular file.
+pub type Stat = (FileStamp, bool);
+
 /// The stamps of many files under `root`, named relative to it with `/`
 /// separators (symbolic links followed), each with whether it is a regular
 /// file; `None` for a file that cannot be read. The same stamps as
@@ -145,7 +148,7 @@ impl FileStamp {
 /// once (an `O_PATH` handle) and its files are looked up by name from it,
 /// instead of walking every component of every file's path again: for the
 /// thousands of files of a class directory, most of what a `stat` costs.
-pub fn stat_under(root: &Path, names: &[&str]) -> Vec<Option<(FileStamp, bool)>> {
+pub fn stat_under(root: &Path, names: &[&str]) -> Vec<Option<Stat>> {
     use rayon::prelude::*;
     // The files grouped by directory (names of a listing come sorted, so
     // each directory's files are together already).
@@ -157,7 +160,7 @@ pub fn stat_under(root: &Path, names: &[&str]) -> Vec<Option<(FileStamp, bool)>>
             None => groups.push((dir, vec![i])),
         }
     }
-    let found: Vec<Vec<(usize, Option<(FileStamp, bool)>)>> = groups
+    let found: Vec<Vec<(usize, Option<Stat>)>> = groups
         .par_iter()
         .map(|(dir, files)| stat_in(root, dir, files.iter().map(|&i| (i, names[i]))))
         .collect();
@@ -174,7 +177,7 @@ fn stat_in<'a>(
     root: &Path,
     dir: &str,
     files: impl Iterator<Item = (usize, &'a str)>,
-) -> Vec<(usize, Option<(FileStamp, bool)>)> {
+) -> Vec<(usize, Option<Stat>)> {
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;
     let path = if dir.is_empty() {
@@ -195,7 +198,7 @@ fn stat_in<'a>(
             };
             (fd >= 0).then_some(fd)
         });
-    let one = |name: &str| -> Option<(FileStamp, bool)> {
+    let one = |name: &str| -> Option<Stat> {
         let Some(fd) = handle else {
             let m = std::fs::metadata(root.join(name)).ok()?;
             return Some((FileStamp::from_metadata(&m)?, m.is_file()));
@@ -233,7 +236,7 @@ fn stat_in<'a>(
     root: &Path,
     _dir: &str,
     files: impl Iterator<Item = (usize, &'a str)>,
-) -> Vec<(usize, Option<(FileStamp, bool)>)> {
+) -> Vec<(usize, Option<Stat>)> {
     files
         .map(|(i, n)| {
             let s = std::fs::metadata(root.join(n))
