@@ -18,6 +18,11 @@
 # compared with a full weave of the same classes (diff -r, cmp), and the run
 # fails if they differ.
 #
+# A last row per aspect and form, "floor: one class alone", is a full weave
+# of the changed class by itself (a directory or jar holding only it): what
+# any run costs whatever it weaves (process start, the aspects from the
+# cache, the runtime classes written), the least an update could cost.
+#
 # The one-class change must not recompile the aspects: the aspect cache keys
 # javac's output on the classes javac read (none of guava's here), so the run
 # must take the aspects from the cache (`--timings` says "aspects (cached)");
@@ -38,6 +43,10 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/guava"
 (cd "$WORK/guava" && unzip -q "$JAR")
 cp "$JAR" "$WORK/guava.jar"
+# The changed class alone, in a directory and in a jar.
+mkdir -p "$WORK/alone/com/google/common/base"
+cp "$WORK/guava/com/google/common/base/Strings.class" "$WORK/alone/com/google/common/base/"
+(cd "$WORK/alone" && python3 -c "import zipfile; z = zipfile.ZipFile('../alone.jar', 'w'); z.write('com/google/common/base/Strings.class')")
 CACHE=$WORK/cache
 
 # "wall cpu" milliseconds of one `major weave` of the input into $1.
@@ -88,7 +97,7 @@ same() {
     if [ -d "$1" ]; then diff -r "$1" "$2" >/dev/null; else cmp -s "$1" "$2"; fi
 }
 
-printf '%-18s %-5s %-20s %9s %7s %9s %7s\n' aspect form run "wall ms" ratio "cpu ms" ratio
+printf '%-18s %-5s %-22s %9s %7s %9s %7s\n' aspect form run "wall ms" ratio "cpu ms" ratio
 for A in CallCounter ExecutionCounter; do
     ASPECT=$ROOT/aspects/$A.aj
     for FORM in dir jar; do
@@ -118,15 +127,25 @@ for A in CallCounter ExecutionCounter; do
         rm -rf "$WORK/full$EXT"
         weave "$WORK/full$EXT" >/dev/null
         same "$WORK/inc$EXT" "$WORK/full$EXT" || { echo "incremental output differs from a full weave ($FORM)"; exit 1; }
+        floor_w=() floor_c=()
+        WHOLE=$INPUT INPUT=$WORK/alone$EXT
+        for _ in $(seq "$RUNS"); do
+            rm -rf "$WORK/floor$EXT"
+            read -r w c <<<"$(weave "$WORK/floor$EXT")"
+            [ -n "${c:-}" ] || { cat "$WORK/log"; exit 1; }
+            floor_w+=("$w") floor_c+=("$c")
+        done
+        INPUT=$WHOLE
         fw=$(best "${full_w[@]}")
         fc=$(best "${full_c[@]}")
-        for row in full nochange change; do
+        for row in full nochange change floor; do
             case $row in
                 full) name="full weave" w=$fw c=$fc ;;
                 nochange) name="no change" w=$(best "${nochange_w[@]}") c=$(best "${nochange_c[@]}") ;;
                 change) name="one class changed" w=$(best "${change_w[@]}") c=$(best "${change_c[@]}") ;;
+                floor) name="floor: one class alone" w=$(best "${floor_w[@]}") c=$(best "${floor_c[@]}") ;;
             esac
-            printf '%-18s %-5s %-20s %9s %7s %9s %7s\n' "$A" "$FORM" "$name" "$w" \
+            printf '%-18s %-5s %-22s %9s %7s %9s %7s\n' "$A" "$FORM" "$name" "$w" \
                 "$(python3 -c "print(f'{$w/$fw:.3f}')")" "$c" "$(python3 -c "print(f'{$c/$fc:.3f}')")"
         done
     done

@@ -518,6 +518,12 @@ fn weave(args: WeaveArgs, cx: &ReportContext) -> Result<ExitCode, MajorError> {
         vec![args.out.clone()]
     };
     major_archive::check_replace(&targets, &read, args.force)?;
+    if !args.force {
+        // An incremental update need not list the output again.
+        for t in &targets {
+            major_weaver::incremental::output_checked(t);
+        }
+    }
     let jdk = jdk_or_default(args.java_home)?;
     let cache = if args.no_cache {
         None

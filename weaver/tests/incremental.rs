@@ -627,6 +627,32 @@ fn edit_sequence_of(jar: bool, several: bool) {
         s.full.as_deref().is_some_and(|w| w.contains("damaged")),
         "{s:?}"
     );
+    // Truncated (a write cut short): the same.
+    let bytes = std::fs::read(&state).unwrap();
+    std::fs::write(&state, &bytes[..bytes.len() - 40]).unwrap();
+    let s = b.check("the state truncated", &p);
+    assert!(
+        s.full.as_deref().is_some_and(|w| w.contains("damaged")),
+        "{s:?}"
+    );
+    // A state an older major wrote (the text format of version 3, its
+    // first line): a full weave, saying so.
+    let bytes = std::fs::read(&state).unwrap();
+    let header = b"major incremental state 4\n";
+    let at = bytes
+        .windows(header.len())
+        .position(|w| w == header)
+        .expect("the state's first line");
+    let mut older = bytes[..at].to_vec();
+    older.extend_from_slice(b"major incremental state 3\nkey 00\ntable 0\nglobal\nend 00\n");
+    std::fs::write(&state, older).unwrap();
+    let s = b.check("a state of an older version", &p);
+    assert!(
+        s.full
+            .as_deref()
+            .is_some_and(|w| w.contains("not a state of this version")),
+        "{s:?}"
+    );
 
     for k in [7, 8, 9, 44] {
         p.delete(k);

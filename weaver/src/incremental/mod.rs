@@ -31,17 +31,20 @@
 //! changed, the weave is full. The state is a function of the inputs alone,
 //! so an incremental weave writes the same state file as a full one.
 
+mod binary;
 pub mod deps;
+mod jar_digest;
 pub mod stamps;
 pub mod state;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use major_archive::{Archive, ArchiveKind, Compression, OutputArchive, OutputKind, PreparedEntry};
 use major_pointcut_lang::Program;
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet};
 use sha2::{Digest, Sha256};
 
 use crate::aspects::CompiledAspects;
@@ -52,6 +55,27 @@ use crate::weave_run::{WeaveOptions, WeaveReport};
 use deps::{Deps, Level};
 use stamps::{FileStamp, Known, Mark, Recorded, StampFile};
 use state::{hex, ClassPrint, Dep, EntryRecord, State, StoredOutcome, STATE_FILE};
+
+/// The output directories this process checked, with
+/// [`major_archive::check_replace`] and no `--force`, moments before the
+/// weave ([`output_checked`]).
+static CHECKED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes that `major weave` checked, with [`major_archive::check_replace`]
+/// and no `--force`, that the output `dir` holds only what major wrote
+/// there: an update of it need not list it again (that check is the same
+/// listing of the whole directory). A library caller that did not check
+/// does not call this, and the update checks.
+pub fn output_checked(dir: &Path) {
+    if let Ok(mut v) = CHECKED.lock() {
+        v.push(dir.to_path_buf());
+    }
+}
+
+/// Whether [`output_checked`] noted `dir`.
+fn checked_already(dir: &Path) -> bool {
+    CHECKED.lock().is_ok_and(|v| v.iter().any(|d| d == dir))
+}
 
 /// Why a weave into a directory without incremental state is full.
 pub const NO_STATE: &str = "no incremental state in the output directory";
@@ -252,20 +276,27 @@ impl Stamped {
                     .and_then(|o| o.inputs.get(k))
                     .filter(|(p, _)| p == text)
                     .map(|(_, m)| m);
+                // A class directory's files, statted a directory at a time.
+                let files = match a.kind() {
+                    ArchiveKind::Directory => {
+                        let names: Vec<&str> =
+                            a.entries().iter().map(|e| e.name.as_str()).collect();
+                        stamps::stat_under(a.path(), &names)
+                    }
+                    _ => Vec::new(),
+                };
                 (0..a.entries().len())
                     .into_par_iter()
                     .map(|i| {
                         let e = &a.entries()[i];
                         let mark = match a.kind() {
-                            ArchiveKind::Directory => {
-                                FileStamp::of(&a.path().join(&e.name)).map(|s| {
-                                    if s.racy(start) {
-                                        Mark::Racy
-                                    } else {
-                                        Mark::File(s)
-                                    }
-                                })
-                            }
+                            ArchiveKind::Directory => files[i].map(|(s, _)| {
+                                if s.racy(start) {
+                                    Mark::Racy
+                                } else {
+                                    Mark::File(s)
+                                }
+                            }),
                             _ => a.zip_digest(i).map(|(c, z, u)| Mark::Zip(c, z, u)),
                         };
                         let known = recorded
@@ -332,6 +363,23 @@ impl Stamped {
         }
     }
 
+    /// Whether entry `i` of input `input` (`a`) has the SHA-256 (hex)
+    /// `hash`: compared with the recorded one if the entry is known
+    /// unchanged, else with its bytes hashed.
+    pub fn same_hash(
+        &self,
+        index: &ClassIndex,
+        input: usize,
+        a: &Arc<Archive>,
+        i: usize,
+        hash: &str,
+    ) -> Result<bool, MajorError> {
+        match self.now.get(input).and_then(|v| v.get(i)?.1.as_ref()) {
+            Some(k) => Ok(k.hash == hash),
+            None => Ok(self.hash(index, input, a, i)? == hash),
+        }
+    }
+
     /// Whether the last weave's stamps told every input entry unchanged, and
     /// the JDK image and class path are as they were: the stamps to record
     /// are the ones recorded.
@@ -360,7 +408,7 @@ impl Stamped {
         state_bytes: &[u8],
     ) -> Option<HashSet<Arc<str>>> {
         let recorded = self.old.as_ref()?;
-        let same_outside = recorded.state == hex(&Sha256::digest(state_bytes))
+        let same_outside = recorded.state == binary::digest_of(state_bytes)
             && self.image.is_some()
             && recorded.image == self.image
             && recorded.classpath == self.classpath
@@ -375,7 +423,7 @@ impl Stamped {
             return None;
         }
         let mut names: HashSet<Arc<str>> = HashSet::new();
-        let mut present: HashSet<(usize, &str)> = HashSet::new();
+        let mut present: FxHashSet<(usize, &str)> = FxHashSet::default();
         for (k, (a, _)) in self.inputs.iter().enumerate() {
             let old_entries = &recorded.inputs[k].1;
             for (i, e) in a.entries().iter().enumerate() {
@@ -455,7 +503,7 @@ impl Stamped {
             })
             .collect();
         let file = StampFile {
-            state: hex(&Sha256::digest(state)),
+            state: binary::digest_of(state),
             image: self.image,
             output: None,
             classpath: self.classpath.clone(),
@@ -467,7 +515,7 @@ impl Stamped {
         }
     }
 
-    /// The SHA-256 (hex) of the jar `output` a weave wrote, if the stamps
+    /// The digest ([`jar_digest`]) of the jar `output` a weave wrote, if the stamps
     /// recorded it and its stamp is still the one recorded.
     fn output_digest(&self, output: &Path) -> Option<&str> {
         let (stamp, sha) = self.old.as_ref()?.output.as_ref()?;
@@ -791,15 +839,18 @@ impl Session {
             }
         };
         if let Some(jar) = p.jar {
+            let mut by_name: Vec<HashMap<String, usize>> = Vec::new();
+            let mut entries = Vec::with_capacity(p.old.entries.len());
+            for (i, e) in p.old.entries.into_iter().enumerate() {
+                if by_name.len() <= e.input {
+                    by_name.resize_with(e.input + 1, HashMap::default);
+                }
+                by_name[e.input].insert(e.name.clone(), i);
+                entries.push(std::sync::Mutex::new(Some(e)));
+            }
             recorder.reuse = Some(Box::new(Reuse {
-                by_name: p
-                    .old
-                    .entries
-                    .iter()
-                    .enumerate()
-                    .map(|(i, e)| ((e.input, e.name.clone()), i))
-                    .collect(),
-                old: p.old,
+                by_name,
+                entries,
                 changed: p.changed,
                 now: p.now,
                 jar,
@@ -827,7 +878,8 @@ impl Session {
 
 /// What the previous weave into an output left, sound and of the same key.
 struct Previous {
-    /// The state, and its file's bytes (a jar's: without the jar's digest).
+    /// The state (its class table moved to `now`), and its file's bytes (a
+    /// jar's: without the jar's digest).
     old: State,
     bytes: Vec<u8>,
     /// When the state file was written.
@@ -837,7 +889,7 @@ struct Previous {
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(Dep, Level)>,
+    changed: FxHashSet<(Dep, Level)>,
 }
 
 /// The previous weave into `dir`, if this one (of key `key`, whose weave as
@@ -858,7 +910,8 @@ fn previous(
         dir.join(STATE_FILE)
     };
     let bytes = std::fs::read(&path).map_err(|_| None)?;
-    // A jar's state begins with the SHA-256 of the jar it describes.
+    // A jar's state begins with the digest of the jar it describes
+    // ([`jar_digest`]: its central directory).
     let (bytes, jar) = if into_jar {
         let (state, jar) = jar_as_left(&bytes, dir, stamped).map_err(Some)?;
         (state.to_vec(), Some(jar))
@@ -877,8 +930,9 @@ fn previous(
     if old.key != key {
         return Err(Some("the aspects, the options or major changed".into()));
     }
-    // (A jar's bytes were checked against its state above.)
-    if jar.is_none() {
+    // (A jar's bytes were checked against its state above; a directory
+    // checked by `major weave` before the weave is not listed again.)
+    if jar.is_none() && !checked_already(dir) {
         major_archive::check_replace(&[dir.to_path_buf()], &[], false)
             .map_err(|e| Some(format!("the output is not as major left it ({e})")))?;
     }
@@ -892,7 +946,7 @@ fn previous(
         }
     }
     let fresh = prints(index, &wanted, &old.table, false);
-    let changed: HashSet<(Dep, Level)> = fresh
+    let changed: FxHashSet<(Dep, Level)> = fresh
         .iter()
         .flat_map(|(name, now)| {
             old.table[name]
@@ -902,7 +956,9 @@ fn previous(
                 .map(move |(l, _)| (Dep::from(name.as_str()), *l))
         })
         .collect();
-    let mut now = old.table.clone();
+    // (The old table is not needed again: moved, not copied.)
+    let mut old = old;
+    let mut now = std::mem::take(&mut old.table);
     now.extend(fresh);
     if global != old.global || global.iter().any(|d| changed.contains(d)) {
         return Err(Some(
@@ -949,7 +1005,7 @@ fn new_state(
     added: Vec<String>,
     known: &BTreeMap<String, ClassPrint>,
 ) -> State {
-    let mut levels: HashMap<&str, BTreeSet<Level>> = HashMap::new();
+    let mut levels: HashMap<&str, BTreeSet<Level>> = HashMap::default();
     for (n, l) in global.iter().chain(entries.iter().flat_map(|e| &e.deps)) {
         levels.entry(n).or_default().insert(*l);
     }
@@ -984,11 +1040,13 @@ pub struct Recorder {
 /// class) are read from the previous jar, and its report from the state. So
 /// the output is what a full weave writes, by construction.
 pub struct Reuse {
-    old: State,
-    /// (Input, entry name) → index in `old.entries`.
-    by_name: HashMap<(usize, String), usize>,
+    /// Per input: entry name → index in `entries`.
+    by_name: Vec<HashMap<String, usize>>,
+    /// The previous weave's entries, each taken (not copied) by the one
+    /// call of [`Recorder::kept`] for its entry that keeps it.
+    entries: Vec<std::sync::Mutex<Option<EntryRecord>>>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(Dep, Level)>,
+    changed: FxHashSet<(Dep, Level)>,
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The previous output jar (still in place until this weave's replaces it).
@@ -1020,7 +1078,8 @@ pub fn state_beside(output: &Path) -> PathBuf {
 }
 
 /// Writes the state of a weave into the jar `output` beside it (after the jar
-/// is in place): the jar's SHA-256 on the first line, then `state`.
+/// is in place): the jar's digest ([`jar_digest`]) on the first line, then
+/// `state`.
 pub fn write_beside(
     output: &Path,
     state: &[u8],
@@ -1029,8 +1088,7 @@ pub fn write_beside(
     let fail = |e: std::io::Error| MajorError::Usage(format!("{}: {e}", output.display()));
     // Stamped before it is read: a jar changed in between has another stamp.
     let stamp = FileStamp::of(output);
-    let jar = std::fs::read(output).map_err(fail)?;
-    let sha = hex(&Sha256::digest(&jar));
+    let sha = jar_digest::of(output).map_err(fail)?;
     let mut bytes = format!("output {sha}\n").into_bytes();
     stamps.file.output = stamp.map(|s| (s, sha));
     bytes.extend_from_slice(state);
@@ -1061,9 +1119,7 @@ fn jar_as_left<'a>(
     // same, else read and hashed.
     let sha = match stamped.output_digest(output) {
         Some(sha) => sha.to_string(),
-        None => hex(&Sha256::digest(
-            std::fs::read(output).map_err(|_| not_as_left())?,
-        )),
+        None => jar_digest::of(output).map_err(|_| not_as_left())?,
     };
     if first != format!("output {sha}").as_bytes() {
         return Err(not_as_left());
@@ -1114,12 +1170,21 @@ impl Recorder {
             return Ok(None);
         };
         let e = &a.entries()[i];
-        let key = (input, e.name.clone());
-        let Some(r) = reuse.by_name.get(&key).map(|&k| &reuse.old.entries[k]) else {
+        let Some(&k) = reuse
+            .by_name
+            .get(input)
+            .and_then(|m| m.get(e.name.as_str()))
+        else {
             return Ok(None);
         };
-        if r.deps.iter().any(|d| reuse.changed.contains(d))
-            || r.hash != self.stamped.hash(index, input, a, i)?
+        // Only this call asks for entry `k` (each input entry is asked
+        // about once): the lock is never contended.
+        let mut slot = reuse.entries[k].lock().unwrap_or_else(|p| p.into_inner());
+        let Some(r) = slot.as_ref() else {
+            return Ok(None);
+        };
+        if (!reuse.changed.is_empty() && r.deps.iter().any(|d| reuse.changed.contains(d)))
+            || !self.stamped.same_hash(index, input, a, i, &r.hash)?
         {
             return Ok(None);
         }
@@ -1145,26 +1210,29 @@ impl Recorder {
                 false => PreparedEntry::new(OutputKind::Zip, compression, name, bytes),
             }))
         };
-        let mut kept = Kept {
-            record: r.clone(),
-            class: None,
-            extra: None,
-        };
         // A woven class's files: the class under the entry's name, then its
         // extra class (none when an aspect class replaces it).
+        let (mut class, mut extra) = (None, None);
         if r.outcome.as_ref().is_some_and(|o| o.woven) && r.outputs.first() == Some(&e.name) {
-            let Some(class) = prepared(&e.name, true)? else {
+            let Some(c) = prepared(&e.name, true)? else {
                 return Ok(None);
             };
-            kept.class = Some(class);
+            class = Some(c);
             if let Some(x) = r.outputs.get(1) {
-                let Some(extra) = prepared(x, false)? else {
+                let Some(x) = prepared(x, false)? else {
                     return Ok(None);
                 };
-                kept.extra = Some(extra);
+                extra = Some(x);
             }
         }
-        Ok(Some(kept))
+        let Some(record) = slot.take() else {
+            return Ok(None);
+        };
+        Ok(Some(Kept {
+            record,
+            class,
+            extra,
+        }))
     }
 
     /// Records an entry [`kept`](Self::kept) from the previous weave.
@@ -1215,7 +1283,7 @@ impl Recorder {
         let summary = match self.reuse {
             Some(r) => {
                 now = r.now;
-                let now: HashSet<(usize, &str)> = self
+                let now: FxHashSet<(usize, &str)> = self
                     .entries
                     .iter()
                     .map(|e| (e.input, e.name.as_str()))
@@ -1224,10 +1292,11 @@ impl Recorder {
                     classes,
                     hashed,
                     removed: r
-                        .old
-                        .entries
+                        .by_name
                         .iter()
-                        .filter(|e| !now.contains(&(e.input, e.name.as_str())))
+                        .enumerate()
+                        .flat_map(|(k, m)| m.keys().map(move |n| (k, n.as_str())))
+                        .filter(|e| !now.contains(e))
                         .count(),
                     ..r.summary
                 }
@@ -1257,6 +1326,7 @@ pub struct Update {
     dir: PathBuf,
     /// When the old state was written (after every output file).
     written_at: std::time::SystemTime,
+    /// The old state, without its class table (in `now`).
     old: State,
     /// The old state's file.
     old_bytes: Vec<u8>,
@@ -1264,7 +1334,7 @@ pub struct Update {
     /// What each class of the old table is now.
     now: BTreeMap<String, ClassPrint>,
     /// The (class, level) pairs of the old table that look different now.
-    changed: HashSet<(Dep, Level)>,
+    changed: FxHashSet<(Dep, Level)>,
     global: Vec<(Dep, Level)>,
     key: String,
     records: Vec<EntryRecord>,
@@ -1307,6 +1377,28 @@ impl Update {
             .iter()
             .map(|e| (e.name.as_str(), e))
             .collect();
+        // Every file the old entries left, statted a directory at a time:
+        // whether each is still as major left it, a file last modified no
+        // later than the state (written after every output). A file
+        // rewritten since, e.g. by a compiler writing into the classes
+        // directory again, is not; one restored with its old time is taken
+        // as it is.
+        let out_names: Vec<&str> = self
+            .old
+            .entries
+            .iter()
+            .flat_map(|e| e.outputs.iter().map(String::as_str))
+            .collect();
+        let left: HashMap<&str, bool> = out_names
+            .iter()
+            .zip(stamps::stat_under(&self.dir, &out_names))
+            .map(|(n, s)| {
+                (
+                    *n,
+                    s.is_some_and(|(s, file)| file && !s.after(self.written_at)),
+                )
+            })
+            .collect();
         let n = input.entries().len();
         // Which entries can stay as they are (with the hash of each).
         type Told<'r> = Result<(Option<&'r EntryRecord>, String), MajorError>;
@@ -1319,10 +1411,11 @@ impl Update {
                     return Ok((None, hash));
                 };
                 let same = r.hash == hash
-                    && r.deps.iter().all(|d| !self.changed.contains(d))
+                    && (self.changed.is_empty()
+                        || r.deps.iter().all(|d| !self.changed.contains(d)))
                     && r.outputs
                         .iter()
-                        .all(|f| left_by_major(&self.dir.join(f), self.written_at));
+                        .all(|f| left.get(f.as_str()) == Some(&true));
                 Ok((same.then_some(*r), hash))
             })
             .collect();
@@ -1453,7 +1546,12 @@ impl Update {
             .stamped
             .hashed
             .load(std::sync::atomic::Ordering::Relaxed);
-        if self.writes.is_empty() && added_writes.is_empty() && gone.is_empty() && state == self.old
+        // The encoding is canonical: the same bytes, the same state.
+        let bytes = state.to_bytes();
+        if self.writes.is_empty()
+            && added_writes.is_empty()
+            && gone.is_empty()
+            && bytes == self.old_bytes
         {
             // Nothing changed: the output and its state stay as they are,
             // and so do the stamps if every input was told by its stamp.
@@ -1462,7 +1560,6 @@ impl Update {
             }
             return Ok(self.summary);
         }
-        let bytes = state.to_bytes();
         let state_path = self.dir.join(STATE_FILE);
         match std::fs::remove_file(&state_path) {
             Ok(()) => {}
@@ -1601,15 +1698,6 @@ fn redo_entry(
     }
     record.outputs = writes.iter().map(|(n, _, _)| n.clone()).collect();
     Ok(Redone { record, writes })
-}
-
-/// Whether the output file `path` is as major left it: a file last
-/// modified no later than the state, written at `state` after every output.
-/// (A file rewritten since, e.g. by a compiler writing into the classes
-/// directory again, is not; one restored with its old time is taken as it
-/// is.)
-fn left_by_major(path: &Path, state: std::time::SystemTime) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t <= state))
 }
 
 /// Whether `e` is a module descriptor at the root (a directory input has no

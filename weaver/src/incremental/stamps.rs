@@ -32,23 +32,24 @@
 //! times do not change on a write, or a clock set back while files are
 //! edited; `--no-cache` (no stamps) hashes every input.
 //!
-//! The file is text, one record a line, ending with the SHA-256 of what
-//! precedes it; a damaged file is ignored (every input is hashed).
+//! The file is binary ([`super::binary`]: a first line naming the format and
+//! its version, length-prefixed fields, the SHA-256 of what precedes it at
+//! the end); a damaged file, or one of another version, is ignored (every
+//! input is hashed).
 
-use std::collections::HashMap;
-use std::fmt::Write as _;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use super::state::{esc, hex, unesc};
+use super::binary::{self, hex, Reader, Writer};
 
 /// How recent (before the weave started) a file's times may be for its
 /// stamp to be trusted by the next weave.
 pub const RACY_SECONDS: i64 = 2;
 
-const HEADER: &str = "major stamps 1";
+const HEADER: &str = "major stamps 2";
 
 /// A file's metadata, as far as it tells a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,35 +87,164 @@ impl FileStamp {
         None
     }
 
+    /// Whether the file was modified after `t`.
+    pub fn after(&self, t: std::time::SystemTime) -> bool {
+        let t = match t.duration_since(std::time::UNIX_EPOCH) {
+            Ok(d) => (d.as_secs() as i64, i64::from(d.subsec_nanos())),
+            Err(e) => {
+                let d = e.duration();
+                let (s, n) = (-(d.as_secs() as i64), i64::from(d.subsec_nanos()));
+                if n == 0 {
+                    (s, 0)
+                } else {
+                    (s - 1, 1_000_000_000 - n)
+                }
+            }
+        };
+        self.mtime > t
+    }
+
     /// Whether the file may have changed since in the same clock tick as a
     /// weave that started at `start` (seconds since the epoch) read it.
     pub fn racy(&self, start: i64) -> bool {
         self.mtime.0.max(self.ctime.0) >= start - RACY_SECONDS
     }
 
-    fn text(&self) -> String {
-        format!(
-            "{} {}.{} {}.{} {} {}",
-            self.size, self.mtime.0, self.mtime.1, self.ctime.0, self.ctime.1, self.ino, self.dev
-        )
+    fn write(&self, w: &mut Writer) {
+        w.num(self.size);
+        for t in [self.mtime.0, self.mtime.1, self.ctime.0, self.ctime.1] {
+            // Zig-zag: times before the epoch stay short.
+            w.num(((t << 1) ^ (t >> 63)) as u64);
+        }
+        w.num(self.ino);
+        w.num(self.dev);
     }
 
-    fn parse(fields: &[&str]) -> Option<FileStamp> {
-        let time = |s: &str| -> Option<(i64, i64)> {
-            let (a, b) = s.split_once('.')?;
-            Some((a.parse().ok()?, b.parse().ok()?))
+    fn read(r: &mut Reader) -> Result<FileStamp, binary::Error> {
+        let time = |r: &mut Reader| -> Result<i64, binary::Error> {
+            let z = r.num()?;
+            Ok((z >> 1) as i64 ^ -((z & 1) as i64))
         };
-        match fields {
-            [size, m, c, ino, dev] => Some(FileStamp {
-                size: size.parse().ok()?,
-                mtime: time(m)?,
-                ctime: time(c)?,
-                ino: ino.parse().ok()?,
-                dev: dev.parse().ok()?,
-            }),
-            _ => None,
+        let size = r.num()?;
+        let mtime = (time(r)?, time(r)?);
+        let ctime = (time(r)?, time(r)?);
+        Ok(FileStamp {
+            size,
+            mtime,
+            ctime,
+            ino: r.num()?,
+            dev: r.num()?,
+        })
+    }
+}
+
+/// A file's stamp, and whether it is a regular file.
+pub type Stat = (FileStamp, bool);
+
+/// The stamps of many files under `root`, named relative to it with `/`
+/// separators (symbolic links followed), each with whether it is a regular
+/// file; `None` for a file that cannot be read. The same stamps as
+/// [`FileStamp::of`] gives, but on Linux each directory's path is resolved
+/// once (an `O_PATH` handle) and its files are looked up by name from it,
+/// instead of walking every component of every file's path again: for the
+/// thousands of files of a class directory, most of what a `stat` costs.
+pub fn stat_under(root: &Path, names: &[&str]) -> Vec<Option<Stat>> {
+    use rayon::prelude::*;
+    // The files grouped by directory (names of a listing come sorted, so
+    // each directory's files are together already).
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        let dir = n.rsplit_once('/').map_or("", |(d, _)| d);
+        match groups.iter_mut().rev().take(4).find(|(d, _)| *d == dir) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((dir, vec![i])),
         }
     }
+    let found: Vec<Vec<(usize, Option<Stat>)>> = groups
+        .par_iter()
+        .map(|(dir, files)| stat_in(root, dir, files.iter().map(|&i| (i, names[i]))))
+        .collect();
+    let mut out = vec![None; names.len()];
+    for (i, s) in found.into_iter().flatten() {
+        out[i] = s;
+    }
+    out
+}
+
+/// [`stat_under`] for the files of one directory `dir` (relative to `root`).
+#[cfg(target_os = "linux")]
+fn stat_in<'a>(
+    root: &Path,
+    dir: &str,
+    files: impl Iterator<Item = (usize, &'a str)>,
+) -> Vec<(usize, Option<Stat>)> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let path = if dir.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(dir)
+    };
+    let handle = CString::new(path.as_os_str().as_bytes())
+        .ok()
+        .and_then(|c| {
+            // SAFETY: `c` is a NUL-terminated path; O_PATH opens no file for
+            // reading or writing, only a handle to look names up from.
+            let fd = unsafe {
+                libc::open(
+                    c.as_ptr(),
+                    libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+                )
+            };
+            (fd >= 0).then_some(fd)
+        });
+    let one = |name: &str| -> Option<Stat> {
+        let Some(fd) = handle else {
+            let m = std::fs::metadata(root.join(name)).ok()?;
+            return Some((FileStamp::from_metadata(&m)?, m.is_file()));
+        };
+        let base = name.rsplit_once('/').map_or(name, |(_, b)| b);
+        let c = CString::new(base).ok()?;
+        // SAFETY: an all-zero `stat` is a valid value of that plain C
+        // struct; fstatat writes it whole on success, and `fd` is the open
+        // directory handle, `c` a NUL-terminated name.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::fstatat(fd, c.as_ptr(), &mut st, 0) };
+        if r != 0 {
+            return None;
+        }
+        let stamp = FileStamp {
+            size: st.st_size as u64,
+            mtime: (st.st_mtime, st.st_mtime_nsec),
+            ctime: (st.st_ctime, st.st_ctime_nsec),
+            ino: st.st_ino,
+            dev: st.st_dev,
+        };
+        Some((stamp, st.st_mode & libc::S_IFMT == libc::S_IFREG))
+    };
+    let out = files.map(|(i, n)| (i, one(n))).collect();
+    if let Some(fd) = handle {
+        // SAFETY: `fd` was opened above and is closed once.
+        unsafe { libc::close(fd) };
+    }
+    out
+}
+
+/// [`stat_under`] for the files of one directory (elsewhere: one path each).
+#[cfg(not(target_os = "linux"))]
+fn stat_in<'a>(
+    root: &Path,
+    _dir: &str,
+    files: impl Iterator<Item = (usize, &'a str)>,
+) -> Vec<(usize, Option<Stat>)> {
+    files
+        .map(|(i, n)| {
+            let s = std::fs::metadata(root.join(n))
+                .ok()
+                .and_then(|m| Some((FileStamp::from_metadata(&m)?, m.is_file())));
+            (i, s)
+        })
+        .collect()
 }
 
 /// What an input entry was when a weave read it: its SHA-256 (hex) and the
@@ -140,12 +270,33 @@ pub enum Mark {
 }
 
 impl Mark {
-    fn text(&self) -> String {
+    fn write(&self, w: &mut Writer) {
         match self {
-            Mark::File(s) => format!("f {}", s.text()),
-            Mark::Racy => "r".into(),
-            Mark::Zip(crc, c, u) => format!("z {crc} {c} {u}"),
+            Mark::File(s) => {
+                w.byte(b'f');
+                s.write(w);
+            }
+            Mark::Racy => w.byte(b'r'),
+            Mark::Zip(crc, c, u) => {
+                w.byte(b'z');
+                w.num(u64::from(*crc));
+                w.num(*c);
+                w.num(*u);
+            }
         }
+    }
+
+    fn read(r: &mut Reader) -> Result<Mark, binary::Error> {
+        Ok(match r.byte()? {
+            b'f' => Mark::File(FileStamp::read(r)?),
+            b'r' => Mark::Racy,
+            b'z' => Mark::Zip(
+                u32::try_from(r.num()?).map_err(|_| "a CRC-32 out of range")?,
+                r.num()?,
+                r.num()?,
+            ),
+            m => return Err(format!("an entry mark of unknown form {m}")),
+        })
     }
 }
 
@@ -166,7 +317,8 @@ pub struct StampFile {
     /// The JDK image's stamp.
     pub image: Option<FileStamp>,
     /// A weave into a jar: the jar's stamp when it was written, and its
-    /// SHA-256 (hex), so that the next weave need not read it to check it.
+    /// digest (hex, `jar_digest`), so that the next weave need not read it to
+    /// check it.
     pub output: Option<(FileStamp, String)>,
     /// The class path: each element's absolute path and stamp (`None`: not a
     /// jar, or unreadable).
@@ -175,100 +327,114 @@ pub struct StampFile {
     pub inputs: Vec<(String, HashMap<String, Recorded>)>,
 }
 
+/// An optional stamp.
+fn write_stamp(w: &mut Writer, s: &Option<FileStamp>) {
+    match s {
+        None => w.byte(0),
+        Some(s) => {
+            w.byte(1);
+            s.write(w);
+        }
+    }
+}
+
+fn read_stamp(r: &mut Reader) -> Result<Option<FileStamp>, binary::Error> {
+    match r.byte()? {
+        0 => Ok(None),
+        1 => FileStamp::read(r).map(Some),
+        t => Err(format!("a stamp flag of unknown form {t}")),
+    }
+}
+
 impl StampFile {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let stamp = |s: &Option<FileStamp>| s.map_or("-".to_string(), |s| s.text());
-        let mut t = String::new();
-        let _ = writeln!(t, "{HEADER}");
-        let _ = writeln!(t, "state {}", self.state);
-        let _ = writeln!(t, "image {}", stamp(&self.image));
-        if let Some((s, sha)) = &self.output {
-            let _ = writeln!(t, "output {sha} {}", s.text());
+        let entries: usize = self.inputs.iter().map(|(_, e)| e.len()).sum();
+        let mut w = Writer::new(HEADER, 128 * entries + 1024);
+        w.print(&self.state);
+        write_stamp(&mut w, &self.image);
+        match &self.output {
+            None => w.byte(0),
+            Some((s, sha)) => {
+                w.byte(1);
+                s.write(&mut w);
+                w.print(sha);
+            }
         }
+        w.num(self.classpath.len() as u64);
         for (p, s) in &self.classpath {
-            let _ = writeln!(t, "cp {} {}", esc(p), stamp(s));
+            w.text(p);
+            write_stamp(&mut w, s);
         }
+        w.num(self.inputs.len() as u64);
         for (path, entries) in &self.inputs {
-            let _ = writeln!(t, "input {}", esc(path));
+            w.text(path);
+            w.num(entries.len() as u64);
             let mut names: Vec<(&String, &Recorded)> = entries.iter().collect();
             names.sort_unstable_by(|a, b| a.0.cmp(b.0));
             for (n, r) in names {
-                let class = r.known.class.as_deref().map_or("-".to_string(), esc);
-                let _ = writeln!(
-                    t,
-                    "e {} {} {} {}",
-                    esc(n),
-                    r.known.hash,
-                    class,
-                    r.mark.text()
-                );
+                w.text(n);
+                w.print(&r.known.hash);
+                match r.known.class.as_deref() {
+                    None => w.byte(0),
+                    Some(c) => {
+                        w.byte(1);
+                        w.text(c);
+                    }
+                }
+                r.mark.write(&mut w);
             }
         }
-        let digest = hex(&Sha256::digest(t.as_bytes()));
-        let _ = writeln!(t, "end {digest}");
-        t.into_bytes()
+        w.finish()
     }
 
     /// Reads a stamps file; `None` if it is damaged or of another version.
     pub fn parse(bytes: &[u8]) -> Option<StampFile> {
-        let text = std::str::from_utf8(bytes).ok()?;
-        let body_end = text.trim_end_matches('\n').rfind('\n')? + 1;
-        let (body, last) = text.split_at(body_end);
-        let digest = last.strip_prefix("end ")?.trim_end_matches('\n');
-        if hex(&Sha256::digest(body.as_bytes())) != digest {
-            return None;
-        }
-        let mut lines = body.lines();
-        if lines.next()? != HEADER {
-            return None;
-        }
+        Self::read(bytes).ok()
+    }
+
+    fn read(bytes: &[u8]) -> Result<StampFile, binary::Error> {
+        let mut r = Reader::new(binary::body(bytes, HEADER)?);
         let mut f = StampFile {
-            state: lines.next()?.strip_prefix("state ")?.to_string(),
+            state: r.print()?,
+            image: read_stamp(&mut r)?,
             ..StampFile::default()
         };
-        let stamp = |fields: &[&str]| -> Option<Option<FileStamp>> {
-            match fields {
-                ["-"] => Some(None),
-                _ => FileStamp::parse(fields).map(Some),
-            }
+        f.output = match r.byte()? {
+            0 => None,
+            1 => Some((FileStamp::read(&mut r)?, r.print()?)),
+            t => return Err(format!("an output flag of unknown form {t}")),
         };
-        let image: Vec<&str> = lines.next()?.strip_prefix("image ")?.split(' ').collect();
-        f.image = stamp(&image)?;
-        for l in lines {
-            let fields: Vec<&str> = l.split(' ').collect();
-            match fields.as_slice() {
-                ["cp", path, rest @ ..] => f.classpath.push((unesc(path)?, stamp(rest)?)),
-                ["output", sha, rest @ ..] => {
-                    f.output = Some((FileStamp::parse(rest)?, sha.to_string()))
-                }
-                ["input", path] => f.inputs.push((unesc(path)?, HashMap::new())),
-                ["e", name, hash, class, mark @ ..] => {
-                    let mark = match mark {
-                        ["f", s @ ..] => Mark::File(FileStamp::parse(s)?),
-                        ["r"] => Mark::Racy,
-                        ["z", crc, c, u] => {
-                            Mark::Zip(crc.parse().ok()?, c.parse().ok()?, u.parse().ok()?)
-                        }
-                        _ => return None,
-                    };
-                    let class = match *class {
-                        "-" => None,
-                        c => Some(Arc::from(unesc(c)?)),
-                    };
-                    let known = Known {
-                        hash: hash.to_string(),
-                        class,
-                    };
-                    f.inputs
-                        .last_mut()?
-                        .1
-                        .insert(unesc(name)?, Recorded { mark, known });
-                }
-                _ => return None,
-            }
+        for _ in 0..r.count(r.left())? {
+            f.classpath.push((r.text()?, read_stamp(&mut r)?));
         }
-        Some(f)
+        for _ in 0..r.count(r.left())? {
+            let path = r.text()?;
+            let n = r.count(r.left())?;
+            let mut entries = HashMap::with_capacity_and_hasher(n, Default::default());
+            for _ in 0..n {
+                let name = r.text()?;
+                let hash = r.print()?;
+                let class = match r.byte()? {
+                    0 => None,
+                    1 => Some(Arc::from(r.str()?)),
+                    t => return Err(format!("a class flag of unknown form {t}")),
+                };
+                let mark = Mark::read(&mut r)?;
+                entries.insert(
+                    name,
+                    Recorded {
+                        mark,
+                        known: Known { hash, class },
+                    },
+                );
+            }
+            f.inputs.push((path, entries));
+        }
+        if !r.done() {
+            return Err("bytes after the inputs".into());
+        }
+        Ok(f)
     }
 }
 
@@ -310,7 +476,7 @@ mod tests {
         let a = dir.path().join("a b");
         std::fs::write(&a, b"x").unwrap();
         let s = FileStamp::of(&a).unwrap();
-        let mut entries = HashMap::new();
+        let mut entries = HashMap::default();
         entries.insert(
             "p/A b.class".to_string(),
             Recorded {
@@ -355,6 +521,33 @@ mod tests {
             b[at] ^= 0x01;
             assert_eq!(StampFile::parse(&b), None, "flip at {at}");
         }
+    }
+
+    #[test]
+    fn stamps_under_a_root_are_those_of_each_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("p/q")).unwrap();
+        for n in ["a.class", "p/b.class", "p/q/c.class", "p/d b.txt"] {
+            std::fs::write(root.join(n), n).unwrap();
+        }
+        let names = [
+            "a.class",
+            "p/b.class",
+            "p/q/c.class",
+            "p/d b.txt",
+            "p/gone",
+            "p/q",
+        ];
+        let got = stat_under(root, &names);
+        for (n, g) in names.iter().zip(&got) {
+            let want = std::fs::metadata(root.join(n))
+                .ok()
+                .map(|m| (FileStamp::from_metadata(&m).unwrap(), m.is_file()));
+            assert_eq!(*g, want, "{n}");
+        }
+        assert!(got[4].is_none());
+        assert_eq!(got[5].map(|(_, f)| f), Some(false), "a directory");
     }
 
     #[test]

@@ -2,35 +2,37 @@
 //! last weave read and wrote, per input entry, and what the classes it looked
 //! up were.
 //!
-//! A line-based text file, written in one order so that the same weave gives
-//! the same bytes:
+//! A binary file ([`super::binary`]: a first line naming the format and its
+//! version, length-prefixed fields, the SHA-256 of everything before it at the
+//! end), written in one order so that the same weave gives the same bytes:
 //!
 //! ```text
-//! major incremental state 1
-//! key <hex>                               options, aspects, major itself
-//! table <n>                               every class looked up, sorted:
-//! <name> <bytes-fp> [P|H|D<fp> ...]       what it resolved to, per level asked
-//! global <i><L> ...                       looked up by the weave as a whole
-//! entry <name> <sha-256> <input>         per input entry, in input order:
-//! out <file>                              the files it produced
-//! dep <i><L> ...                          the classes its weave looked up
-//! outcome <woven 0|1> <empty finalize()> <intrinsics>
-//! advised <kind> <n> / hit <advice> <n> / kind <advice> <kind> <n>
-//! declare <0|1> <message> <location> <method> <line|->
-//! skipped <text> / note <text>            what the report says of it
-//! added <file>                            the classes major added
-//! end <sha-256 of everything above>
+//! major incremental state 4\n
+//! key                                     options, aspects, major itself
+//! table: n, then n times (sorted):        every class looked up
+//!   name, bytes print, levels: n, then (level, print) n times
+//! global: refs                            looked up by the weave as a whole
+//! entries: n, then n times (input order):
+//!   name, input, SHA-256, outputs: n texts, deps: refs,
+//!   outcome: 0, or 1 and woven, empty finalize(), intrinsics,
+//!     advised (kind, n)*, hits (advice, n)*, kinds (advice, kind, n)*,
+//!     declares (error, message, location, method, line+1 or 0)*,
+//!     skipped texts, notes texts
+//! added: n texts                          the classes major added
+//! SHA-256 of everything above (32 bytes)
 //! ```
 //!
-//! Names and texts are escaped (`%` with two hex digits for `%`, blanks and
-//! control characters). Any line out of place, an unknown version or a
-//! digest that does not match makes the file damaged: the weave is then full.
+//! Refs are sorted by name, as the table is; a ref is the difference between
+//! its class's index in the table and the previous ref's (the first: its
+//! index), zig-zag encoded, times 4, plus its level (0 presence, 1 header, 2 details), and
+//! must name a level the table holds.
+//! Anything out of place, another first line (a state of another version) or
+//! a digest that does not match makes the file damaged: the weave is then
+//! full.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
-use sha2::{Digest, Sha256};
-
+use super::binary::{self, Reader, Writer};
 use super::deps::Level;
 use crate::weave::DeclareHit;
 
@@ -41,7 +43,7 @@ pub type Dep = std::sync::Arc<str>;
 pub const STATE_FILE: &str = ".major/incremental";
 
 /// The first line: the format and its version.
-const HEADER: &str = "major incremental state 3";
+const HEADER: &str = "major incremental state 4";
 
 /// What the report says of one woven class.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -108,318 +110,254 @@ pub struct State {
     pub added: Vec<String>,
 }
 
-fn letter(l: Level) -> char {
+/// A level's code in a ref.
+fn code(l: Level) -> u64 {
     match l {
-        Level::Presence => 'P',
-        Level::Header => 'H',
-        Level::Details => 'D',
+        Level::Presence => 0,
+        Level::Header => 1,
+        Level::Details => 2,
     }
 }
 
-fn from_letter(c: char) -> Option<Level> {
+/// The level of code `c`.
+fn level_of(c: u64) -> Option<Level> {
     match c {
-        'P' => Some(Level::Presence),
-        'H' => Some(Level::Header),
-        'D' => Some(Level::Details),
+        0 => Some(Level::Presence),
+        1 => Some(Level::Header),
+        2 => Some(Level::Details),
         _ => None,
     }
 }
 
-/// `s` with `%`, blanks and control characters as `%XX`.
-pub(crate) fn esc(s: &str) -> String {
-    let plain = |c: char| c != '%' && !c.is_whitespace() && !c.is_control();
-    if !s.is_empty() && s.chars().all(plain) {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c == '%' || c.is_whitespace() || c.is_control() {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                let _ = write!(out, "%{b:02X}");
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    if out.is_empty() {
-        out.push('%');
-    }
-    out
-}
-
-/// The inverse of [`esc`].
-pub(crate) fn unesc(s: &str) -> Option<String> {
-    if s == "%" {
-        return Some(String::new());
-    }
-    if !s.contains('%') {
-        return Some(s.to_string());
-    }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+/// Level bits of a class in the table, as a parse checks refs against them.
+fn bit(l: Level) -> u8 {
+    1 << code(l)
 }
 
 impl State {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let index: std::collections::HashMap<&str, usize> = self
+        let index: std::collections::HashMap<&str, u64> = self
             .table
             .keys()
             .enumerate()
-            .map(|(i, n)| (n.as_str(), i))
+            .map(|(i, n)| (n.as_str(), i as u64))
             .collect();
-        let refs = |t: &mut String, tag: &str, deps: &[(Dep, Level)]| {
-            t.push_str(tag);
+        // Sorted by name as the table is: each index is stored as the
+        // difference from the one before (mostly one byte; zig-zag, so that
+        // any order can be stored).
+        let refs = |w: &mut Writer, deps: &[(Dep, Level)]| {
+            w.num(deps.len() as u64);
+            let mut last: i64 = 0;
             for (n, l) in deps {
-                let _ = write!(t, " {}{}", index[&**n], letter(*l));
+                let i = index[&**n] as i64;
+                let d = i - last;
+                w.num((((d << 1) ^ (d >> 63)) as u64) * 4 + code(*l));
+                last = i;
             }
-            t.push('\n');
         };
-        let mut t = String::new();
-        let _ = writeln!(t, "{HEADER}");
-        let _ = writeln!(t, "key {}", self.key);
-        let _ = writeln!(t, "table {}", self.table.len());
+        let mut w = Writer::new(HEADER, 64 * (self.table.len() + self.entries.len()) + 1024);
+        w.text(&self.key);
+        w.num(self.table.len() as u64);
         for (name, p) in &self.table {
-            let _ = write!(t, "{} {}", esc(name), p.bytes);
+            w.text(name);
+            w.print(&p.bytes);
+            w.num(p.levels.len() as u64);
             for (l, fp) in &p.levels {
-                let _ = write!(t, " {}{fp}", letter(*l));
+                w.num(code(*l));
+                w.print(fp);
             }
-            t.push('\n');
         }
-        refs(&mut t, "global", &self.global);
+        refs(&mut w, &self.global);
+        w.num(self.entries.len() as u64);
         for e in &self.entries {
-            let _ = writeln!(t, "entry {} {} {}", esc(&e.name), e.hash, e.input);
+            w.text(&e.name);
+            w.num(e.input as u64);
+            w.print(&e.hash);
+            w.num(e.outputs.len() as u64);
             for o in &e.outputs {
-                let _ = writeln!(t, "out {}", esc(o));
+                w.text(o);
             }
-            if !e.deps.is_empty() {
-                refs(&mut t, "dep", &e.deps);
+            refs(&mut w, &e.deps);
+            let Some(o) = &e.outcome else {
+                w.byte(0);
+                continue;
+            };
+            w.byte(1);
+            w.byte(u8::from(o.woven));
+            w.num(o.empty_finalizers as u64);
+            w.num(o.intrinsics as u64);
+            w.num(o.advised.len() as u64);
+            for (k, n) in &o.advised {
+                w.text(k);
+                w.num(*n as u64);
             }
-            if let Some(o) = &e.outcome {
-                let _ = writeln!(
-                    t,
-                    "outcome {} {} {}",
-                    u8::from(o.woven),
-                    o.empty_finalizers,
-                    o.intrinsics
-                );
-                for (k, n) in &o.advised {
-                    let _ = writeln!(t, "advised {} {n}", esc(k));
-                }
-                for (a, n) in &o.hits {
-                    let _ = writeln!(t, "hit {a} {n}");
-                }
-                for (a, k, n) in &o.kinds {
-                    let _ = writeln!(t, "kind {a} {} {n}", esc(k));
-                }
-                for d in &o.declares {
-                    let _ = writeln!(
-                        t,
-                        "declare {} {} {} {} {}",
-                        u8::from(d.is_error),
-                        esc(&d.message),
-                        esc(&d.location),
-                        esc(&d.method),
-                        d.line.map_or("-".to_string(), |l| l.to_string())
-                    );
-                }
-                for s in &o.skipped {
-                    let _ = writeln!(t, "skipped {}", esc(s));
-                }
-                for s in &o.notes {
-                    let _ = writeln!(t, "note {}", esc(s));
+            w.num(o.hits.len() as u64);
+            for (a, n) in &o.hits {
+                w.num(*a as u64);
+                w.num(*n as u64);
+            }
+            w.num(o.kinds.len() as u64);
+            for (a, k, n) in &o.kinds {
+                w.num(*a as u64);
+                w.text(k);
+                w.num(*n as u64);
+            }
+            w.num(o.declares.len() as u64);
+            for d in &o.declares {
+                w.byte(u8::from(d.is_error));
+                w.text(&d.message);
+                w.text(&d.location);
+                w.text(&d.method);
+                w.num(d.line.map_or(0, |l| u64::from(l) + 1));
+            }
+            for list in [&o.skipped, &o.notes] {
+                w.num(list.len() as u64);
+                for s in list {
+                    w.text(s);
                 }
             }
         }
+        w.num(self.added.len() as u64);
         for a in &self.added {
-            let _ = writeln!(t, "added {}", esc(a));
+            w.text(a);
         }
-        let digest = hex(&Sha256::digest(t.as_bytes()));
-        let _ = writeln!(t, "end {digest}");
-        t.into_bytes()
+        w.finish()
     }
 
     /// Reads a state file; the error says why it is damaged.
     pub fn parse(bytes: &[u8]) -> Result<State, String> {
-        let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
-        if !text.ends_with('\n') {
-            return Err("truncated".into());
-        }
-        let body_end = text
-            .trim_end_matches('\n')
-            .rfind('\n')
-            .map(|i| i + 1)
-            .ok_or("truncated")?;
-        let (body, last) = text.split_at(body_end);
-        let digest = last
-            .strip_prefix("end ")
-            .map(|d| d.trim_end_matches('\n'))
-            .ok_or("truncated (no end line)")?;
-        if hex(&Sha256::digest(body.as_bytes())) != digest {
-            return Err("its digest does not match its contents".into());
-        }
-        let mut lines = body.lines().enumerate().peekable();
-        let bad = |n: usize, what: &str| format!("line {}: {what}", n + 1);
-        match lines.next() {
-            Some((_, HEADER)) => {}
-            _ => return Err("not a state of this version of major".into()),
-        }
-        let mut state = State::default();
-        let (n, l) = lines.next().ok_or("truncated")?;
-        state.key = l
-            .strip_prefix("key ")
-            .ok_or_else(|| bad(n, "expected the key"))?
-            .to_string();
-        let (n, l) = lines.next().ok_or("truncated")?;
-        let count: usize = l
-            .strip_prefix("table ")
-            .and_then(|c| c.parse().ok())
-            .ok_or_else(|| bad(n, "expected the table size"))?;
-        let mut names = Vec::with_capacity(count);
-        for _ in 0..count {
-            let (n, l) = lines.next().ok_or("truncated")?;
-            let mut parts = l.split(' ');
-            let name = parts
-                .next()
-                .and_then(unesc)
-                .ok_or_else(|| bad(n, "a class name"))?;
-            let bytes = parts.next().ok_or_else(|| bad(n, "a digest"))?.to_string();
-            let mut levels = BTreeMap::new();
-            for p in parts {
-                let mut c = p.chars();
-                let level = c
-                    .next()
-                    .and_then(from_letter)
-                    .ok_or_else(|| bad(n, "a level"))?;
-                levels.insert(level, c.as_str().to_string());
-            }
-            names.push(Dep::from(name.as_str()));
-            state.table.insert(name, ClassPrint { bytes, levels });
-        }
-        if state.table.len() != count || names.windows(2).any(|w| w[0] >= w[1]) {
-            return Err("the class table is not sorted".into());
-        }
-        let refs = |n: usize, list: &str| -> Result<Vec<(Dep, Level)>, String> {
-            list.split(' ')
-                .filter(|s| !s.is_empty())
-                .map(|r| {
-                    let (i, l) = r.split_at(r.len().saturating_sub(1));
-                    let i: usize = i.parse().map_err(|_| bad(n, "a class reference"))?;
-                    let name = names.get(i).ok_or_else(|| bad(n, "a class reference"))?;
-                    let level = l
-                        .chars()
-                        .next()
-                        .and_then(from_letter)
-                        .ok_or_else(|| bad(n, "a level"))?;
-                    if !state.table[&**name].levels.contains_key(&level) {
-                        return Err(bad(n, "a level the table lacks"));
-                    }
-                    Ok((name.clone(), level))
-                })
-                .collect()
+        let mut r = Reader::new(binary::body(bytes, HEADER)?);
+        let mut state = State {
+            key: r.text()?,
+            ..State::default()
         };
-        let (n, l) = lines.next().ok_or("truncated")?;
-        state.global = refs(
-            n,
-            l.strip_prefix("global")
-                .ok_or_else(|| bad(n, "expected the global dependencies"))?,
-        )?;
-        for (n, l) in lines {
-            let (tag, rest) = l.split_once(' ').unwrap_or((l, ""));
-            let field = |i: usize| rest.split(' ').nth(i);
-            let num = |i: usize| -> Result<usize, String> {
-                field(i)
-                    .and_then(|f| f.parse().ok())
-                    .ok_or_else(|| bad(n, "a number"))
-            };
-            let text = |i: usize| -> Result<String, String> {
-                field(i).and_then(unesc).ok_or_else(|| bad(n, "a text"))
-            };
-            if tag == "entry" {
-                state.entries.push(EntryRecord {
-                    name: text(0)?,
-                    hash: field(1).ok_or_else(|| bad(n, "a digest"))?.to_string(),
-                    input: num(2)?,
-                    outputs: Vec::new(),
-                    deps: Vec::new(),
-                    outcome: None,
-                });
-                continue;
+        let count = r.count(r.left())?;
+        // The table's names, shared by the refs, and the levels each holds.
+        let mut names: Vec<(Dep, u8)> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let name = r.str()?;
+            if names.last().is_some_and(|(last, _)| **last >= *name) {
+                return Err("the class table is not sorted".into());
             }
-            if tag == "added" {
-                state.added.push(text(0)?);
-                continue;
+            let bytes = r.print()?;
+            let mut levels = BTreeMap::new();
+            let mut bits = 0;
+            for _ in 0..r.count(3)? {
+                let level = level_of(r.num()?).ok_or("a level of unknown code")?;
+                bits |= bit(level);
+                levels.insert(level, r.print()?);
             }
-            if !state.added.is_empty() {
-                return Err(bad(n, "an entry line after the added files"));
-            }
-            let e = state
-                .entries
-                .last_mut()
-                .ok_or_else(|| bad(n, "a line before any entry"))?;
-            if tag == "outcome" {
-                e.outcome = Some(StoredOutcome {
-                    woven: num(0)? == 1,
-                    empty_finalizers: num(1)?,
-                    intrinsics: num(2)?,
-                    ..StoredOutcome::default()
-                });
-                continue;
-            }
-            match tag {
-                "out" => e.outputs.push(text(0)?),
-                "dep" => e.deps = refs(n, rest)?,
-                _ => {
-                    let o = e
-                        .outcome
-                        .as_mut()
-                        .ok_or_else(|| bad(n, "a report line without an outcome"))?;
-                    match tag {
-                        "advised" => o.advised.push((text(0)?, num(1)?)),
-                        "hit" => o.hits.push((num(0)?, num(1)?)),
-                        "kind" => o.kinds.push((num(0)?, text(1)?, num(2)?)),
-                        "declare" => o.declares.push(DeclareHit {
-                            is_error: num(0)? == 1,
-                            message: text(1)?,
-                            location: text(2)?,
-                            method: text(3)?,
-                            line: match field(4) {
-                                Some("-") => None,
-                                _ => Some(num(4)? as u32),
-                            },
-                        }),
-                        "skipped" => o.skipped.push(text(0)?),
-                        "note" => o.notes.push(text(0)?),
-                        _ => return Err(bad(n, "an unknown line")),
-                    }
+            names.push((Dep::from(name), bits));
+            state
+                .table
+                .insert(name.to_string(), ClassPrint { bytes, levels });
+        }
+        let refs = |r: &mut Reader| -> Result<Vec<(Dep, Level)>, String> {
+            let n = r.count(r.left())?;
+            let mut v = Vec::with_capacity(n);
+            let mut last: i64 = 0;
+            for _ in 0..n {
+                let x = r.num()?;
+                let level = level_of(x % 4).ok_or("a ref of unknown level")?;
+                let z = x / 4;
+                let d = (z >> 1) as i64 ^ -((z & 1) as i64);
+                last = last.checked_add(d).ok_or("a ref out of the table")?;
+                let (name, bits) = usize::try_from(last)
+                    .ok()
+                    .and_then(|i| names.get(i))
+                    .ok_or("a ref out of the table")?;
+                if bits & bit(level) == 0 {
+                    return Err("a ref to a level the table lacks".into());
                 }
+                v.push((name.clone(), level));
             }
+            Ok(v)
+        };
+        state.global = refs(&mut r)?;
+        let num = |r: &mut Reader| -> Result<usize, String> {
+            usize::try_from(r.num()?).map_err(|_| "a number out of range".to_string())
+        };
+        let entries = r.count(r.left())?;
+        state.entries.reserve(entries);
+        for _ in 0..entries {
+            let name = r.text()?;
+            let input = num(&mut r)?;
+            let hash = r.print()?;
+            let outputs = (0..r.count(r.left())?)
+                .map(|_| r.text())
+                .collect::<Result<_, _>>()?;
+            let deps = refs(&mut r)?;
+            let outcome = match r.byte()? {
+                0 => None,
+                1 => {
+                    let mut o = StoredOutcome {
+                        woven: match r.byte()? {
+                            0 => false,
+                            1 => true,
+                            _ => return Err(format!("{name}: a flag neither 0 nor 1")),
+                        },
+                        empty_finalizers: num(&mut r)?,
+                        intrinsics: num(&mut r)?,
+                        ..StoredOutcome::default()
+                    };
+                    for _ in 0..r.count(r.left())? {
+                        o.advised.push((r.text()?, num(&mut r)?));
+                    }
+                    for _ in 0..r.count(r.left())? {
+                        o.hits.push((num(&mut r)?, num(&mut r)?));
+                    }
+                    for _ in 0..r.count(r.left())? {
+                        o.kinds.push((num(&mut r)?, r.text()?, num(&mut r)?));
+                    }
+                    for _ in 0..r.count(r.left())? {
+                        let is_error = match r.byte()? {
+                            0 => false,
+                            1 => true,
+                            _ => return Err(format!("{name}: a flag neither 0 nor 1")),
+                        };
+                        o.declares.push(DeclareHit {
+                            is_error,
+                            message: r.text()?,
+                            location: r.text()?,
+                            method: r.text()?,
+                            line: match r.num()? {
+                                0 => None,
+                                l => Some(u32::try_from(l - 1).map_err(|_| "a line out of range")?),
+                            },
+                        });
+                    }
+                    for _ in 0..r.count(r.left())? {
+                        o.skipped.push(r.text()?);
+                    }
+                    for _ in 0..r.count(r.left())? {
+                        o.notes.push(r.text()?);
+                    }
+                    Some(o)
+                }
+                _ => return Err(format!("{name}: an outcome flag neither 0 nor 1")),
+            };
+            state.entries.push(EntryRecord {
+                name,
+                input,
+                hash,
+                outputs,
+                deps,
+                outcome,
+            });
+        }
+        for _ in 0..r.count(r.left())? {
+            state.added.push(r.text()?);
+        }
+        if !r.done() {
+            return Err("bytes after the added files".into());
         }
         Ok(state)
     }
 }
 
 /// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
+pub use super::binary::hex;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,289 @@
+//! The binary encoding of the incremental state and the stamps files: a text
+//! first line naming the format and its version (so that a file of another
+//! version is told by its first line), then length-prefixed fields, then the
+//! SHA-256 of everything before it (32 bytes).
+//!
+//! Numbers are unsigned LEB128; a text is its length and its UTF-8 bytes; a
+//! *print* (a digest kept as lower-case hex in memory) is stored as its raw
+//! bytes when it is 32 or 64 hex digits, else as a text. A reader checks the
+//! first line and the digest before it decodes anything, and every read is
+//! bounds-checked: a damaged file is an error, never a panic.
+
+use sha2::{Digest, Sha256};
+
+/// The length of the trailing digest.
+pub const DIGEST_LEN: usize = 32;
+
+/// Lower-case hex digits.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut out = Vec::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(HEX[usize::from(b >> 4)]);
+        out.push(HEX[usize::from(b & 15)]);
+    }
+    // Only ASCII digits were pushed.
+    String::from_utf8(out).expect("hex digits are ASCII")
+}
+
+/// Decodes lower-case hex `s` into `out` (twice as short); false if `s` is
+/// not lower-case hex of that length.
+fn unhex_into(s: &str, out: &mut [u8]) -> bool {
+    // Each byte's value as a lower-case hex digit, 0xff if it is none.
+    const DIGIT: [u8; 256] = {
+        let mut t = [0xffu8; 256];
+        let mut i = 0;
+        while i < 16 {
+            t[HEX[i] as usize] = i as u8;
+            i += 1;
+        }
+        t
+    };
+    let b = s.as_bytes();
+    if b.len() != out.len() * 2 {
+        return false;
+    }
+    let mut bad = 0u8;
+    for (o, p) in out.iter_mut().zip(b.chunks_exact(2)) {
+        let (h, l) = (DIGIT[usize::from(p[0])], DIGIT[usize::from(p[1])]);
+        bad |= (h | l) & 0xf0;
+        *o = h << 4 | (l & 15);
+    }
+    bad == 0
+}
+
+/// Builds a file: the header line, then fields; [`finish`](Self::finish)
+/// appends the digest.
+pub struct Writer {
+    buf: Vec<u8>,
+}
+
+impl Writer {
+    /// A file whose first line is `header`.
+    pub fn new(header: &str, capacity: usize) -> Writer {
+        let mut buf = Vec::with_capacity(capacity);
+        buf.extend_from_slice(header.as_bytes());
+        buf.push(b'\n');
+        Writer { buf }
+    }
+
+    /// A number.
+    pub fn num(&mut self, mut n: u64) {
+        loop {
+            let b = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                self.buf.push(b);
+                return;
+            }
+            self.buf.push(b | 0x80);
+        }
+    }
+
+    /// A byte.
+    pub fn byte(&mut self, b: u8) {
+        self.buf.push(b);
+    }
+
+    /// A text.
+    pub fn text(&mut self, s: &str) {
+        self.num(s.len() as u64);
+        self.buf.extend_from_slice(s.as_bytes());
+    }
+
+    /// A print: raw bytes if it is 32 or 64 lower-case hex digits, else text.
+    pub fn print(&mut self, s: &str) {
+        if s.len() == 32 || s.len() == 64 {
+            let mut raw = [0u8; 32];
+            let n = s.len() / 2;
+            if unhex_into(s, &mut raw[..n]) {
+                self.buf.push(n as u8);
+                self.buf.extend_from_slice(&raw[..n]);
+                return;
+            }
+        }
+        self.buf.push(0);
+        self.text(s);
+    }
+
+    /// The file: what was written, then its SHA-256.
+    pub fn finish(mut self) -> Vec<u8> {
+        let digest = Sha256::digest(&self.buf);
+        self.buf.extend_from_slice(&digest);
+        self.buf
+    }
+}
+
+/// Why a file cannot be read.
+pub type Error = String;
+
+/// The body of a file (between its first line and its digest) if its first
+/// line is `header` and its digest matches; else why not.
+pub fn body<'a>(bytes: &'a [u8], header: &str) -> Result<&'a [u8], Error> {
+    let line = header.len() + 1;
+    if bytes.len() < line
+        || &bytes[..header.len()] != header.as_bytes()
+        || bytes[header.len()] != b'\n'
+    {
+        return Err("not a state of this version of major".into());
+    }
+    if bytes.len() < line + DIGEST_LEN {
+        return Err("truncated".into());
+    }
+    let (content, digest) = bytes.split_at(bytes.len() - DIGEST_LEN);
+    if Sha256::digest(content).as_slice() != digest {
+        return Err("its digest does not match its contents".into());
+    }
+    Ok(&content[line..])
+}
+
+/// The SHA-256 (hex) a file written by [`Writer`] ends with (already checked
+/// by [`body`] for a file read, computed by [`Writer::finish`] for one
+/// written): what names that file, with no need to hash it again.
+pub fn digest_of(bytes: &[u8]) -> String {
+    match bytes.len().checked_sub(DIGEST_LEN) {
+        Some(at) => hex(&bytes[at..]),
+        None => hex(&Sha256::digest(bytes)),
+    }
+}
+
+/// Reads the fields of a body, in order.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `bytes` (a body: see [`body`]).
+    pub fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, at: 0 }
+    }
+
+    fn short(&self) -> Error {
+        format!("truncated at byte {}", self.at)
+    }
+
+    /// Whether every byte was read.
+    pub fn done(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
+    /// A byte.
+    pub fn byte(&mut self) -> Result<u8, Error> {
+        let b = *self.bytes.get(self.at).ok_or_else(|| self.short())?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    /// A number.
+    pub fn num(&mut self) -> Result<u64, Error> {
+        let mut n: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(format!("a number too long at byte {}", self.at))
+    }
+
+    /// A number that must fit a `usize` and be at most `max` (a count of
+    /// things that follow, bounded by what is left to read).
+    pub fn count(&mut self, max: usize) -> Result<usize, Error> {
+        let n = self.num()?;
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| format!("a count of {n} out of range at byte {}", self.at))
+    }
+
+    /// The bytes left.
+    pub fn left(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| self.short())?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    /// A text, borrowed.
+    pub fn str(&mut self) -> Result<&'a str, Error> {
+        let n = self.count(self.left())?;
+        let at = self.at;
+        std::str::from_utf8(self.take(n)?).map_err(|_| format!("a text not UTF-8 at byte {at}"))
+    }
+
+    /// A text.
+    pub fn text(&mut self) -> Result<String, Error> {
+        self.str().map(str::to_string)
+    }
+
+    /// A print, as lower-case hex (or the text it was stored as).
+    pub fn print(&mut self) -> Result<String, Error> {
+        match self.byte()? {
+            0 => self.text(),
+            n @ (16 | 32) => Ok(hex(self.take(usize::from(n))?)),
+            t => Err(format!("a print of unknown form {t} at byte {}", self.at)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_round_trip_and_damage_is_refused() {
+        let mut w = Writer::new("h 1", 0);
+        w.num(0);
+        w.num(300);
+        w.num(u64::MAX);
+        w.text("a b%\n");
+        w.print(&"ab".repeat(16));
+        w.print(&"0f".repeat(32));
+        w.print("absent");
+        w.print(&"AB".repeat(16));
+        let bytes = w.finish();
+        let mut r = Reader::new(body(&bytes, "h 1").unwrap());
+        assert_eq!(r.num().unwrap(), 0);
+        assert_eq!(r.num().unwrap(), 300);
+        assert_eq!(r.num().unwrap(), u64::MAX);
+        assert_eq!(r.text().unwrap(), "a b%\n");
+        assert_eq!(r.print().unwrap(), "ab".repeat(16));
+        assert_eq!(r.print().unwrap(), "0f".repeat(32));
+        assert_eq!(r.print().unwrap(), "absent");
+        assert_eq!(r.print().unwrap(), "AB".repeat(16));
+        assert!(r.done());
+        assert!(r.byte().is_err());
+        assert_eq!(
+            digest_of(&bytes),
+            hex(&Sha256::digest(&bytes[..bytes.len() - 32]))
+        );
+        assert!(body(&bytes, "h 2").is_err());
+        for cut in 0..bytes.len() {
+            assert!(body(&bytes[..cut], "h 1").is_err(), "cut at {cut}");
+        }
+        for at in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[at] ^= 0x10;
+            assert!(body(&b, "h 1").is_err(), "flip at {at}");
+        }
+    }
+
+    #[test]
+    fn hex_is_lower_case_and_reversible() {
+        assert_eq!(hex(&[0, 0xab, 0x0f]), "00ab0f");
+        let mut out = [0u8; 3];
+        assert!(unhex_into("00ab0f", &mut out));
+        assert_eq!(out, [0, 0xab, 0x0f]);
+        assert!(!unhex_into("0A", &mut out[..1]));
+        assert!(!unhex_into("0", &mut out[..1]));
+    }
+}
