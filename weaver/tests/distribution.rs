@@ -184,16 +184,15 @@ fn the_binary_alone_runs_the_demo() {
     }
     let exe: PathBuf = bin.join("major");
     std::fs::copy(env!("CARGO_BIN_EXE_major"), &exe).unwrap();
-    let o = Command::new(&exe)
-        .current_dir(&cwd)
+    let mut demo = Command::new(&exe);
+    demo.current_dir(&cwd)
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("HOME", &home)
         .arg("demo")
         .arg("--jdk")
-        .arg(&jdk.home)
-        .output()
-        .unwrap();
+        .arg(&jdk.home);
+    let o = output_of_fresh_copy(&mut demo);
     let out = ok(&o);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(out.contains("total area of 6 shapes: 58"), "{out}");
@@ -208,4 +207,23 @@ fn the_binary_alone_runs_the_demo() {
     assert_eq!(std::fs::read_dir(&cwd).unwrap().count(), 0);
     let bin_files: Vec<_> = std::fs::read_dir(&bin).unwrap().collect();
     assert_eq!(bin_files.len(), 1, "files appeared beside the binary");
+}
+
+/// Runs `c`, whose program was just written: while the copy was open for
+/// writing, another test of this process may have forked a child that still
+/// holds that descriptor until it execs, and executing the file then fails
+/// with ETXTBSY ("Text file busy"). Retried a few times, as that window
+/// closes in milliseconds.
+fn output_of_fresh_copy(c: &mut Command) -> Output {
+    const ETXTBSY: i32 = 26;
+    let mut tries = 0;
+    loop {
+        match c.output() {
+            Err(e) if e.raw_os_error() == Some(ETXTBSY) && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            r => return r.unwrap(),
+        }
+    }
 }
