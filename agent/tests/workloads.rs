@@ -363,37 +363,6 @@ fn categories(report: &str) -> BTreeMap<String, u64> {
         .collect()
 }
 
-/// libfaketime (Debian's `libfaketime`), which, preloaded into a process,
-/// gives it the wall clock it is told.
-const FAKETIME: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
-
-/// The workloads whose work follows the wall clock: hsqldb (`Calendar`
-/// fields of the current time: how many `Calendar.internalSet` and
-/// `GregorianCalendar.computeFields` calls, and which cached date a
-/// `BaseCalendar.Date` hits) and h2 (its MVStore stamps chunks with the time
-/// since its creation and keeps old chunks for a retention time). They run
-/// with the wall clock frozen at one instant ([`frozen_clock_java`]).
-const CLOCK_READERS: &[&str] = &["hsqldb", "h2"];
-
-/// Writes `script`: a `java` that runs `java` with the wall clock frozen
-/// at 2024-01-01 00:00:00 UTC (libfaketime; `System.currentTimeMillis()`
-/// stands still, `System.nanoTime()`, the monotonic clock that sleeps and
-/// timeouts use, is left alone). Returns `script`.
-fn frozen_clock_java(java: &Path, script: &Path) -> PathBuf {
-    std::fs::write(
-        script,
-        format!(
-            "#!/bin/sh\nLD_PRELOAD={FAKETIME} FAKETIME='2024-01-01 00:00:00' \
-             DONT_FAKE_MONOTONIC=1 exec '{}' \"$@\"\n",
-            java.display()
-        ),
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", script.display()));
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script.to_path_buf()
-}
-
 /// The `--patch-module java.base=JAR` pair among the JVM options `options`
 /// (none: empty).
 fn patch_module(options: &[OsString]) -> Vec<OsString> {
@@ -436,8 +405,7 @@ const COUNTER_RUNS: [&str; 3] = ["two-phase", "agent", "agent again"];
 /// Methods of `java.lang.reflect.Proxy` classes (antlr4's annotation
 /// proxies) count in the agent's run only: the JDK defines them at run
 /// time, so they are in no archive the two-phase mode weaves; counted apart
-/// and printed. Workloads that read the wall clock ([`CLOCK_READERS`]) run
-/// with it frozen.
+/// and printed.
 ///
 /// Every other method must count the same in both modes. Where they
 /// differ, the agent runs the workload once more, and the methods of the
@@ -539,20 +507,6 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
             )
         })
         .collect();
-    let frozen_clock = if !chosen.iter().any(|w| CLOCK_READERS.contains(&w.name)) {
-        None
-    } else if Path::new(FAKETIME).is_file() {
-        let dir = tmp.join("frozen-clock");
-        std::fs::create_dir_all(&dir).unwrap();
-        Some(dir)
-    } else {
-        eprintln!(
-            "counters: {FAKETIME} is missing (Debian's libfaketime): {} run with the real \
-             wall clock, and count differently from run to run",
-            CLOCK_READERS.join(" and ")
-        );
-        None
-    };
     // One run of workload `wi`: the two-phase mode (0) or the agent.
     let run = |wi: usize, r: usize| -> (BTreeMap<String, u64>, Outcome) {
         let w = &chosen[wi];
@@ -581,14 +535,6 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
             opts.push(format!("-Dtotals.stacks={names}").into());
         }
         let work = tmp.join("runs").join(&tag);
-        // A workload that reads the wall clock runs with it frozen, where
-        // libfaketime is installed (a `java` that preloads it).
-        let frozen = |java: PathBuf| match &frozen_clock {
-            Some(dir) if CLOCK_READERS.contains(&w.name) => {
-                frozen_clock_java(&java, &dir.join(format!("{tag}-java")))
-            }
-            _ => java,
-        };
         let o = if r == 0 {
             let woven_cp: Vec<PathBuf> = plain_cp
                 .iter()
@@ -596,16 +542,10 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
                 .collect();
             opts.extend(woven.java_options(&[]).into_iter().map(OsString::from));
             opts.extend(patch_module(&agent_options[wi]));
-            prepared.run(w, &frozen(woven.java()), &opts, Some(&woven_cp), &work)
+            prepared.run(w, &woven.java(), &opts, Some(&woven_cp), &work)
         } else {
             opts.extend(agent_options[wi].iter().cloned());
-            prepared.run(
-                w,
-                &frozen(home.join("bin/java")),
-                &opts,
-                Some(plain_cp),
-                &work,
-            )
+            prepared.run(w, &home.join("bin/java"), &opts, Some(plain_cp), &work)
         }
         .unwrap_or_else(|e| panic!("{e}"));
         assert!(
