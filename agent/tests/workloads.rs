@@ -12,7 +12,8 @@
 //!   workload's jars) wrote for it, every class it left alone was left alone
 //!   there, and the classes added to `java.base` are the same;
 //! * with `MethodTotals.aj`, the two modes count every method the same on
-//!   xalan and lucene (JDK 17), but for work counted apart by stated rules
+//!   xalan, lucene and antlr4 (JDK 17) and on xalan and lucene (JDK 25),
+//!   but for work counted apart by stated rules
 //!   (`counters_agree_between_modes`).
 //!
 //! ExecutionCounter runs apart: woven together with ObjectTracker (in either
