@@ -322,10 +322,18 @@ fn totals(file: &Path) -> BTreeMap<String, u64> {
 }
 
 /// The class of a `MethodTotals` signature (`... java.util.HashMap.get(..)`
-/// → `java.util.HashMap`).
+/// → `java.util.HashMap`; a constructor, which has no return type, is named
+/// by its class: `public java.util.HashMap(int)` → `java.util.HashMap`).
 fn class_of(signature: &str) -> &str {
     let before_args = signature.split('(').next().unwrap_or(signature);
-    let name = before_args.rsplit(' ').next().unwrap_or(before_args);
+    let mut words = before_args.rsplit(' ');
+    let name = words.next().unwrap_or(before_args);
+    let constructor = words
+        .next()
+        .is_none_or(|w| matches!(w, "public" | "protected" | "private"));
+    if constructor {
+        return name;
+    }
     name.rsplit_once('.').map_or(name, |(c, _)| c)
 }
 
@@ -702,4 +710,34 @@ fn counters_agree_between_modes_on_jdk25() {
         None => all.to_vec(),
     };
     counters_agree_between_modes(&home, &names);
+}
+
+#[test]
+fn classes_of_signatures() {
+    assert_eq!(
+        class_of("final java.lang.Object java.util.HashMap.putVal(int, java.lang.Object)"),
+        "java.util.HashMap"
+    );
+    assert_eq!(
+        class_of("public java.util.HashMap(int)"),
+        "java.util.HashMap"
+    );
+    assert_eq!(
+        class_of("java.lang.Class.ReflectionData(int)"),
+        "java.lang.Class.ReflectionData"
+    );
+    assert_eq!(
+        class_of("public jdk.proxy2..Proxy1(java.lang.reflect.InvocationHandler)"),
+        "jdk.proxy2..Proxy1"
+    );
+    assert!(proxy_class(class_of(
+        "public final java.lang.Class jdk.proxy2..Proxy1.annotationType()"
+    )));
+    assert!(proxy_class(class_of(
+        "public jdk.proxy1..Proxy0(java.lang.reflect.InvocationHandler)"
+    )));
+    assert!(!proxy_class(class_of(
+        "public static void app.Proxy.main(java.lang.String[])"
+    )));
+    assert!(!proxy_class("app..ProxyX"));
 }
