@@ -103,6 +103,15 @@ fn listed(dump: &Path, file: &str) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
+/// How many lines of the dump's `file` repeat an earlier one (classes the
+/// hook was handed more than once).
+fn repeated(dump: &Path, file: &str) -> u64 {
+    let text = std::fs::read_to_string(dump.join(file))
+        .unwrap_or_else(|e| panic!("{}: {e}", dump.join(file).display()));
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    (lines.len() - listed(dump, file).len()) as u64
+}
+
 /// The classes the cache missed in the run dumped to `dump` that a run
 /// dumped to `before` had seen: woven again.
 fn woven_again(before: &Path, dump: &Path) -> Vec<String> {
@@ -137,9 +146,21 @@ fn second_run_weaves_nothing(jdk: &Path) {
     let dump = |n: &str| p.work.path().join(n);
     let cold = p.run(jdk, &[format!("dump={}", dump("cold").display())]);
     let c = cache_counts(&cold, &p.class_cache());
-    assert_eq!((c.woven, c.unchanged), (0, 0), "{cold}");
+    // A class the hook is handed twice in one run (two loaders, or two
+    // threads racing to define it) hits what its first load stored, or
+    // misses and stores the same entry again if both come at once: only
+    // those may make the cold run's counts differ from a clean slate.
+    let repeats = repeated(&dump("cold"), "seen.txt");
+    assert!(
+        c.woven + c.unchanged <= repeats,
+        "{repeats} repeated classes: {cold}"
+    );
     assert!(c.misses > 300 && c.stored == c.misses, "{c:?}");
-    assert_eq!(entries(&p.class_cache()).len() as u64, c.stored);
+    let stored = entries(&p.class_cache()).len() as u64;
+    assert!(
+        stored <= c.stored && stored + repeats >= c.stored,
+        "{stored} entries, {c:?}, {repeats} repeated classes"
+    );
     let warm = p.run(jdk, &[format!("dump={}", dump("warm").display())]);
     let w = cache_counts(&warm, &p.class_cache());
     eprintln!("{}: cold {c:?}, warm {w:?}", jdk.display());
