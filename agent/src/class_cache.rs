@@ -192,7 +192,7 @@ impl ClassCache {
 
     /// The file of `key`.
     pub fn file(&self, key: &Key) -> PathBuf {
-        let hex = hex(key);
+        let hex = major_weaver::hex::hex(key);
         self.dir.join(&hex[..2]).join(&hex[2..])
     }
 
@@ -440,10 +440,6 @@ fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
     tmp.write_all(data)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The file of `value` under `key`: `MAGIC`, the key, the kind (unchanged,

@@ -109,7 +109,8 @@ fn repeated(dump: &Path, file: &str) -> u64 {
     let text = std::fs::read_to_string(dump.join(file))
         .unwrap_or_else(|e| panic!("{}: {e}", dump.join(file).display()));
     let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
-    (lines.len() - listed(dump, file).len()) as u64
+    let distinct: std::collections::BTreeSet<&str> = lines.iter().copied().collect();
+    (lines.len() - distinct.len()) as u64
 }
 
 /// The classes the cache missed in the run dumped to `dump` that a run

@@ -22,6 +22,7 @@
 pub mod aspects;
 pub mod check;
 pub mod demo;
+pub mod hex;
 pub mod incremental;
 pub mod index;
 pub mod jdk;

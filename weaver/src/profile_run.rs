@@ -65,10 +65,14 @@ pub fn profile(req: &ProfileRequest) -> Result<i32, MajorError> {
         .canonicalize()
         .map_err(|e| io("cannot resolve", &req.out, e))?;
     let raw = out.join("profile.cct");
-    match std::fs::remove_file(&raw) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io("cannot remove the old", &raw, e)),
+    // The old profile goes before a run (the run's own is then the only one
+    // there); printing the command runs nothing and keeps it.
+    if !req.print_command {
+        match std::fs::remove_file(&raw) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io("cannot remove the old", &raw, e)),
+        }
     }
     let major = std::env::current_exe()
         .map_err(|e| MajorError::Usage(format!("cannot find the major binary: {e}")))?;

@@ -57,10 +57,7 @@ pub fn cached_runtime_jar(dir: &Path) -> Result<PathBuf, ArchiveError> {
         h.update((bytes.len() as u64).to_le_bytes());
         h.update(bytes);
     }
-    let hex: String = h.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hex = crate::hex::hex(&h.finalize()[..8]);
     let path = dir.join(format!("major-runtime-{hex}.jar"));
     // Its classes are copied into woven outputs as they are: it is used only
     // if it holds exactly the embedded classes, else written again.

@@ -122,11 +122,7 @@ impl CacheKey {
 
     /// The key as a file-name-safe hex string.
     pub fn finish(self) -> String {
-        self.hash
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        crate::hex::hex(&self.hash.finalize())
     }
 }
 

@@ -14,19 +14,8 @@ use sha2::{Digest, Sha256};
 /// The length of the trailing digest.
 pub const DIGEST_LEN: usize = 32;
 
-/// Lower-case hex digits.
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    let mut out = Vec::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(HEX[usize::from(b >> 4)]);
-        out.push(HEX[usize::from(b & 15)]);
-    }
-    // Only ASCII digits were pushed.
-    String::from_utf8(out).expect("hex digits are ASCII")
-}
+pub use crate::hex::hex;
+use crate::hex::HEX;
 
 /// Decodes lower-case hex `s` into `out` (twice as short); false if `s` is
 /// not lower-case hex of that length.
