@@ -431,7 +431,14 @@ fn major_profile_runs_a_program_woven_as_it_loads() {
         String::from_utf8_lossy(&run.stderr)
     );
     let wall = read_folded(&timed.join("wall.folded"));
-    assert!(wall.contains_key("Tree.main(java.lang.String[])"));
+    // Lines hold self time and those without any are left out: main's own
+    // line may be missing (its callees' times can add up to all of its
+    // own), its subtree's may not.
+    assert!(
+        wall.keys()
+            .any(|k| k.starts_with("Tree.main(java.lang.String[])")),
+        "{wall:?}"
+    );
     assert!(!timed.join("cpu.folded").exists(), "no CPU time measured");
     // A program that fails: its exit code, and still a profile.
     let run = major()
