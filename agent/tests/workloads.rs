@@ -383,8 +383,9 @@ fn patch_module(options: &[OsString]) -> Vec<OsString> {
 }
 
 /// The runs of one workload in [`counters_agree_between_modes`]: the
-/// two-phase mode, then the agent twice.
-const COUNTER_RUNS: [&str; 3] = ["two-phase", "agent", "agent again"];
+/// two-phase mode and the agent, then each again where they differ. Run `r`
+/// is two-phase when `r` is even.
+const COUNTER_RUNS: [&str; 4] = ["two-phase", "agent", "two-phase again", "agent again"];
 
 /// The counters of the two modes, per method, on the workloads `names` and
 /// the JDK at `home`: each run woven two-phase (image form: the JDK and all
@@ -417,11 +418,11 @@ const COUNTER_RUNS: [&str; 3] = ["two-phase", "agent", "agent again"];
 /// and printed.
 ///
 /// Every other method must count the same in both modes. Where they
-/// differ, the agent runs the workload once more, and the methods of the
-/// classes whose counts differ between those two identical runs are a last
-/// category (the program reads the clock; HotSpot orders
-/// `Class.getMethods()` by the addresses of the names' symbols). Any other
-/// difference fails the test.
+/// differ, both modes run the workload once more, and the methods of the
+/// classes whose counts differ between two identical runs of one mode are a
+/// last category (the program reads the clock; HotSpot orders
+/// `Class.getMethods()` by the addresses of the names' symbols; antlr4's
+/// `ConcurrentHashMap` nodes, once). Any other difference fails the test.
 fn counters_agree_between_modes(home: &Path, names: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
     let tmp = if std::env::var_os("MAJOR_KEEP_COUNTERS").is_some() {
@@ -544,7 +545,7 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
             opts.push(format!("-Dtotals.stacks={names}").into());
         }
         let work = tmp.join("runs").join(&tag);
-        let o = if r == 0 {
+        let o = if r.is_multiple_of(2) {
             let woven_cp: Vec<PathBuf> = plain_cp
                 .iter()
                 .map(|d| woven.woven_input(d).expect("every directory is woven"))
@@ -573,23 +574,34 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
             .unwrap_or_else(|| panic!("no MethodTotals report: {}", o.describe()))
             .to_string()
     };
-    // The two-phase mode and the agent on every workload; then the agent
-    // again where they differ, to tell the counts that vary between
-    // identical runs.
+    // The two-phase mode and the agent on every workload; then both again
+    // where they differ, to tell the counts that vary between identical
+    // runs of either mode (timing: a run-time salt, `System.nanoTime`, other
+    // threads; one such count made a two-phase run differ from two agent
+    // runs that agreed with each other).
     let first: Vec<Vec<(BTreeMap<String, u64>, Outcome)>> = (0..chosen.len())
         .into_par_iter()
         .map(|wi| (0..2).into_par_iter().map(|r| run(wi, r)).collect())
         .collect();
-    let again: Vec<Option<(BTreeMap<String, u64>, Outcome)>> = first
+    let again: Vec<Vec<(BTreeMap<String, u64>, Outcome)>> = first
         .par_iter()
         .enumerate()
-        .map(|(wi, runs)| differ_but_for_proxies(&runs[0].0, &runs[1].0).then(|| run(wi, 2)))
+        .map(|(wi, runs)| {
+            // MAJOR_COUNTERS_AGAIN=1 runs both again anyway (to see what varies).
+            if differ_but_for_proxies(&runs[0].0, &runs[1].0)
+                || std::env::var_os("MAJOR_COUNTERS_AGAIN").is_some()
+            {
+                (2..4).into_par_iter().map(|r| run(wi, r)).collect()
+            } else {
+                Vec::new()
+            }
+        })
         .collect();
     let mut unexplained = Vec::new();
     for (wi, w) in chosen.iter().enumerate() {
         let (two, a1) = (&first[wi][0].0, &first[wi][1].0);
         let mut shown: Vec<&Outcome> = vec![&first[wi][0].1, &first[wi][1].1];
-        shown.extend(again[wi].as_ref().map(|a| &a.1));
+        shown.extend(again[wi].iter().map(|a| &a.1));
         for (o, run) in shown.iter().zip(COUNTER_RUNS) {
             eprintln!(
                 "{}, JDK {feature}, {run} ({:.1} s, CPU {:.1} s): {}",
@@ -599,17 +611,20 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
                 report(o)
             );
         }
-        let empty = BTreeMap::new();
-        let a2 = again[wi].as_ref().map_or(&empty, |a| &a.0);
-        let varying: std::collections::BTreeSet<&str> = if a2.is_empty() {
-            Default::default()
-        } else {
-            a1.keys()
-                .chain(a2.keys())
-                .filter(|k| a1.get(*k) != a2.get(*k))
-                .map(|k| class_of(k))
-                .collect()
-        };
+        // The classes with a method counted differently by two runs of the
+        // same mode.
+        let varying: std::collections::BTreeSet<&str> = again[wi]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (second, _))| {
+                let first_run = &first[wi][i].0;
+                first_run
+                    .keys()
+                    .chain(second.keys())
+                    .filter(|k| first_run.get(*k) != second.get(*k))
+                    .map(|k| class_of(k))
+            })
+            .collect();
         let (mut equal, mut varied, mut varied_executions) = (0, 0, 0u64);
         let (mut proxies, mut proxy_executions) = (0, 0u64);
         let mut differ = Vec::new();
@@ -645,7 +660,7 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
              modes; apart (two-phase / agent): {}; {proxies} methods ({proxy_executions} executions) of \
              proxy classes, defined at run time, agent only; {varied} methods \
              ({varied_executions} executions) of {} classes whose counts vary between identical \
-             agent runs{}; {} other differences",
+             runs{}; {} other differences",
             w.name,
             sizes.join(", "),
             varying.len(),
