@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The CCT profiler's memory and how it grows with run length: each workload's
+# main run N times in one JVM, plain and under `major run --aspect
+# aspects/CctProfiler.aj` (single-phase, the whole JDK woven as it loads);
+# after iterations 1, 2, 5, 10, 20, ... the live calling-context objects
+# (nodes, bytes) and the heap in use after a full collection
+# (bench/cct_memory/CctMemory.java).
+#
+#   bench/cct_memory.sh
+#
+# Environment: MAJOR_CCT_ITERATIONS (N, default 20), MAJOR_CCT_WORKLOADS
+# (default "xalan antlr4 lucene"), MAJOR_BENCH_JDK17 (default
+# /usr/lib/jvm/java-17-openjdk-amd64).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+JDK=${MAJOR_BENCH_JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
+ITER=${MAJOR_CCT_ITERATIONS:-20}
+WORKLOADS=${MAJOR_CCT_WORKLOADS:-xalan antlr4 lucene}
+cargo build --release -q -p major-weaver --bin major -p major-agent
+MAJOR=$ROOT/target/release/major
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# shellcheck disable=SC2086
+cargo run --release -q -p major-tests --example prepare_workloads -- \
+  "$JDK" "$WORK/prepared" $WORKLOADS > "$WORK/workloads.tsv"
+"$JDK/bin/javac" -d "$WORK/driver" bench/cct_memory/CctMemory.java
+while IFS=$'\t' read -r name cp main inputs; do
+  for mode in plain woven; do
+    dir=$WORK/run-$name-$mode
+    mkdir -p "$dir"
+    opts=(-Xmx6g -Duser.language=en -Duser.country=US -Duser.timezone=UTC
+      -Dfile.encoding=UTF-8 -cp "$WORK/driver:$cp" CctMemory "$main" "$ITER" "$inputs")
+    echo "== $name, $mode"
+    if [ "$mode" = plain ]; then
+      (cd "$dir" && "$JDK/bin/java" "${opts[@]}" < /dev/null) | grep '^iteration' | grep nodes
+    else
+      (cd "$dir" && "$MAJOR" run --java-home "$JDK" --aspect "$ROOT/aspects/CctProfiler.aj" \
+        -- -Dmajor.cct.out="$dir/profile.cct" "${opts[@]}" < /dev/null) | grep '^iteration' | grep nodes
+    fi
+  done
+done < "$WORK/workloads.tsv"

@@ -1,0 +1,63 @@
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Runs a workload's {@code main} N times in one JVM and, after chosen
+ * iterations, measures the calling-context tree that the CCT profiler keeps:
+ * a class histogram of live objects (the JVM's {@code GC.class_histogram},
+ * which collects first) summed over the runtime's calling-context classes
+ * (every class of {@code major.runtime} whose name starts with
+ * {@code CallingContext}, and arrays of them), and the heap in use after that
+ * collection (which the plain run gives too, for the difference).
+ *
+ * <pre>java CctMemory MAIN_CLASS N ARGS...</pre>
+ *
+ * Prints one line per measured iteration:
+ * {@code iteration I: W ms, nodes N, cct bytes B, bytes/node B/N, heap used H}.
+ */
+public final class CctMemory {
+    private CctMemory() {}
+
+    public static void main(String[] args) throws Exception {
+        Method main = Class.forName(args[0]).getMethod("main", String[].class);
+        int n = Integer.parseInt(args[1]);
+        String[] rest = Arrays.copyOfRange(args, 2, args.length);
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName commands = new ObjectName("com.sun.management:type=DiagnosticCommand");
+        for (int i = 1; i <= n; i++) {
+            long start = System.nanoTime();
+            main.invoke(null, (Object) rest.clone());
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            if (i != 1 && i != 2 && i != 5 && i % 10 != 0 && i != n) {
+                System.out.println("iteration " + i + ": " + ms + " ms");
+                continue;
+            }
+            String histogram = (String) server.invoke(commands, "gcClassHistogram",
+                    new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            long nodes = 0;
+            long bytes = 0;
+            for (String line : histogram.split("\n")) {
+                // "   1:   123   4567  major.runtime.CallingContext (module)"
+                String[] f = line.trim().split("\\s+");
+                if (f.length < 4 || !f[0].endsWith(":")) {
+                    continue;
+                }
+                String name = f[3];
+                if (name.startsWith("major.runtime.CallingContext")
+                        || name.startsWith("[Lmajor.runtime.CallingContext")) {
+                    bytes += Long.parseLong(f[2]);
+                    if (name.equals("major.runtime.CallingContext")) {
+                        nodes = Long.parseLong(f[1]);
+                    }
+                }
+            }
+            long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            System.out.println("iteration " + i + ": " + ms + " ms, nodes " + nodes
+                    + ", cct bytes " + bytes + ", bytes/node " + (nodes == 0 ? 0 : bytes / nodes)
+                    + ", heap used " + heap);
+        }
+    }
+}
