@@ -30,13 +30,13 @@ while IFS=$'\t' read -r name cp main inputs; do
     dir=$WORK/run-$name-$mode
     mkdir -p "$dir"
     opts=(-Xmx6g -Duser.language=en -Duser.country=US -Duser.timezone=UTC
-      -Dfile.encoding=UTF-8 -cp "$WORK/driver:$cp" CctMemory "$main" "$ITER" "$inputs")
+      -Dfile.encoding=UTF-8 -Dcctmemory.clean=true -cp "$WORK/driver:$cp" CctMemory "$main" "$ITER" "$inputs")
     echo "== $name, $mode"
     if [ "$mode" = plain ]; then
       (cd "$dir" && "$JDK/bin/java" "${opts[@]}" < /dev/null) | grep '^iteration' | grep nodes
     else
       (cd "$dir" && "$MAJOR" run --java-home "$JDK" --aspect "$ROOT/aspects/CctProfiler.aj" \
-        -- -Dmajor.cct.out="$dir/profile.cct" "${opts[@]}" < /dev/null) | grep '^iteration' | grep nodes
+        -- -Dmajor.cct.out="$WORK/$name.cct" "${opts[@]}" < /dev/null) | grep '^iteration' | grep nodes
     fi
   done
 done < "$WORK/workloads.tsv"

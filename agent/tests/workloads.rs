@@ -539,6 +539,10 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
             ]
             .map(OsString::from),
         );
+        if let Ok(extra) = std::env::var("MAJOR_COUNTERS_JVM_OPTIONS") {
+            // Diagnosis: more JVM options for both modes (space-separated).
+            opts.extend(extra.split_whitespace().map(OsString::from));
+        }
         if let Ok(names) = std::env::var("MAJOR_TOTALS_STACKS") {
             // Diagnosis: the stacks that call these methods
             // (`Class.name,...`), written beside the totals.

@@ -1,6 +1,12 @@
 import java.lang.management.ManagementFactory;
+import java.io.IOException;
 import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -13,7 +19,12 @@ import javax.management.ObjectName;
  * {@code CallingContext}, and arrays of them), and the heap in use after that
  * collection (which the plain run gives too, for the difference).
  *
- * <pre>java CctMemory MAIN_CLASS N ARGS...</pre>
+ * <pre>java -Dcctmemory.clean=true CctMemory MAIN_CLASS N ARGS...</pre>
+ *
+ * <p>With {@code cctmemory.clean=true}, every iteration after the first starts
+ * in an emptied working directory (the workloads write their outputs there,
+ * and some refuse to overwrite them): everything below the current directory
+ * is deleted first, so run it in a directory of its own.
  *
  * Prints one line per measured iteration:
  * {@code iteration I: W ms, nodes N, cct bytes B, bytes/node B/N, heap used H}.
@@ -27,7 +38,11 @@ public final class CctMemory {
         String[] rest = Arrays.copyOfRange(args, 2, args.length);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName commands = new ObjectName("com.sun.management:type=DiagnosticCommand");
+        boolean clean = Boolean.getBoolean("cctmemory.clean");
         for (int i = 1; i <= n; i++) {
+            if (clean && i > 1) {
+                emptyWorkingDirectory();
+            }
             long start = System.nanoTime();
             main.invoke(null, (Object) rest.clone());
             long ms = (System.nanoTime() - start) / 1_000_000;
@@ -58,6 +73,19 @@ public final class CctMemory {
             System.out.println("iteration " + i + ": " + ms + " ms, nodes " + nodes
                     + ", cct bytes " + bytes + ", bytes/node " + (nodes == 0 ? 0 : bytes / nodes)
                     + ", heap used " + heap);
+        }
+    }
+
+    /** Deletes everything below the current directory (not the directory). */
+    private static void emptyWorkingDirectory() throws IOException {
+        Path here = Paths.get("").toAbsolutePath();
+        try (Stream<Path> all = Files.walk(here)) {
+            Path[] paths = all.sorted(Comparator.reverseOrder()).toArray(Path[]::new);
+            for (Path p : paths) {
+                if (!p.equals(here)) {
+                    Files.delete(p);
+                }
+            }
         }
     }
 }
