@@ -277,7 +277,9 @@ impl Code {
         }
         let lab = |pc: usize| Label(label_at[pc]);
         // Pass 2: the instruction list.
-        let mut insns = Vec::with_capacity(count + origins.len());
+        // Room for a few more (a woven body's entry code goes in front:
+        // without it, that insertion reallocates the whole body).
+        let mut insns = Vec::with_capacity(count + origins.len() + 16);
         let mut pc = 0;
         while pc < len {
             if label_at[pc] != NO_LABEL {
