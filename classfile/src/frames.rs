@@ -465,15 +465,18 @@ impl<'c, 'p> Analysis<'c, 'p> {
         // Blocks: a leader is the first instruction after a label that normalize
         // marked, which we recompute here from the same rules.
         let mut block_at = vec![u32::MAX; n + 1];
-        let reals: Vec<usize> = (0..n).filter(|&i| leaders[i]).collect();
-        let mut blocks = Vec::with_capacity(reals.len());
-        for (k, &s) in reals.iter().enumerate() {
-            let e = reals.get(k + 1).copied().unwrap_or(n);
+        let mut blocks: Vec<Block> =
+            Vec::with_capacity(leaders.iter().filter(|l| **l).count());
+        for s in (0..n).filter(|&i| leaders[i]) {
+            // A block ends where the next begins.
+            if let Some(prev) = blocks.last_mut() {
+                prev.end = s;
+            }
             let label = label_before(code, s).expect("normalize labels every leader");
             block_at[s] = blocks.len() as u32;
             blocks.push(Block {
                 start: s,
-                end: e,
+                end: n,
                 label,
                 handlers: Vec::new(),
             });
@@ -1184,7 +1187,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
         }
         let initial = entries(&self.initial_frame()?.locals, true);
-        let mut frames = Vec::new();
+        let mut frames = Vec::with_capacity(needs.iter().filter(|n| **n).count());
         for (b, blk) in self.blocks.iter().enumerate() {
             if !needs[b] {
                 continue;
@@ -1299,9 +1302,9 @@ fn normalize(code: &mut Code) -> Result<Scan> {
     // One slot past the end takes the positions at or past it (ignored).
     let mut leaders = vec![false; n + 1];
     let mut max_locals = 0;
-    let mut news = Vec::new();
+    let mut news = Vec::with_capacity(n / 32);
     // Branch targets, in code order.
-    let mut targets: Vec<Label> = Vec::new();
+    let mut targets: Vec<Label> = Vec::with_capacity(n / 16);
     {
         let insns = &code.insns;
         // The labels of insns[run..i] stand before instruction i.
@@ -1391,7 +1394,7 @@ fn normalize(code: &mut Code) -> Result<Scan> {
         }
     }
     leaders.truncate(n);
-    let mut missing: Vec<usize> = Vec::new();
+    let mut missing: Vec<usize> = Vec::with_capacity(n / 16);
     let mut after_label = false;
     for (i, insn) in code.insns.iter().enumerate() {
         let is_label = matches!(insn, Insn::Label(_));
