@@ -235,6 +235,41 @@ mod tests {
         assert!(n >= 4, "only {n} fixtures in {}", dir.display());
     }
 
+    /// Whether `c` lists itself in its `InnerClasses`, read from the full parse.
+    fn listed_in_full_parse(c: &ClassFile<'_>) -> bool {
+        let Some(a) = c.attribute("InnerClasses") else {
+            return false;
+        };
+        let this = c.name().unwrap();
+        (0..be_u16(a.data, 0) as usize)
+            .any(|k| c.pool.class_name(be_u16(a.data, 2 + 8 * k)).unwrap() == this)
+    }
+
+    /// The fixtures' nesting, read from the pool and attributes alone,
+    /// equals what the full parse says; a truncated class is an error.
+    #[test]
+    fn nesting_equals_full_parses() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_none_or(|x| x != "class") {
+                continue;
+            }
+            let b = std::fs::read(&p).unwrap();
+            let full = ClassFile::parse(&b).unwrap();
+            let nested = lists_itself_as_inner(&b).unwrap();
+            assert_eq!(nested, listed_in_full_parse(&full), "{}", p.display());
+            assert!(
+                lists_itself_as_inner(&b[..b.len() - 1]).is_err(),
+                "{}",
+                p.display()
+            );
+            n += 1;
+        }
+        assert!(n >= 4, "only {n} fixtures in {}", dir.display());
+    }
+
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
         // magic, versions, a pool of 3: Class #2, Utf8 "A"; then this=1, super=2 (wrong tag).

@@ -465,8 +465,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
         // Blocks: a leader is the first instruction after a label that normalize
         // marked, which we recompute here from the same rules.
         let mut block_at = vec![u32::MAX; n + 1];
-        let mut blocks: Vec<Block> =
-            Vec::with_capacity(leaders.iter().filter(|l| **l).count());
+        let mut blocks: Vec<Block> = Vec::with_capacity(leaders.iter().filter(|l| **l).count());
         for s in (0..n).filter(|&i| leaders[i]) {
             // A block ends where the next begins.
             if let Some(prev) = blocks.last_mut() {

@@ -868,7 +868,10 @@ mod tests {
             nested += usize::from(d.nested);
         }
         assert!(nested > 1000, "only {nested} nested classes");
-        assert!(quick.details.read().unwrap().is_empty(), "details were read");
+        assert!(
+            quick.details.read().unwrap().is_empty(),
+            "details were read"
+        );
         assert!(quick.is_nested("java/util/Map$Entry"));
         assert!(!quick.is_nested("java/util/Map"));
         assert!(!quick.is_nested("no/such/Class$Inner"));
