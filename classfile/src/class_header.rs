@@ -31,9 +31,18 @@ pub struct ClassHeader<'a> {
 /// Long or Double).
 const UNUSABLE: u32 = u32::MAX;
 
-impl<'a> ClassHeader<'a> {
-    /// Reads the header of the class file `bytes`.
-    pub fn read(bytes: &'a [u8]) -> Result<Self> {
+/// The constant pool of a class file walked for where its entries start, and
+/// the cursor just past it (at `access_flags`).
+struct PoolStarts<'a> {
+    bytes: &'a [u8],
+    /// Where each entry starts (its tag byte), by pool index.
+    starts: Vec<u32>,
+}
+
+impl<'a> PoolStarts<'a> {
+    /// Reads the magic, the versions and walks the pool; returns the major
+    /// version, the pool and the cursor after it.
+    fn read(bytes: &'a [u8]) -> Result<(u16, PoolStarts<'a>, Cursor<'a>)> {
         let mut cur = Cursor::new(bytes, 0);
         let magic = cur.u32("magic")?;
         if magic != 0xCAFE_BABE {
@@ -46,7 +55,6 @@ impl<'a> ClassHeader<'a> {
         cur.u16("minor_version")?;
         let major_version = cur.u16("major_version")?;
         let count = cur.u16("constant_pool_count")? as usize;
-        // Where each entry starts (its tag byte), by pool index.
         let mut starts: Vec<u32> = Vec::with_capacity(count.max(1));
         starts.push(UNUSABLE);
         while starts.len() < count {
@@ -90,29 +98,46 @@ impl<'a> ClassHeader<'a> {
                 starts.push(UNUSABLE);
             }
         }
+        Ok((major_version, PoolStarts { bytes, starts }, cur))
+    }
+
+    /// Where entry `idx` starts, if it is a `want` entry.
+    fn entry(&self, idx: u16, want: u8) -> Result<usize> {
+        match self.starts.get(idx as usize) {
+            Some(&s) if s != UNUSABLE && self.bytes[s as usize] == want => Ok(s as usize),
+            _ => Err(Error::new(
+                ErrorKind::BadCpIndex,
+                None,
+                format!("constant #{idx} is not a {} entry", tag_name(want)),
+            )),
+        }
+    }
+
+    /// The bytes of the Utf8 entry `idx`.
+    fn utf8_bytes(&self, idx: u16) -> Result<&'a [u8]> {
+        let u = self.entry(idx, tag::UTF8)?;
+        let n = be_u16(self.bytes, u + 1) as usize;
+        Ok(&self.bytes[u + 3..u + 3 + n])
+    }
+
+    /// The bytes of the name of the Class entry `idx`.
+    fn class_name_bytes(&self, idx: u16) -> Result<&'a [u8]> {
+        let c = self.entry(idx, tag::CLASS)?;
+        self.utf8_bytes(be_u16(self.bytes, c + 1))
+    }
+}
+
+impl<'a> ClassHeader<'a> {
+    /// Reads the header of the class file `bytes`.
+    pub fn read(bytes: &'a [u8]) -> Result<Self> {
+        let (major_version, pool, mut cur) = PoolStarts::read(bytes)?;
         let access = cur.u16("access_flags")?;
         let this_class = cur.u16("this_class")?;
         let super_class = cur.u16("super_class")?;
-        let entry = |idx: u16, want: u8| -> Result<usize> {
-            match starts.get(idx as usize) {
-                Some(&s) if s != UNUSABLE && bytes[s as usize] == want => Ok(s as usize),
-                _ => Err(Error::new(
-                    ErrorKind::BadCpIndex,
-                    None,
-                    format!("constant #{idx} is not a {} entry", tag_name(want)),
-                )),
-            }
-        };
-        let class_name = |idx: u16| -> Result<Cow<'a, str>> {
-            let c = entry(idx, tag::CLASS)?;
-            let u = entry(be_u16(bytes, c + 1), tag::UTF8)?;
-            let n = be_u16(bytes, u + 1) as usize;
-            decode_modified_utf8(&bytes[u + 3..u + 3 + n])
-        };
-        let name = class_name(this_class)?;
+        let name = decode_modified_utf8(pool.class_name_bytes(this_class)?)?;
         let super_name = match super_class {
             0 => None,
-            s => Some(class_name(s)?),
+            s => Some(decode_modified_utf8(pool.class_name_bytes(s)?)?),
         };
         Ok(ClassHeader {
             major_version,
@@ -121,6 +146,59 @@ impl<'a> ClassHeader<'a> {
             super_name,
         })
     }
+}
+
+/// Whether the class file `bytes` lists itself in its `InnerClasses`
+/// attribute (JVMS 4.7.6: every member, local and anonymous class does),
+/// found without parsing the members: the pool is walked for its entries'
+/// offsets, fields and methods are skipped by their attributes' lengths, and
+/// only the class's own name and the `InnerClasses` entries' names are
+/// compared (as bytes: equal names have equal encodings).
+pub fn lists_itself_as_inner(bytes: &[u8]) -> Result<bool> {
+    let (_, pool, mut cur) = PoolStarts::read(bytes)?;
+    cur.u16("access_flags")?;
+    let this_class = cur.u16("this_class")?;
+    cur.u16("super_class")?;
+    let interfaces = cur.u16("interfaces_count")? as usize;
+    cur.skip(2 * interfaces, "interfaces")?;
+    for what in ["fields_count", "methods_count"] {
+        let members = cur.u16(what)?;
+        for _ in 0..members {
+            cur.skip(6, "member header")?;
+            skip_attributes(&mut cur)?;
+        }
+    }
+    let this = pool.class_name_bytes(this_class)?;
+    let attributes = cur.u16("attributes_count")?;
+    for _ in 0..attributes {
+        let name = cur.u16("attribute_name_index")?;
+        let len = cur.u32("attribute_length")? as usize;
+        if pool.utf8_bytes(name)? != b"InnerClasses" {
+            cur.skip(len, "attribute")?;
+            continue;
+        }
+        let n = cur.u16("number_of_classes")?;
+        for _ in 0..n {
+            let inner = cur.u16("inner_class_info_index")?;
+            cur.skip(6, "inner class entry")?;
+            if pool.class_name_bytes(inner)? == this {
+                return Ok(true);
+            }
+        }
+        return Ok(false);
+    }
+    Ok(false)
+}
+
+/// Skips an `attributes_count` and the attributes after it.
+fn skip_attributes(cur: &mut Cursor<'_>) -> Result<()> {
+    let n = cur.u16("attributes_count")?;
+    for _ in 0..n {
+        cur.skip(2, "attribute_name_index")?;
+        let len = cur.u32("attribute_length")? as usize;
+        cur.skip(len, "attribute")?;
+    }
+    Ok(())
 }
 
 fn tag_name(t: u8) -> &'static str {
@@ -152,6 +230,41 @@ mod tests {
             assert_eq!(h.super_name, full.super_name().unwrap(), "{}", p.display());
             assert_eq!(h.access, full.access);
             assert_eq!(h.major_version, full.major_version);
+            n += 1;
+        }
+        assert!(n >= 4, "only {n} fixtures in {}", dir.display());
+    }
+
+    /// Whether `c` lists itself in its `InnerClasses`, read from the full parse.
+    fn listed_in_full_parse(c: &ClassFile<'_>) -> bool {
+        let Some(a) = c.attribute("InnerClasses") else {
+            return false;
+        };
+        let this = c.name().unwrap();
+        (0..be_u16(a.data, 0) as usize)
+            .any(|k| c.pool.class_name(be_u16(a.data, 2 + 8 * k)).unwrap() == this)
+    }
+
+    /// The fixtures' nesting, read from the pool and attributes alone,
+    /// equals what the full parse says; a truncated class is an error.
+    #[test]
+    fn nesting_equals_full_parses() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_none_or(|x| x != "class") {
+                continue;
+            }
+            let b = std::fs::read(&p).unwrap();
+            let full = ClassFile::parse(&b).unwrap();
+            let nested = lists_itself_as_inner(&b).unwrap();
+            assert_eq!(nested, listed_in_full_parse(&full), "{}", p.display());
+            assert!(
+                lists_itself_as_inner(&b[..b.len() - 1]).is_err(),
+                "{}",
+                p.display()
+            );
             n += 1;
         }
         assert!(n >= 4, "only {n} fixtures in {}", dir.display());

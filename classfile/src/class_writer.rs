@@ -67,7 +67,13 @@ pub fn method_with_code(m: &Member<'_>, code_attribute: &[u8]) -> Vec<u8> {
 /// Writes `class` with `edit` applied.
 pub fn write_class(class: &ClassFile<'_>, edit: &ClassEdit<'_>) -> Vec<u8> {
     let b = class.bytes;
-    let mut out = Vec::with_capacity(b.len() + 1024);
+    // Sized once: the original, what the edit adds (replaced methods counted
+    // whole, as if added), and room for new bootstrap methods.
+    let added = edit.pool.appended_len()
+        + edit.methods.values().map(Vec::len).sum::<usize>()
+        + edit.added_methods.iter().map(Vec::len).sum::<usize>()
+        + edit.added_fields.iter().map(Vec::len).sum::<usize>();
+    let mut out = Vec::with_capacity(b.len() + added + 1024);
     out.extend_from_slice(&b[..8]);
     edit.pool.write(&mut out);
     // access_flags, this_class, super_class, interfaces.

@@ -395,6 +395,13 @@ fn wrong_tag(idx: u16, found: u8, tags: &[u8]) -> Error {
 /// Decodes modified UTF-8 (JVMS §4.4.7). Plain UTF-8 input is borrowed: where
 /// standard UTF-8 validation succeeds, both encodings mean the same string.
 pub fn decode_modified_utf8(b: &[u8]) -> Result<Cow<'_, str>> {
+    // Nearly every name and descriptor is ASCII, which is its own UTF-8 as
+    // `from_utf8` below would find: `is_ascii` checks a word at a time and
+    // costs much less than validating UTF-8.
+    if b.is_ascii() {
+        // SAFETY: ASCII is valid UTF-8.
+        return Ok(Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(b) }));
+    }
     if let Ok(s) = std::str::from_utf8(b) {
         return Ok(Cow::Borrowed(s));
     }

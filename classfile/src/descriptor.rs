@@ -7,7 +7,8 @@ pub fn parse_method(desc: &str) -> Result<(Vec<&str>, &str)> {
     let bad = || Error::malformed(None, format!("bad method descriptor {desc:?}"));
     let rest = desc.strip_prefix('(').ok_or_else(bad)?;
     let close = byte_pos(rest, b')').ok_or_else(bad)?;
-    let mut params = Vec::new();
+    // Each parameter takes a byte at least.
+    let mut params = Vec::with_capacity(close.min(8));
     let mut p = &rest[..close];
     while !p.is_empty() {
         let n = field_len(p).ok_or_else(bad)?;

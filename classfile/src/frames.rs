@@ -442,52 +442,40 @@ impl<'c, 'p> Analysis<'c, 'p> {
         pool: &'c PoolBuilder<'p>,
         hierarchy: &'c dyn ClassHierarchy,
     ) -> Result<Self> {
-        let (label_pos, leaders) = normalize(code)?;
+        let Scan {
+            label_pos,
+            leaders,
+            max_locals: code_locals,
+            news,
+        } = normalize(code)?;
         let n = code.insns.len();
         let mut types = pool.take_frame_types();
         let interner = &mut types.interner;
         let mut new_class = HashMap::default();
-        let mut last_label = None;
         // max_locals: parameters and every local the code names.
-        let mut max_locals = descriptor::param_slots(ctx.descriptor)? + usize::from(!ctx.is_static);
-        for insn in code.insns.iter() {
-            match insn {
-                Insn::Label(l) => {
-                    last_label = Some(*l);
-                    continue;
-                }
-                Insn::Cp { op: op::NEW, index } => {
-                    let name = pool.class_name(*index)?;
-                    new_class.insert(
-                        last_label.expect("normalize puts a label before each new"),
-                        interner.id(&name),
-                    );
-                }
-                Insn::Local { op, index, .. } => {
-                    max_locals = max_locals.max(*index as usize + local_size(*op))
-                }
-                Insn::Iinc { index, .. } => max_locals = max_locals.max(*index as usize + 1),
-                Insn::Simple(o) => {
-                    if let Some((_, i)) = short_form(*o) {
-                        max_locals = max_locals.max(i as usize + local_size(*o));
-                    }
-                }
-                _ => {}
-            }
-            last_label = None;
+        let max_locals = (descriptor::param_slots(ctx.descriptor)? + usize::from(!ctx.is_static))
+            .max(code_locals);
+        for &(i, index) in &news {
+            let Some(Insn::Label(l)) = i.checked_sub(1).map(|p| &code.insns[p]) else {
+                unreachable!("normalize puts a label before each new");
+            };
+            let name = pool.class_name(index)?;
+            new_class.insert(*l, interner.id(&name));
         }
         // Blocks: a leader is the first instruction after a label that normalize
         // marked, which we recompute here from the same rules.
         let mut block_at = vec![u32::MAX; n + 1];
-        let reals: Vec<usize> = (0..n).filter(|&i| leaders[i]).collect();
-        let mut blocks = Vec::with_capacity(reals.len());
-        for (k, &s) in reals.iter().enumerate() {
-            let e = reals.get(k + 1).copied().unwrap_or(n);
+        let mut blocks: Vec<Block> = Vec::with_capacity(leaders.iter().filter(|l| **l).count());
+        for s in (0..n).filter(|&i| leaders[i]) {
+            // A block ends where the next begins.
+            if let Some(prev) = blocks.last_mut() {
+                prev.end = s;
+            }
             let label = label_before(code, s).expect("normalize labels every leader");
             block_at[s] = blocks.len() as u32;
             blocks.push(Block {
                 start: s,
-                end: e,
+                end: n,
                 label,
                 handlers: Vec::new(),
             });
@@ -1198,7 +1186,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             }
         }
         let initial = entries(&self.initial_frame()?.locals, true);
-        let mut frames = Vec::new();
+        let mut frames = Vec::with_capacity(needs.iter().filter(|n| **n).count());
         for (b, blk) in self.blocks.iter().enumerate() {
             if !needs[b] {
                 continue;
@@ -1287,106 +1275,104 @@ fn label_before(code: &Code, i: usize) -> Option<Label> {
     }
 }
 
-/// Which instruction indices start basic blocks.
-fn leaders(code: &Code, label_pos: &[usize]) -> Vec<bool> {
-    let n = code.insns.len();
-    // One slot past the end takes the positions at or past it (ignored).
-    let mut set = vec![false; n + 1];
-    let first_real = code.insns.iter().position(|x| !matches!(x, Insn::Label(_)));
-    if let Some(f) = first_real {
-        set[f] = true;
-    }
-    for h in &code.handlers {
-        for l in [h.start, h.end, h.handler] {
-            set[label_pos[l.0 as usize].min(n)] = true;
-        }
-    }
-    let mut after_jump = false;
-    for (i, insn) in code.insns.iter().enumerate() {
-        if after_jump {
-            if matches!(insn, Insn::Label(_)) {
-                continue;
-            }
-            set[i] = true;
-        }
-        after_jump = match insn {
-            Insn::Label(_) => continue,
-            Insn::Jump { target, .. } => {
-                set[label_pos[target.0 as usize].min(n)] = true;
-                true
-            }
-            Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
-                for t in insn.targets() {
-                    set[label_pos[t.0 as usize].min(n)] = true;
-                }
-                true
-            }
-            Insn::Simple(o) | Insn::Local { op: o, .. } => !matches!(flow(*o), Flow::Next),
-            _ => false,
-        };
-    }
-    set.truncate(n);
-    set
-}
-
-/// The instruction index each label stands before (`insns.len()` for a label at
-/// the end, `usize::MAX` for a label not placed).
-fn label_positions(code: &Code) -> Vec<usize> {
-    let mut label_pos = vec![usize::MAX; code.label_count()];
-    let insns = &code.insns;
-    // The labels of insns[run..i] stand before instruction i.
-    let mut run = 0;
-    let mut place = |labels: &[Insn], at: usize| {
-        for x in labels {
-            if let Insn::Label(l) = x {
-                if let Some(p) = label_pos.get_mut(l.0 as usize) {
-                    *p = at;
-                }
-            }
-        }
-    };
-    for (i, insn) in insns.iter().enumerate() {
-        if matches!(insn, Insn::Label(_)) {
-            continue;
-        }
-        if run < i {
-            place(&insns[run..i], i);
-        }
-        run = i + 1;
-    }
-    place(&insns[run.min(insns.len())..], insns.len());
-    label_pos
+/// What [`normalize`] finds in its pass over a body, as it is after
+/// normalize labelled it.
+struct Scan {
+    /// The instruction index each label stands before (`insns.len()` for a
+    /// label at the end, `usize::MAX` for a label not placed).
+    label_pos: Vec<usize>,
+    /// Which instruction indices start basic blocks.
+    leaders: Vec<bool>,
+    /// One past the highest local slot an instruction names.
+    max_locals: usize,
+    /// The index of each `new` and the pool index of its class, in code order.
+    news: Vec<(usize, u16)>,
 }
 
 /// Puts a label before every block leader and every `new` that lacks one.
-/// Returns the [`label_positions`] and [`leaders`] of the code as it is
-/// after (those found on the way, moved past the inserted labels).
-fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
+/// One pass over the body finds where the labels stand, the leaders (the
+/// first instruction, branch targets, handler starts and ends and handler
+/// entries, and what follows a branch, return or throw), the local slots the
+/// code names and its `new`s; what moves when labels are inserted is moved
+/// with them.
+fn normalize(code: &mut Code) -> Result<Scan> {
     let n = code.insns.len();
-    let label_pos = label_positions(code);
+    let mut label_pos = vec![usize::MAX; code.label_count()];
+    // One slot past the end takes the positions at or past it (ignored).
+    let mut leaders = vec![false; n + 1];
+    let mut max_locals = 0;
+    let mut news = Vec::with_capacity(n / 32);
+    // Branch targets, in code order.
+    let mut targets: Vec<Label> = Vec::with_capacity(n / 16);
+    {
+        let insns = &code.insns;
+        // The labels of insns[run..i] stand before instruction i.
+        let mut run = 0;
+        let mut place = |labels: &[Insn], at: usize| {
+            for x in labels {
+                if let Insn::Label(l) = x {
+                    if let Some(p) = label_pos.get_mut(l.0 as usize) {
+                        *p = at;
+                    }
+                }
+            }
+        };
+        let mut first = true;
+        let mut after_jump = false;
+        for (i, insn) in insns.iter().enumerate() {
+            if matches!(insn, Insn::Label(_)) {
+                continue;
+            }
+            if run < i {
+                place(&insns[run..i], i);
+            }
+            run = i + 1;
+            if first || after_jump {
+                leaders[i] = true;
+                first = false;
+            }
+            after_jump = match insn {
+                Insn::Jump { target, .. } => {
+                    targets.push(*target);
+                    true
+                }
+                Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
+                    targets.extend(insn.targets());
+                    true
+                }
+                Insn::Local { op, index, .. } => {
+                    max_locals = max_locals.max(*index as usize + local_size(*op));
+                    !matches!(flow(*op), Flow::Next)
+                }
+                Insn::Simple(o) => {
+                    if let Some((_, i)) = short_form(*o) {
+                        max_locals = max_locals.max(i as usize + local_size(*o));
+                    }
+                    !matches!(flow(*o), Flow::Next)
+                }
+                Insn::Iinc { index, .. } => {
+                    max_locals = max_locals.max(*index as usize + 1);
+                    false
+                }
+                Insn::Cp { op: op::NEW, index } => {
+                    news.push((i, *index));
+                    false
+                }
+                _ => false,
+            };
+        }
+        place(&insns[run.min(n)..], n);
+    }
     let placed = |l: Label| {
         label_pos
             .get(l.0 as usize)
             .is_some_and(|p| *p != usize::MAX)
     };
-    for insn in &code.insns {
-        match insn {
-            Insn::Jump { target, .. } if !placed(*target) => {
-                return Err(Error::malformed(
-                    None,
-                    format!("branch to label {} that is not placed", target.0),
-                ));
-            }
-            Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
-                if let Some(t) = insn.targets().find(|t| !placed(*t)) {
-                    return Err(Error::malformed(
-                        None,
-                        format!("branch to label {} that is not placed", t.0),
-                    ));
-                }
-            }
-            _ => {}
-        }
+    if let Some(t) = targets.iter().find(|t| !placed(**t)) {
+        return Err(Error::malformed(
+            None,
+            format!("branch to label {} that is not placed", t.0),
+        ));
     }
     for h in &code.handlers {
         for l in [h.start, h.end, h.handler] {
@@ -1398,8 +1384,16 @@ fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
             }
         }
     }
-    let leaders = leaders(code, &label_pos);
-    let mut missing: Vec<usize> = Vec::new();
+    for t in targets {
+        leaders[label_pos[t.0 as usize].min(n)] = true;
+    }
+    for h in &code.handlers {
+        for l in [h.start, h.end, h.handler] {
+            leaders[label_pos[l.0 as usize].min(n)] = true;
+        }
+    }
+    leaders.truncate(n);
+    let mut missing: Vec<usize> = Vec::with_capacity(n / 16);
     let mut after_label = false;
     for (i, insn) in code.insns.iter().enumerate() {
         let is_label = matches!(insn, Insn::Label(_));
@@ -1410,11 +1404,16 @@ fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
         after_label = is_label;
     }
     if missing.is_empty() {
-        return Ok((label_pos, leaders));
+        return Ok(Scan {
+            label_pos,
+            leaders,
+            max_locals,
+            news,
+        });
     }
     // Insert the labels, copying the runs of instructions between them; every
     // instruction moves by the labels inserted up to it, and so do the
-    // positions and leaders found above.
+    // positions, leaders and `new`s found above.
     let total = n + missing.len();
     let mut out = Vec::with_capacity(total);
     let mut new_leaders = Vec::with_capacity(total);
@@ -1433,21 +1432,24 @@ fn normalize(code: &mut Code) -> Result<(Vec<usize>, Vec<bool>)> {
     out.extend(old);
     new_leaders.extend_from_slice(&leaders[prev..]);
     code.insns = out;
+    let moved = |p: usize| p + missing.partition_point(|&m| m <= p);
     let mut label_pos: Vec<usize> = label_pos
         .into_iter()
-        .map(|p| {
-            if p == usize::MAX {
-                p
-            } else {
-                p + missing.partition_point(|&m| m <= p)
-            }
-        })
+        .map(|p| if p == usize::MAX { p } else { moved(p) })
         .collect();
     label_pos.resize(code.label_count(), usize::MAX);
     for (l, p) in added {
         label_pos[l.0 as usize] = p;
     }
-    Ok((label_pos, new_leaders))
+    for (i, _) in &mut news {
+        *i = moved(*i);
+    }
+    Ok(Scan {
+        label_pos,
+        leaders: new_leaders,
+        max_locals,
+        news,
+    })
 }
 
 /// What [`vti`] writes with: the names, the layout, the pool, and the pool

@@ -164,6 +164,10 @@ impl<'a> PoolBuilder<'a> {
     pub fn is_unchanged(&self) -> bool {
         self.appended.is_empty()
     }
+    /// Bytes of the entries appended to the original pool.
+    pub fn appended_len(&self) -> usize {
+        self.appended.len()
+    }
     /// The `constant_pool_count` to write.
     pub fn count(&self) -> usize {
         self.count

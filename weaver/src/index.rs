@@ -271,6 +271,9 @@ pub struct ClassIndex {
     /// Classes of `images`, looked up on demand.
     image_classes: ImageCache,
     details: RwLock<HashMap<Arc<str>, Option<Arc<ClassDetails>>>>,
+    /// [`ClassIndex::is_nested`] answers of classes whose details were not
+    /// read: found from the class's pool and `InnerClasses` alone.
+    nested: RwLock<HashMap<Arc<str>, bool>>,
     cache: SuperCache,
     /// Bytes kept in [`Entry::kept`], in all.
     kept_bytes: AtomicUsize,
@@ -658,6 +661,34 @@ impl ClassIndex {
         d
     }
 
+    /// Whether class `name` is nested ([`ClassDetails::nested`]), recorded as
+    /// a dependency on its details as [`details`](Self::details) is. Pointcuts
+    /// such as `within(T)` ask this of every class with a `$` in its name,
+    /// and most of them never need the details: the answer is read from the
+    /// class's pool and attributes alone
+    /// ([`major_classfile::class_header::lists_itself_as_inner`]), unless the
+    /// details were read already. A class that cannot be read is not nested.
+    pub fn is_nested(&self, name: &str) -> bool {
+        deps::note(name, Level::Details);
+        if let Some(d) = self.details.read().expect("details lock").get(name) {
+            return d.as_ref().is_some_and(|d| d.nested);
+        }
+        if let Some(&n) = self.nested.read().expect("nested lock").get(name) {
+            return n;
+        }
+        let Some(found) = self.entry(name) else {
+            return false;
+        };
+        let nested = self.bytes(name, found.entry()).is_some_and(|b| {
+            major_classfile::class_header::lists_itself_as_inner(&b).unwrap_or(false)
+        });
+        self.nested
+            .write()
+            .expect("nested lock")
+            .insert(found.name().clone(), nested);
+        nested
+    }
+
     /// Without recording a dependency ([`crate::incremental`] asks this to
     /// compare runs): `None` if no class `name` is indexed, else the bytes it
     /// resolves to (`None` when not kept: a header-only index).
@@ -813,6 +844,37 @@ mod tests {
         for index in [&shared, &image] {
             check_jdk_details(index);
         }
+    }
+
+    /// `is_nested`, read from a class's pool and attributes alone, agrees
+    /// with the full details on every class of JDK 17's java.base.
+    #[test]
+    fn nested_from_attributes_equals_details() {
+        let jmod = std::path::Path::new("/usr/lib/jvm/java-17-openjdk-amd64/jmods/java.base.jmod");
+        if !jmod.exists() {
+            eprintln!("SKIP: no JDK 17 jmods (Debian package openjdk-17-jmods)");
+            return;
+        }
+        let archive = Arc::new(Archive::open(jmod).unwrap());
+        let (mut quick, mut full) = (ClassIndex::new(), ClassIndex::new());
+        quick.add_shared(archive.clone());
+        full.add_shared(archive);
+        let names: Vec<Arc<str>> = quick.classes.keys().cloned().collect();
+        assert!(names.len() > 5000, "{} classes", names.len());
+        let mut nested = 0;
+        for n in &names {
+            let d = full.details(n).unwrap_or_else(|| panic!("details of {n}"));
+            assert_eq!(quick.is_nested(n), d.nested, "{n}");
+            nested += usize::from(d.nested);
+        }
+        assert!(nested > 1000, "only {nested} nested classes");
+        assert!(
+            quick.details.read().unwrap().is_empty(),
+            "details were read"
+        );
+        assert!(quick.is_nested("java/util/Map$Entry"));
+        assert!(!quick.is_nested("java/util/Map"));
+        assert!(!quick.is_nested("no/such/Class$Inner"));
     }
 
     fn check_jdk_details(index: &ClassIndex) {

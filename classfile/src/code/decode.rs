@@ -28,8 +28,39 @@ pub fn any_opcode(code: &[u8], wanted: impl Fn(u8) -> bool) -> Result<bool> {
     Ok(false)
 }
 
+/// The length of each opcode's instructions where it is fixed and they name
+/// no branch target; 0 for branches, `wide`, the switches and invalid
+/// opcodes, which [`scan_insn`] measures from their operands.
+static FIXED_LEN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut o = 0;
+    while o < 256 {
+        t[o] = match OPCODES[o].shape {
+            Shape::None => 1,
+            Shape::Local | Shape::Byte | Shape::CpU8 | Shape::NewArray => 2,
+            Shape::Short | Shape::CpU16 | Shape::Iinc => 3,
+            Shape::MultiANewArray => 4,
+            Shape::InvokeInterface | Shape::InvokeDynamic => 5,
+            _ => 0,
+        };
+        o += 1;
+    }
+    t
+};
+
 /// Length of the instruction at `pc` and the branch targets it names.
+#[inline]
 fn scan_insn(code: &[u8], pc: usize, targets: &mut Vec<i64>) -> Result<usize> {
+    let fixed = FIXED_LEN[code[pc] as usize] as usize;
+    if fixed != 0 && pc + fixed <= code.len() {
+        return Ok(fixed);
+    }
+    scan_insn_operands(code, pc, targets)
+}
+
+/// [`scan_insn`] from the opcode's operands (and its errors).
+#[inline(never)]
+fn scan_insn_operands(code: &[u8], pc: usize, targets: &mut Vec<i64>) -> Result<usize> {
     let opcode = code[pc];
     let info = &OPCODES[opcode as usize];
     let need = |n: usize| -> Result<()> {
@@ -246,7 +277,9 @@ impl Code {
         }
         let lab = |pc: usize| Label(label_at[pc]);
         // Pass 2: the instruction list.
-        let mut insns = Vec::with_capacity(count + origins.len());
+        // Room for a few more (a woven body's entry code goes in front:
+        // without it, that insertion reallocates the whole body).
+        let mut insns = Vec::with_capacity(count + origins.len() + 16);
         let mut pc = 0;
         while pc < len {
             if label_at[pc] != NO_LABEL {

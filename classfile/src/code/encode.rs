@@ -304,6 +304,22 @@ impl Code {
     ) -> Result<()> {
         let code = self.encode_bytecode(layout)?;
         let off = |l: Label| layout.offset(l);
+        // Sized once (else `out` grows by doubling, copying the code again).
+        let attributes: usize = self
+            .attributes
+            .iter()
+            .map(|a| {
+                6 + match a {
+                    CodeAttr::LineNumbers { entries, .. } => 2 + 4 * entries.len(),
+                    CodeAttr::LocalVariables { entries, .. } => 2 + 10 * entries.len(),
+                    CodeAttr::StackMapTable { data, .. } | CodeAttr::Other { data, .. } => {
+                        data.len()
+                    }
+                    CodeAttr::TypeAnnotations { .. } => 0,
+                }
+            })
+            .sum();
+        out.reserve(18 + code.len() + 8 * self.handlers.len() + attributes);
         let start = out.len();
         out.extend_from_slice(&code_name_index.to_be_bytes());
         out.extend_from_slice(&[0; 4]);

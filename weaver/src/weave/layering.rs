@@ -105,7 +105,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         // Real temps. In a compact method, operands no advice looks at stay
         // on the stack (a moved `new; dup` must go under them: not there).
         let keep_operands = !self.compact || moves_new || outline::uses_operands(&matched);
-        let mut pre_store = Vec::new();
+        // The replacement begins with the stores: sized once for what follows
+        // (an advice call with its guard and join point takes some 30).
+        let mut pre_store = Vec::with_capacity(48);
         let mut reload = Vec::new();
         if !keep_operands {
             ctx.target = None;
@@ -144,7 +146,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         };
         ctx.exc = Some((self.temp(THROWABLE), THROWABLE.to_string()));
         // The core: reload operands, the instruction, keep the result.
-        let mut core = Vec::new();
+        let mut core = Vec::with_capacity(reload.len() + 4);
         if let (true, Some(n)) = (moves_new, f.new_at) {
             core.push(self.code.insns[n].clone());
             core.push(Insn::Simple(op::DUP));
@@ -441,8 +443,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let mut core = core;
         let mut core_start = self.code.new_label();
         let mut core_end = self.code.new_label();
-        let mut pre: Vec<Insn> = Vec::new();
-        let mut post: Vec<Insn> = Vec::new();
+        // `pre` becomes the body, the core and `post` appended.
+        let mut pre: Vec<Insn> = Vec::with_capacity(32 + core.len());
+        let mut post: Vec<Insn> = Vec::with_capacity(16);
         let mut tail: Vec<Insn> = Vec::new();
         let mut handlers: Vec<Handler> = Vec::new();
         let (mut start, mut end) = (core_start, core_end);

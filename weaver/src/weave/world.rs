@@ -180,7 +180,7 @@ impl TypeWorld for IndexWorld<'_> {
     }
 
     fn is_nested(&self, internal_name: &str) -> bool {
-        self.index.details(internal_name).is_some_and(|d| d.nested)
+        self.index.is_nested(internal_name)
     }
 
     fn class_annotations(&self, internal_name: &str) -> Vec<String> {
