@@ -514,7 +514,15 @@ impl OutputArchive {
                 };
                 self.write_with(&entry.name, &data, meta)
             }
-            (Prepared::Zip(_), None) => unreachable!("kinds checked above"),
+            (Prepared::Reused(r), Some(writer)) => {
+                claim(&mut self.names, &self.target, &entry.name, self.kind)?;
+                writer
+                    .add(&r.encoded.header(&entry.name), r.data())
+                    .map_err(|e| ArchiveError::io(&self.target, Some(&entry.name), e))
+            }
+            (Prepared::Zip(_) | Prepared::Reused(_), None) => {
+                unreachable!("kinds checked above")
+            }
         }
     }
 

@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 
 use crate::output::{output_name, Compression, EntryMeta};
+use crate::reused::Reused;
 use crate::zip_output::Encoded;
 use crate::{Archive, ArchiveError, OutputKind};
 
@@ -31,6 +32,8 @@ pub(crate) enum Prepared {
     /// The data, for a directory output, and the permission bits of the
     /// input file it replaces (from a directory input).
     Plain(Vec<u8>, Option<u32>),
+    /// An entry of a zip written earlier, its bytes written from there.
+    Reused(Box<Reused>),
 }
 
 impl std::fmt::Debug for PreparedEntry {
@@ -74,8 +77,10 @@ impl PreparedEntry {
     /// What [`like`](Self::like) prepares for a zip output, when `previous`
     /// (a zip this writer wrote in an earlier run) holds the same contents
     /// encoded with the same choices as entry `previous_index`: its stored
-    /// bytes are taken as they are, neither inflated nor deflated again (an
-    /// incremental weave keeping a class woven before). `None` when
+    /// bytes are taken as they are, neither inflated nor deflated again nor
+    /// copied into memory (the writer writes them from `previous`'s
+    /// mapping, which the entry shares), for an incremental weave keeping a
+    /// class woven before. `None` when
     /// `previous` is not a zip or stored the entry with another method.
     pub fn like_reused(
         compression: Compression,
@@ -116,10 +121,19 @@ impl PreparedEntry {
             return Ok(None);
         }
         let raw = zip.raw_entry(previous.path(), previous_index, &entry.name)?;
-        Ok(Encoded::reused(&raw, meta).map(|e| PreparedEntry {
+        let Some(encoded) = Encoded::reused(&raw, meta) else {
+            return Ok(None);
+        };
+        let reused = Reused {
+            encoded,
+            map: zip.mapping().clone(),
+            data_at: raw.data_at,
+            data_end: raw.data_at + raw.data.len(),
+        };
+        Ok(Some(PreparedEntry {
             name,
             kind: OutputKind::Zip,
-            body: Prepared::Zip(Ok(e)),
+            body: Prepared::Reused(Box::new(reused)),
         }))
     }
 
