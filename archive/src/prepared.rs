@@ -277,6 +277,59 @@ mod tests {
         }
     }
 
+    /// Entries reused from a zip written earlier (an incremental weave's kept
+    /// classes) give the bytes fresh ones give, stored or deflated, even when
+    /// the new zip replaces the earlier one while its mapping is read: their
+    /// bytes are written from the earlier zip's mapping.
+    #[test]
+    fn reused_entries_write_what_fresh_ones_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = Archive::open(&input(dir.path())).unwrap();
+        let woven = b"\xCA\xFE\xBA\xBE woven".to_vec();
+        for compression in [Compression::Deflate, Compression::Store] {
+            let path = dir.path().join("out.jar");
+            let write_fresh = |path: &std::path::Path| {
+                let mut out = OutputArchive::create(path, OutputKind::Zip).unwrap();
+                for i in 0..from.entries().len() {
+                    let e = PreparedEntry::like(OutputKind::Zip, compression, &from, i, &woven);
+                    out.write_prepared(e.unwrap()).unwrap();
+                    let extra = format!("p/Extra{i}.class");
+                    let e = PreparedEntry::new(OutputKind::Zip, compression, &extra, &woven[..]);
+                    out.write_prepared(e).unwrap();
+                }
+                out.finish().unwrap();
+            };
+            write_fresh(&path);
+            let fresh = std::fs::read(&path).unwrap();
+            // Written again over itself, every entry reused.
+            let previous = Archive::open(&path).unwrap();
+            let mut out = OutputArchive::create(&path, OutputKind::Zip).unwrap();
+            for i in 0..from.entries().len() {
+                let k = previous.find(&from.entries()[i].name).unwrap();
+                let e = PreparedEntry::like_reused(compression, &from, i, &previous, k);
+                out.write_prepared(e.unwrap().expect("reusable")).unwrap();
+                let extra = format!("p/Extra{i}.class");
+                let k = previous.find(&extra).unwrap();
+                let e = PreparedEntry::new_reused(compression, &extra, &previous, k);
+                out.write_prepared(e.unwrap().expect("reusable")).unwrap();
+            }
+            out.finish().unwrap();
+            assert!(
+                std::fs::read(&path).unwrap() == fresh,
+                "{compression:?}: reused entries differ from fresh ones"
+            );
+            // Another method than the one asked for: not reusable.
+            let other = match compression {
+                Compression::Deflate => Compression::Store,
+                Compression::Store => Compression::Deflate,
+            };
+            let previous = Archive::open(&path).unwrap();
+            let k = previous.find("p/Extra0.class").unwrap();
+            let e = PreparedEntry::new_reused(other, "p/Extra0.class", &previous, k).unwrap();
+            assert!(e.is_none(), "{compression:?}: reused with another method");
+        }
+    }
+
     /// Stored entries: new and changed ones are written as they are, with
     /// their CRC, whatever the original's method; the contents read back.
     #[test]
