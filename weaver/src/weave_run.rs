@@ -487,19 +487,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                             }
                             decided.into_iter().flatten().collect()
                         }
-                        _ => (start..end)
-                            .into_par_iter()
-                            .map(|i| {
-                                let kept = match &recorder {
-                                    Some(r) => r.kept(&index, input, a, i, plan.compression)?,
-                                    None => None,
-                                };
-                                if let Some(k) = kept {
-                                    return Ok(Err((k.record, k.class, k.extra)));
-                                }
-                                weave_one(i)
-                            })
-                            .collect(),
+                        // Nothing to reuse: every entry is woven.
+                        _ => (start..end).into_par_iter().map(weave_one).collect(),
                     };
                     for (index, r) in (start..end).zip(results) {
                         let (w, seen) = match r? {
