@@ -47,6 +47,7 @@ mod output;
 mod output_dir;
 mod prepared;
 mod replace;
+mod reused;
 mod zip_input;
 mod zip_output;
 

@@ -1,7 +1,7 @@
 //! Outputs: a zip/jar or a directory, written under a temporary name beside
 //! the target and moved into place by [`OutputArchive::finish`].
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -63,7 +63,7 @@ pub struct OutputArchive {
     /// The writer of a zip output, until finished.
     zip: Option<ZipOutput>,
     /// The names written so far, to refuse duplicates.
-    names: HashSet<String>,
+    names: FxHashSet<String>,
     /// Set once the output is in place: nothing to clean up any more.
     done: bool,
     /// The permission bits the output gets, if set ([`set_mode`](Self::set_mode)).
@@ -363,7 +363,7 @@ impl OutputArchive {
             temp,
             kind,
             zip,
-            names: HashSet::new(),
+            names: FxHashSet::default(),
             done: false,
             mode: None,
         })
@@ -514,7 +514,15 @@ impl OutputArchive {
                 };
                 self.write_with(&entry.name, &data, meta)
             }
-            (Prepared::Zip(_), None) => unreachable!("kinds checked above"),
+            (Prepared::Reused(r), Some(writer)) => {
+                claim(&mut self.names, &self.target, &entry.name, self.kind)?;
+                writer
+                    .add(&r.encoded.header(&entry.name), r.data())
+                    .map_err(|e| ArchiveError::io(&self.target, Some(&entry.name), e))
+            }
+            (Prepared::Zip(_) | Prepared::Reused(_), None) => {
+                unreachable!("kinds checked above")
+            }
         }
     }
 
@@ -638,7 +646,7 @@ impl Drop for OutputArchive {
 
 /// Records `name` as written, refusing invalid names and duplicates.
 fn claim(
-    names: &mut HashSet<String>,
+    names: &mut FxHashSet<String>,
     target: &Path,
     name: &str,
     kind: OutputKind,

@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 
 use crate::output::{output_name, Compression, EntryMeta};
+use crate::reused::Reused;
 use crate::zip_output::Encoded;
 use crate::{Archive, ArchiveError, OutputKind};
 
@@ -31,6 +32,8 @@ pub(crate) enum Prepared {
     /// The data, for a directory output, and the permission bits of the
     /// input file it replaces (from a directory input).
     Plain(Vec<u8>, Option<u32>),
+    /// An entry of a zip written earlier, its bytes written from there.
+    Reused(Box<Reused>),
 }
 
 impl std::fmt::Debug for PreparedEntry {
@@ -74,8 +77,10 @@ impl PreparedEntry {
     /// What [`like`](Self::like) prepares for a zip output, when `previous`
     /// (a zip this writer wrote in an earlier run) holds the same contents
     /// encoded with the same choices as entry `previous_index`: its stored
-    /// bytes are taken as they are, neither inflated nor deflated again (an
-    /// incremental weave keeping a class woven before). `None` when
+    /// bytes are taken as they are, neither inflated nor deflated again nor
+    /// copied into memory (the writer writes them from `previous`'s
+    /// mapping, which the entry shares), for an incremental weave keeping a
+    /// class woven before. `None` when
     /// `previous` is not a zip or stored the entry with another method.
     pub fn like_reused(
         compression: Compression,
@@ -116,10 +121,19 @@ impl PreparedEntry {
             return Ok(None);
         }
         let raw = zip.raw_entry(previous.path(), previous_index, &entry.name)?;
-        Ok(Encoded::reused(&raw, meta).map(|e| PreparedEntry {
+        let Some(encoded) = Encoded::reused(&raw, meta) else {
+            return Ok(None);
+        };
+        let reused = Reused {
+            encoded,
+            map: zip.mapping().clone(),
+            data_at: raw.data_at,
+            data_end: raw.data_at + raw.data.len(),
+        };
+        Ok(Some(PreparedEntry {
             name,
             kind: OutputKind::Zip,
-            body: Prepared::Zip(Ok(e)),
+            body: Prepared::Reused(Box::new(reused)),
         }))
     }
 
@@ -260,6 +274,59 @@ mod tests {
             for i in 0..a.entries().len() {
                 assert_eq!(a.read(i).unwrap(), b.read(i).unwrap());
             }
+        }
+    }
+
+    /// Entries reused from a zip written earlier (an incremental weave's kept
+    /// classes) give the bytes fresh ones give, stored or deflated, even when
+    /// the new zip replaces the earlier one while its mapping is read: their
+    /// bytes are written from the earlier zip's mapping.
+    #[test]
+    fn reused_entries_write_what_fresh_ones_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = Archive::open(&input(dir.path())).unwrap();
+        let woven = b"\xCA\xFE\xBA\xBE woven".to_vec();
+        for compression in [Compression::Deflate, Compression::Store] {
+            let path = dir.path().join("out.jar");
+            let write_fresh = |path: &std::path::Path| {
+                let mut out = OutputArchive::create(path, OutputKind::Zip).unwrap();
+                for i in 0..from.entries().len() {
+                    let e = PreparedEntry::like(OutputKind::Zip, compression, &from, i, &woven);
+                    out.write_prepared(e.unwrap()).unwrap();
+                    let extra = format!("p/Extra{i}.class");
+                    let e = PreparedEntry::new(OutputKind::Zip, compression, &extra, &woven[..]);
+                    out.write_prepared(e).unwrap();
+                }
+                out.finish().unwrap();
+            };
+            write_fresh(&path);
+            let fresh = std::fs::read(&path).unwrap();
+            // Written again over itself, every entry reused.
+            let previous = Archive::open(&path).unwrap();
+            let mut out = OutputArchive::create(&path, OutputKind::Zip).unwrap();
+            for i in 0..from.entries().len() {
+                let k = previous.find(&from.entries()[i].name).unwrap();
+                let e = PreparedEntry::like_reused(compression, &from, i, &previous, k);
+                out.write_prepared(e.unwrap().expect("reusable")).unwrap();
+                let extra = format!("p/Extra{i}.class");
+                let k = previous.find(&extra).unwrap();
+                let e = PreparedEntry::new_reused(compression, &extra, &previous, k);
+                out.write_prepared(e.unwrap().expect("reusable")).unwrap();
+            }
+            out.finish().unwrap();
+            assert!(
+                std::fs::read(&path).unwrap() == fresh,
+                "{compression:?}: reused entries differ from fresh ones"
+            );
+            // Another method than the one asked for: not reusable.
+            let other = match compression {
+                Compression::Deflate => Compression::Store,
+                Compression::Store => Compression::Deflate,
+            };
+            let previous = Archive::open(&path).unwrap();
+            let k = previous.find("p/Extra0.class").unwrap();
+            let e = PreparedEntry::new_reused(other, "p/Extra0.class", &previous, k).unwrap();
+            assert!(e.is_none(), "{compression:?}: reused with another method");
         }
     }
 

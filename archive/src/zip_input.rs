@@ -162,6 +162,8 @@ pub(crate) struct RawEntry<'a> {
     pub(crate) date: u16,
     /// The declared CRC-32.
     pub(crate) crc: u32,
+    /// Where, in the mapping, the data starts.
+    pub(crate) data_at: usize,
     /// The declared uncompressed size (zip64 included).
     pub(crate) size: u64,
     /// The Unix mode (type and permission bits), as the `zip` crate sees it:
@@ -218,6 +220,7 @@ impl ZipInput {
         Ok(RawEntry {
             data,
             extra,
+            data_at: start,
             version_needed: u16_at(central, 6) & 0xFF,
             flags: u16_at(central, 8),
             method: u16_at(central, 10),
@@ -227,6 +230,11 @@ impl ZipInput {
             size: file.size(),
             mode: file.unix_mode(),
         })
+    }
+
+    /// The mapped bytes.
+    pub(crate) fn mapping(&self) -> &MapSlice {
+        &self.data
     }
 
     /// The index of the entry named `name`, per the `zip` crate.

@@ -194,16 +194,18 @@ impl<'a> Encoded<'a> {
         })
     }
 
-    /// The entry as this writer encoded it in an earlier zip (`raw`: its
-    /// stored bytes, CRC-32 and size) with `meta`: `None` if it was stored
-    /// with another method than `meta` asks for.
+    /// The header fields of the entry this writer encoded in an earlier zip
+    /// (`raw`: its stored bytes, CRC-32 and size) with `meta`, without the
+    /// bytes, which are written from the earlier zip's mapping
+    /// ([`crate::reused::Reused`]): `None` if it was stored with another
+    /// method than `meta` asks for.
     pub(crate) fn reused(
         raw: &crate::zip_input::RawEntry<'_>,
         meta: EntryMeta,
     ) -> Option<Encoded<'static>> {
         let method = if meta.deflated { DEFLATED } else { STORED };
-        (raw.method == method).then(|| Encoded {
-            bytes: Cow::Owned(raw.data.to_vec()),
+        (raw.method == method).then_some(Encoded {
+            bytes: Cow::Borrowed(&[]),
             method,
             crc: raw.crc,
             size: raw.size,

@@ -450,38 +450,46 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                 let kind = plan.kind_of_input(input);
                 for start in (0..n).step_by(CHUNK) {
                     let end = (start + CHUNK).min(n);
-                    let results: Vec<Result<_, MajorError>> = (start..end)
-                        .into_par_iter()
-                        .map(|i| {
-                            // Into a jar, an entry the previous weave's
-                            // output stands for is not woven again.
-                            let kept = match &recorder {
-                                Some(r) => r.kept(&index, input, a, i, plan.compression)?,
-                                None => None,
-                            };
-                            if let Some(k) = kept {
-                                return Ok(Err((k.record, k.class, k.extra)));
-                            }
-                            crate::incremental::observe(
-                                recorder.as_ref(),
-                                &index,
-                                input,
+                    let weave_one = |i: usize| {
+                        crate::incremental::observe(recorder.as_ref(), &index, input, a, i, || {
+                            weave_entry(
+                                &weavers,
                                 a,
+                                multi_release[input],
                                 i,
-                                || {
-                                    weave_entry(
-                                        &weavers,
-                                        a,
-                                        multi_release[input],
-                                        i,
-                                        kind,
-                                        plan.compression,
-                                    )
-                                },
+                                kind,
+                                plan.compression,
                             )
-                            .map(Ok)
                         })
-                        .collect();
+                        .map(Ok)
+                    };
+                    // Into a jar, an entry the previous weave's output stands
+                    // for is not woven again. Where there is a previous weave
+                    // to reuse, most entries are kept: that is decided here,
+                    // one entry after another, and only the others are woven
+                    // in parallel (waking the pool for a chunk of kept
+                    // entries cost more than deciding them).
+                    let results: Vec<Result<_, MajorError>> = match &recorder {
+                        Some(r) if r.reusing() => {
+                            let mut decided: Vec<Option<Result<_, MajorError>>> = (start..end)
+                                .map(|i| match r.kept(&index, input, a, i, plan.compression) {
+                                    Ok(Some(k)) => Some(Ok(Err((k.record, k.class, k.extra)))),
+                                    Ok(None) => None,
+                                    Err(e) => Some(Err(e)),
+                                })
+                                .collect();
+                            let todo: Vec<usize> = (start..end)
+                                .filter(|i| decided[i - start].is_none())
+                                .collect();
+                            let woven: Vec<_> = todo.par_iter().map(|&i| weave_one(i)).collect();
+                            for (i, w) in todo.into_iter().zip(woven) {
+                                decided[i - start] = Some(w);
+                            }
+                            decided.into_iter().flatten().collect()
+                        }
+                        // Nothing to reuse: every entry is woven.
+                        _ => (start..end).into_par_iter().map(weave_one).collect(),
+                    };
                     for (index, r) in (start..end).zip(results) {
                         let (w, seen) = match r? {
                             Ok(woven) => woven,

@@ -655,7 +655,7 @@ fn sorted(deps: Deps) -> Vec<(Dep, Level)> {
 pub fn stored_outcome(o: &ClassOutcome, woven: bool) -> StoredOutcome {
     StoredOutcome {
         woven,
-        advised: o.advised.iter().map(|(k, n)| (k.to_string(), *n)).collect(),
+        advised: o.advised.iter().map(|(k, n)| (*k, *n)).collect(),
         hits: o
             .advice_hits
             .iter()
@@ -666,7 +666,7 @@ pub fn stored_outcome(o: &ClassOutcome, woven: bool) -> StoredOutcome {
         kinds: o
             .advice_kinds
             .iter()
-            .map(|(&(a, k), &n)| (a, k.to_string(), n))
+            .map(|(&(a, k), &n)| (a, k, n))
             .collect(),
         declares: o.declares.clone(),
         skipped: o.skipped_methods.iter().map(|e| e.to_string()).collect(),
@@ -677,7 +677,7 @@ pub fn stored_outcome(o: &ClassOutcome, woven: bool) -> StoredOutcome {
 }
 
 /// The join-point kind names a report counts, as `&'static str`.
-fn kind_named(name: &str) -> Option<&'static str> {
+pub(crate) fn kind_named(name: &str) -> Option<&'static str> {
     use major_pointcut_lang::matcher::ShadowKind as K;
     [
         K::MethodCall,
@@ -717,8 +717,7 @@ pub fn tally_stored(
             report.notes.push(n.clone());
         }
     }
-    for (k, n) in &o.advised {
-        let k = kind_named(k).expect("kinds checked when the state was read");
+    for &(k, n) in &o.advised {
         *report.advised.entry(k).or_insert(0) += n;
     }
     for (a, n) in &o.hits {
@@ -751,7 +750,6 @@ fn class_record(
     if quiet {
         return None;
     }
-    let kind = |k: &str| kind_named(k).expect("kinds checked when the state was read");
     Some(crate::report::ClassRecord {
         name: class.to_string(),
         input: Some(e.input),
@@ -762,13 +760,9 @@ fn class_record(
             .outputs
             .get(1)
             .map(|f| f.trim_end_matches(".class").to_string()),
-        shadows: o.advised.iter().map(|(k, n)| (kind(k), *n)).collect(),
+        shadows: o.advised.iter().copied().collect(),
         advice: o.hits.clone(),
-        advice_kinds: o
-            .kinds
-            .iter()
-            .map(|(a, k, n)| ((*a, kind(k)), *n))
-            .collect(),
+        advice_kinds: o.kinds.iter().map(|&(a, k, n)| ((a, k), n)).collect(),
         skipped_methods: o.skipped.clone(),
         intrinsics: o.intrinsics,
         empty_finalizers: o.empty_finalizers,
@@ -853,6 +847,7 @@ impl Session {
                 entries,
                 changed: p.changed,
                 now: p.now,
+                jar_names: names_of(&jar),
                 jar,
                 summary: Summary::default(),
             }));
@@ -984,13 +979,6 @@ fn check_outcomes(s: State, advice: usize) -> Result<State, String> {
             {
                 return Err(format!("{}: an advice number out of range", e.name));
             }
-            let kinds = o.advised.iter().map(|(k, _)| k);
-            if let Some(k) = kinds
-                .chain(o.kinds.iter().map(|(_, k, _)| k))
-                .find(|k| kind_named(k).is_none())
-            {
-                return Err(format!("{}: an unknown join-point kind {k}", e.name));
-            }
         }
     }
     Ok(s)
@@ -1005,13 +993,24 @@ fn new_state(
     added: Vec<String>,
     known: &BTreeMap<String, ClassPrint>,
 ) -> State {
-    let mut levels: HashMap<&str, BTreeSet<Level>> = HashMap::default();
+    // The levels asked of each class, as bits (most records share their
+    // names' allocations: keyed by the name's address first).
+    const LEVELS: [Level; 3] = [Level::Presence, Level::Header, Level::Details];
+    let bit = |l: Level| 1u8 << LEVELS.iter().position(|&x| x == l).unwrap_or(0);
+    let mut by_address: HashMap<*const u8, (&str, u8)> = HashMap::default();
     for (n, l) in global.iter().chain(entries.iter().flat_map(|e| &e.deps)) {
-        levels.entry(n).or_default().insert(*l);
+        by_address.entry(n.as_ptr()).or_insert((n, 0)).1 |= bit(*l);
+    }
+    let mut levels: HashMap<&str, u8> = HashMap::default();
+    for (n, bits) in by_address.into_values() {
+        *levels.entry(n).or_default() |= bits;
     }
     let wanted: BTreeMap<String, BTreeSet<Level>> = levels
         .into_iter()
-        .map(|(n, l)| (n.to_string(), l))
+        .map(|(n, bits)| {
+            let set = LEVELS.into_iter().filter(|&l| bits & bit(l) != 0).collect();
+            (n.to_string(), set)
+        })
         .collect();
     let table = prints(index, &wanted, known, true);
     State {
@@ -1051,7 +1050,44 @@ pub struct Reuse {
     now: BTreeMap<String, ClassPrint>,
     /// The previous output jar (still in place until this weave's replaces it).
     jar: Archive,
+    /// Its entries by the hash of their names ([`name_hash`]; `usize::MAX`
+    /// where two names share one): a lookup that neither allocates nor
+    /// hashes the name twice, as the jar's own does.
+    jar_names: HashMap<u64, usize>,
     summary: Summary,
+}
+
+/// The hash of an entry name in [`Reuse::jar_names`].
+fn name_hash(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(name)
+}
+
+/// The entries of `jar` by the hash of their names (`usize::MAX`: shared).
+fn names_of(jar: &Archive) -> HashMap<u64, usize> {
+    let mut names = HashMap::with_capacity_and_hasher(jar.entries().len(), Default::default());
+    for (i, e) in jar.entries().iter().enumerate() {
+        names
+            .entry(name_hash(&e.name))
+            .and_modify(|k| *k = usize::MAX)
+            .or_insert(i);
+    }
+    names
+}
+
+/// The index of `jar`'s entry `name`, by `names` ([`names_of`]).
+fn find_named(jar: &Archive, names: &HashMap<u64, usize>, name: &str) -> Option<usize> {
+    match *names.get(&name_hash(name))? {
+        usize::MAX => jar.find(name),
+        i => (jar.entries().get(i)?.name == name).then_some(i),
+    }
+}
+
+impl Reuse {
+    /// The index of the previous jar's entry `name`.
+    fn find(&self, name: &str) -> Option<usize> {
+        find_named(&self.jar, &self.jar_names, name)
+    }
 }
 
 /// An input entry that needs no weave: its record, and the bytes its woven
@@ -1192,7 +1228,7 @@ impl Recorder {
         // weave of the same key deflated the same bytes the same way), else
         // inflated and deflated again.
         let prepared = |name: &str, like: bool| -> Result<Option<PreparedEntry>, MajorError> {
-            let Some(k) = reuse.jar.find(name) else {
+            let Some(k) = reuse.find(name) else {
                 return Ok(None);
             };
             let reused = match like {
@@ -1233,6 +1269,12 @@ impl Recorder {
             class,
             extra,
         }))
+    }
+
+    /// Whether there is a previous weave into a jar to reuse entries of
+    /// ([`kept`](Self::kept) can answer `Some`).
+    pub fn reusing(&self) -> bool {
+        self.reuse.is_some()
     }
 
     /// Records an entry [`kept`](Self::kept) from the previous weave.
@@ -1704,4 +1746,37 @@ fn redo_entry(
 /// versioned section that is woven).
 fn is_module_info(e: &major_archive::Entry) -> bool {
     e.name == "module-info.class"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The previous jar's entries are found by the hash of their names: every
+    /// name finds its entry, an absent one none, and a hash two names share
+    /// (or one that names another entry) is told apart by the name.
+    #[test]
+    fn previous_entries_are_found_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("previous.jar");
+        let mut out = OutputArchive::create(&path, OutputKind::Zip).unwrap();
+        let names: Vec<String> = (0..300).map(|i| format!("p/C{i}.class")).collect();
+        for n in &names {
+            out.write(n, b"\xCA\xFE\xBA\xBE").unwrap();
+        }
+        out.finish().unwrap();
+        let jar = Archive::open(&path).unwrap();
+        let mut map = names_of(&jar);
+        for n in &names {
+            assert_eq!(find_named(&jar, &map, n), jar.find(n), "{n}");
+            assert!(find_named(&jar, &map, n).is_some());
+        }
+        assert_eq!(find_named(&jar, &map, "p/Absent.class"), None);
+        // A shared hash: the jar is asked.
+        map.insert(name_hash(&names[7]), usize::MAX);
+        assert_eq!(find_named(&jar, &map, &names[7]), jar.find(&names[7]));
+        // A hash that leads to another entry: not that entry.
+        map.insert(name_hash("p/Absent.class"), 3);
+        assert_eq!(find_named(&jar, &map, "p/Absent.class"), None);
+    }
 }

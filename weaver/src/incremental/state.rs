@@ -50,12 +50,12 @@ const HEADER: &str = "major incremental state 4";
 pub struct StoredOutcome {
     /// The class was changed by the weave.
     pub woven: bool,
-    /// Advised shadows per join-point kind.
-    pub advised: Vec<(String, usize)>,
+    /// Advised shadows per join-point kind (the report's names).
+    pub advised: Vec<(&'static str, usize)>,
     /// Shadows per advice id (only advice with some).
     pub hits: Vec<(usize, usize)>,
     /// Shadows per advice id and join-point kind.
-    pub kinds: Vec<(usize, String, usize)>,
+    pub kinds: Vec<(usize, &'static str, usize)>,
     /// `declare warning/error` matches.
     pub declares: Vec<DeclareHit>,
     /// Methods left unwoven, as the report words them.
@@ -137,7 +137,7 @@ fn bit(l: Level) -> u8 {
 impl State {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let index: std::collections::HashMap<&str, u64> = self
+        let index: rustc_hash::FxHashMap<&str, u64> = self
             .table
             .keys()
             .enumerate()
@@ -235,6 +235,8 @@ impl State {
         let count = r.count(r.left())?;
         // The table's names, shared by the refs, and the levels each holds.
         let mut names: Vec<(Dep, u8)> = Vec::with_capacity(count);
+        // Sorted: the map is built from them in one go.
+        let mut table = Vec::with_capacity(count);
         for _ in 0..count {
             let name = r.str()?;
             if names.last().is_some_and(|(last, _)| **last >= *name) {
@@ -249,10 +251,9 @@ impl State {
                 levels.insert(level, r.print()?);
             }
             names.push((Dep::from(name), bits));
-            state
-                .table
-                .insert(name.to_string(), ClassPrint { bytes, levels });
+            table.push((name.to_string(), ClassPrint { bytes, levels }));
         }
+        state.table = table.into_iter().collect();
         let refs = |r: &mut Reader| -> Result<Vec<(Dep, Level)>, String> {
             let n = r.count(r.left())?;
             let mut v = Vec::with_capacity(n);
@@ -278,6 +279,11 @@ impl State {
         let num = |r: &mut Reader| -> Result<usize, String> {
             usize::try_from(r.num()?).map_err(|_| "a number out of range".to_string())
         };
+        // A join-point kind, one of those a report counts.
+        let kind = |r: &mut Reader| -> Result<&'static str, String> {
+            let k = r.str()?;
+            super::kind_named(k).ok_or_else(|| format!("an unknown join-point kind {k}"))
+        };
         let entries = r.count(r.left())?;
         state.entries.reserve(entries);
         for _ in 0..entries {
@@ -302,13 +308,13 @@ impl State {
                         ..StoredOutcome::default()
                     };
                     for _ in 0..r.count(r.left())? {
-                        o.advised.push((r.text()?, num(&mut r)?));
+                        o.advised.push((kind(&mut r)?, num(&mut r)?));
                     }
                     for _ in 0..r.count(r.left())? {
                         o.hits.push((num(&mut r)?, num(&mut r)?));
                     }
                     for _ in 0..r.count(r.left())? {
-                        o.kinds.push((num(&mut r)?, r.text()?, num(&mut r)?));
+                        o.kinds.push((num(&mut r)?, kind(&mut r)?, num(&mut r)?));
                     }
                     for _ in 0..r.count(r.left())? {
                         let is_error = match r.byte()? {
@@ -399,9 +405,9 @@ mod tests {
                     ],
                     outcome: Some(StoredOutcome {
                         woven: true,
-                        advised: vec![("method-call".into(), 3)],
+                        advised: vec![("method-call", 3)],
                         hits: vec![(0, 3)],
-                        kinds: vec![(0, "method-call".into(), 3)],
+                        kinds: vec![(0, "method-call", 3)],
                         declares: vec![
                             DeclareHit {
                                 is_error: false,
