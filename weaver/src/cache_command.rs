@@ -8,7 +8,9 @@
 //! woven classes (`woven-classes/`), the jars of the classes the weave adds
 //! (`added-classes/`), the embedded agent extracted (`agent/`), the agent's
 //! option files (`agent-options/`), CDS archives (`*.jsa`), runtime jars
-//! (`major-runtime-*.jar`) and the binary's digest (`executable-digest`). Anything else in the directory is named and
+//! (`major-runtime-*.jar`), the binary's digest (`executable-digest-*`, one per
+//! path of a major binary) and the file stamps of incremental weaves
+//! (`incremental-*.stamps`). Anything else in the directory is named and
 //! left alone, so a mistaken `--cache-dir` never removes a user's files.
 
 use std::path::{Path, PathBuf};
@@ -23,7 +25,13 @@ fn part_of(name: &str) -> Option<&'static str> {
         "added-classes" => "added classes (single-phase agent)",
         "agent" => "agent library extracted from major",
         "agent-options" => "agent option files",
-        "executable-digest" => "the digest of the major binary (incremental weaving)",
+        // One per path of a major binary (and the name of earlier versions).
+        _ if name.starts_with("executable-digest") => {
+            "the digest of the major binary (incremental weaving)"
+        }
+        _ if name.starts_with("incremental-") && name.ends_with(".stamps") => {
+            "file stamps of incremental weaves"
+        }
         _ if name.ends_with(".classes") => "aspects compiled by javac",
         _ if name.ends_with(".jsa") => "class-data sharing archives",
         _ if name.starts_with("major-runtime-") && name.ends_with(".jar") => "runtime jars",
@@ -156,4 +164,21 @@ pub fn clear(dir: Option<PathBuf>) -> Result<ExitCode, MajorError> {
     } else {
         ExitCode::from(1)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::part_of;
+
+    /// What incremental weaves leave in the cache is counted and cleared as
+    /// major's: the binary's digest (one per binary path, and the single
+    /// file of earlier versions) and the file stamps.
+    #[test]
+    fn incremental_files_are_parts_of_the_cache() {
+        assert!(part_of("executable-digest").is_some());
+        assert!(part_of("executable-digest-00ff00ff00ff00ff00ff00ff00ff00ff").is_some());
+        assert!(part_of("incremental-00ff.stamps").is_some());
+        assert!(part_of("incremental-notes.txt").is_none());
+        assert!(part_of("notes.txt").is_none());
+    }
 }

@@ -140,7 +140,15 @@ fn executable_digest(cache: Option<&Path>) -> String {
                     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
                 format!("{} {} {:?}", exe.display(), m.len(), t)
             });
-            let kept = cache.map(|d| d.join("executable-digest"));
+            // One file per executable path: two majors sharing a cache
+            // directory (two versions, two checkouts) would otherwise hash
+            // themselves again on every other run.
+            let kept = cache.map(|d| {
+                d.join(format!(
+                    "executable-digest-{}",
+                    short(exe.as_os_str().as_encoded_bytes())
+                ))
+            });
             if let (Some(stamp), Some(kept)) = (&stamp, &kept) {
                 if let Ok(text) = std::fs::read_to_string(kept) {
                     if let Some((s, digest)) = text.rsplit_once('\n') {
