@@ -529,6 +529,7 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
         && matches!(
             method,
             "find"
+                | "child"
                 | "enterIn"
                 | "enterMiss"
                 | "currentIn"
