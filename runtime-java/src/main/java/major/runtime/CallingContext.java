@@ -15,7 +15,8 @@ import java.util.List;
  * their own (native methods, {@code java.lang.Object}'s), as soon as one advice
  * of the weave uses {@code thisCallingContext}: it enters the child for the
  * method's frame on entry, counting {@link #calls}, and makes the parent current
- * again however the method ends.
+ * again however the method ends. The fields an entry and an exit touch are
+ * {@link ContextHead}'s, first in the object.
  *
  * <p>The current node is kept per thread: in a field of {@code java.lang.Thread}
  * when the JDK is woven (read and written by {@code java.lang.MajorBypass}, which
@@ -27,7 +28,7 @@ import java.util.List;
  * {@link #data} belong to the aspects (a timing profiler keeps its start times in
  * {@code mark} and {@code cpuMark}).
  */
-public final class CallingContext {
+public final class CallingContext extends ContextHead {
     /** The caller's node; {@code null} for a thread's root. */
     public final CallingContext parent;
     /**
@@ -36,8 +37,6 @@ public final class CallingContext {
      * woven class); {@code null} for a thread's root.
      */
     public final String frame;
-    /** How many times the context was entered. */
-    public long calls;
     /** Inclusive wall time in nanoseconds, for aspects that measure it. */
     public long wall;
     /** Inclusive CPU time in nanoseconds, for aspects that measure it. */
@@ -51,31 +50,6 @@ public final class CallingContext {
 
     /** The node's number in its thread's tree (the root is 0). */
     public final int id;
-    /** The thread's root. */
-    public final CallingContext root;
-    /**
-     * Where the node's children are, in its thread's {@link #arena}: the
-     * first slot of its table in the high 32 bits, the table's size less one
-     * in the low ones (see {@link #arena}). What the root's {@link #current}
-     * holds while this node is current. Changes when the table grows.
-     */
-    private long key;
-    /**
-     * The parent's {@link #key} (the root's own for the root): what woven code
-     * makes current when the frame returns ({@code node.root.current =
-     * node.up}); kept equal to it when the parent's table grows.
-     */
-    private long up;
-
-    /**
-     * In a thread's root: the {@link #key} of the thread's current node (woven
-     * code sets it to its parent's on return; nothing else may write it). A
-     * number, not a reference: the root outlives young collections, and a
-     * reference stored into an old object on every method entry and exit
-     * costs G1's post-write barrier its slow path each time (measured: 30% of
-     * a woven workload's samples).
-     */
-    private long current;
     /**
      * In a thread's root: every node's child table, one after another. A
      * node's table is a slot holding the node itself, then {@code 2^k} pairs
@@ -113,11 +87,11 @@ public final class CallingContext {
     private int dispatched;
 
     private CallingContext(CallingContext parent, String frame, int hash, int id, CallingContext root) {
+        super(root);
         this.parent = parent;
         this.frame = frame;
         this.hash = hash;
         this.id = id;
-        this.root = root == null ? this : root;
     }
 
     /**
