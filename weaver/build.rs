@@ -54,11 +54,6 @@ fn main() {
     fs::write(&argfile_path, argfile)
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", argfile_path.display()));
 
-    // Compile-time stand-ins for the JDK's internal VM annotations
-    // (`@ForceInline`), never compiled into the runtime (`-implicit:none`).
-    let annotations = manifest_dir.join("../runtime-java/src/vm-annotations");
-    collect(&annotations, &mut Vec::new());
-
     let javac = find_javac();
     let output = Command::new(&javac)
         .args([
@@ -69,8 +64,6 @@ fn main() {
             "UTF-8",
             "-implicit:none",
         ])
-        .arg("-sourcepath")
-        .arg(&annotations)
         .arg("-Xlint:-options")
         .arg("-d")
         .arg(&classes_dir)

@@ -20,8 +20,7 @@ import java.util.List;
  *
  * <p>The current node is kept per thread: in a field of {@code java.lang.Thread}
  * when the JDK is woven (read and written by {@code java.lang.MajorBypass}, which
- * calls {@link #newRoot}, {@link #enterIn} and {@link #currentIn}), in a
- * {@code ThreadLocal} otherwise
+ * calls {@link #find} and {@link #create}), in a {@code ThreadLocal} otherwise
  * (the static methods of this class). A node is only ever changed by its own
  * thread; {@link #writeProfile} reads the other threads' trees as they are.
  *
@@ -175,16 +174,12 @@ public final class CallingContext extends ContextHead {
      * @param hash the frame's hash
      * @return the node entered
      */
-    @jdk.internal.vm.annotation.ForceInline
     public static CallingContext enterIn(CallingContext root, String frame, int hash) {
         // The first probe, inline and straight: this runs on every woven
-        // method's entry, and is inlined into every compiled woven method
-        // (ForceInline, honoured with the JDK woven, where the boot loader
-        // defines this class: C2 judged the call cold from
-        // MajorBypass.enterContext's profile, taken mostly while the VM
-        // boots, and kept it out of line); a loop there costs the JIT
-        // compilers more than the call of the rare miss (the table is at most
-        // half full: most children sit in their first slot).
+        // method's entry, and is inlined into every compiled woven method; a
+        // loop there costs the JIT compilers more than the call of the rare
+        // miss (the table is at most half full: most children sit in their
+        // first slot).
         long k = root.current;
         Object[] a = root.arena;
         int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
