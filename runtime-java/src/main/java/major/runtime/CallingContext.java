@@ -20,7 +20,8 @@ import java.util.List;
  *
  * <p>The current node is kept per thread: in a field of {@code java.lang.Thread}
  * when the JDK is woven (read and written by {@code java.lang.MajorBypass}, which
- * calls {@link #find} and {@link #create}), in a {@code ThreadLocal} otherwise
+ * calls {@link #newRoot}, {@link #enterIn} and {@link #currentIn}), in a
+ * {@code ThreadLocal} otherwise
  * (the static methods of this class). A node is only ever changed by its own
  * thread; {@link #writeProfile} reads the other threads' trees as they are.
  *
