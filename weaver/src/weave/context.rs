@@ -32,9 +32,11 @@
 //! not override it (`enterDispatched`, cached per context and class): an
 //! override has a woven body that enters its own frame.
 //!
-//! Each thread's tree has a root that numbers its nodes and holds the
-//! current node's number (a number: storing a reference into an old object
-//! on every entry and exit takes G1's post-write barrier slow path). The
+//! Each thread's tree has a root that holds the current node's key (a
+//! number: storing a reference into an old object on every entry and exit
+//! takes G1's post-write barrier slow path): where the node's child table
+//! is in the root's arena of (frame, child) pairs, so that an entry reads
+//! the pair and the child only (ARCHITECTURE.md, "Calling context"). The
 //! methods that take a node are `major.runtime.CallingContext`'s; the two
 //! that find the thread's root — `enterContext` and `currentContext` (what
 //! advice reads) — are `java.lang.MajorBypass`'s with the JDK woven (the root
@@ -529,6 +531,7 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
         && matches!(
             method,
             "find"
+                | "child"
                 | "enterIn"
                 | "enterMiss"
                 | "currentIn"

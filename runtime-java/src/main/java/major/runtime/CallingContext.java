@@ -15,11 +15,13 @@ import java.util.List;
  * their own (native methods, {@code java.lang.Object}'s), as soon as one advice
  * of the weave uses {@code thisCallingContext}: it enters the child for the
  * method's frame on entry, counting {@link #calls}, and makes the parent current
- * again however the method ends.
+ * again however the method ends. The fields an entry and an exit touch are
+ * {@link ContextHead}'s, first in the object.
  *
  * <p>The current node is kept per thread: in a field of {@code java.lang.Thread}
  * when the JDK is woven (read and written by {@code java.lang.MajorBypass}, which
- * calls {@link #find} and {@link #create}), in a {@code ThreadLocal} otherwise
+ * calls {@link #newRoot}, {@link #enterIn} and {@link #currentIn}), in a
+ * {@code ThreadLocal} otherwise
  * (the static methods of this class). A node is only ever changed by its own
  * thread; {@link #writeProfile} reads the other threads' trees as they are.
  *
@@ -27,7 +29,7 @@ import java.util.List;
  * {@link #data} belong to the aspects (a timing profiler keeps its start times in
  * {@code mark} and {@code cpuMark}).
  */
-public final class CallingContext {
+public final class CallingContext extends ContextHead {
     /** The caller's node; {@code null} for a thread's root. */
     public final CallingContext parent;
     /**
@@ -36,8 +38,6 @@ public final class CallingContext {
      * woven class); {@code null} for a thread's root.
      */
     public final String frame;
-    /** How many times the context was entered. */
-    public long calls;
     /** Inclusive wall time in nanoseconds, for aspects that measure it. */
     public long wall;
     /** Inclusive CPU time in nanoseconds, for aspects that measure it. */
@@ -52,23 +52,20 @@ public final class CallingContext {
     /** The node's number in its thread's tree (the root is 0). */
     public final int id;
     /**
-     * The parent's number (the root's own for the root): what woven code makes
-     * current when the frame returns ({@code node.root.current = node.up}, one
-     * load less than through {@link #parent}).
+     * In a thread's root: every node's child table, one after another. A
+     * node's table is a slot holding the node itself, then {@code 2^k} pairs
+     * of slots (frame, child), open addressing on the frame's hash (which
+     * the weaver computes and passes with the frame), at most half full; a
+     * node without children has a table of one pair. A method's entry finds
+     * its child in two loads from the current key: the pair (frame and child
+     * side by side, in one cache line mostly) and the child itself — not
+     * through the current node, a table object of its own and the child's
+     * frame, three more cache lines of a tree of several 100,000 nodes.
+     * Tables that grew leave their old slots unused.
      */
-    public final int up;
-    /** The thread's root. */
-    public final CallingContext root;
-
-    /**
-     * In a thread's root: the number of the thread's current node (woven
-     * code sets it to its parent's on return; nothing else may write it). A number,
-     * not a reference: the root outlives young collections, and a reference
-     * stored into an old object on every method entry and exit costs G1's
-     * post-write barrier its slow path each time (measured: 30% of a woven
-     * workload's samples).
-     */
-    public int current;
+    private Object[] arena;
+    /** In a thread's root: how many slots of {@link #arena} are used. */
+    private int top;
     /** In a thread's root: its nodes by number. */
     private CallingContext[] nodes;
     /** In a thread's root: how many nodes it has. */
@@ -78,14 +75,8 @@ public final class CallingContext {
     /** In a thread's root: the deepest frame {@link #thrown} unwound. */
     private CallingContext thrownAt;
 
-    /** The children in the order they were first entered. */
-    private CallingContext[] children;
+    /** How many children the node has. */
     private int count;
-    /**
-     * The children by frame: open addressing on the frame's hash (which the
-     * weaver computes and passes with the frame), at most half full.
-     */
-    private CallingContext[] table;
     /** The frame's hash, as the weaver passes it. */
     private final int hash;
     /**
@@ -97,12 +88,11 @@ public final class CallingContext {
     private int dispatched;
 
     private CallingContext(CallingContext parent, String frame, int hash, int id, CallingContext root) {
+        super(root);
         this.parent = parent;
         this.frame = frame;
         this.hash = hash;
         this.id = id;
-        this.up = parent == null ? 0 : parent.id;
-        this.root = root == null ? this : root;
     }
 
     /**
@@ -128,6 +118,10 @@ public final class CallingContext {
      */
     public static CallingContext newRoot() {
         CallingContext r = new CallingContext(null, null, 0, 0, null);
+        r.arena = new Object[1024];
+        r.key = table(r, r, 1);
+        r.up = r.key;
+        r.current = r.key;
         r.nodes = new CallingContext[64];
         r.nodes[0] = r;
         r.size = 1;
@@ -138,13 +132,38 @@ public final class CallingContext {
     }
 
     /**
+     * A table of {@code pairs} pairs (a power of two) for {@code owner} at
+     * the end of {@code root}'s arena, grown if need be.
+     *
+     * @return the table's key
+     */
+    private static long table(CallingContext root, CallingContext owner, int pairs) {
+        int need = 1 + 2 * pairs;
+        Object[] a = root.arena;
+        if (root.top + need > a.length) {
+            int length = a.length;
+            while (root.top + need > length) {
+                length *= 2;
+            }
+            Object[] bigger = new Object[length];
+            System.arraycopy(a, 0, bigger, 0, root.top);
+            root.arena = bigger;
+            a = bigger;
+        }
+        a[root.top] = owner;
+        int base = root.top + 1;
+        root.top += need;
+        return ((long) base << 32) | (pairs - 1);
+    }
+
+    /**
      * The current node of the thread whose root is {@code root}.
      *
      * @param root the root, or null
      * @return the node, or null
      */
     public static CallingContext currentIn(CallingContext root) {
-        return root == null ? null : root.nodes[root.current];
+        return root == null ? null : (CallingContext) root.arena[(int) (root.current >>> 32) - 1];
     }
 
     /**
@@ -157,22 +176,21 @@ public final class CallingContext {
      * @return the node entered
      */
     public static CallingContext enterIn(CallingContext root, String frame, int hash) {
-        CallingContext cur = root.nodes[root.current];
         // The first probe, inline and straight: this runs on every woven
         // method's entry, and is inlined into every compiled woven method; a
         // loop there costs the JIT compilers more than the call of the rare
         // miss (the table is at most half full: most children sit in their
         // first slot).
-        CallingContext[] t = cur.table;
-        if (t != null) {
-            CallingContext c = t[hash & (t.length - 1)];
-            if (c != null && c.frame == frame) {
-                c.calls++;
-                root.current = c.id;
-                return c;
-            }
+        long k = root.current;
+        Object[] a = root.arena;
+        int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
+        if (a[i] == frame) {
+            CallingContext c = (CallingContext) a[i + 1];
+            c.calls++;
+            root.current = c.key;
+            return c;
         }
-        return enterMiss(root, cur, frame, hash);
+        return enterMiss(root, frame, hash);
     }
 
     /**
@@ -180,17 +198,17 @@ public final class CallingContext {
      * child made.
      *
      * @param root the thread's root
-     * @param cur the current node
      * @param frame the frame (an interned string)
      * @param hash the frame's hash
      * @return the node entered
      */
-    public static CallingContext enterMiss(CallingContext root, CallingContext cur, String frame, int hash) {
+    public static CallingContext enterMiss(CallingContext root, String frame, int hash) {
+        CallingContext cur = (CallingContext) root.arena[(int) (root.current >>> 32) - 1];
         CallingContext c = find(cur, frame, hash);
         if (c == null) {
             c = create(cur, frame, hash);
         }
-        root.current = c.id;
+        root.current = c.key;
         return c;
     }
 
@@ -205,19 +223,26 @@ public final class CallingContext {
      * @return the child, or null
      */
     public static CallingContext find(CallingContext cur, String frame, int hash) {
-        CallingContext[] t = cur.table;
-        if (t == null) {
-            return null;
+        CallingContext c = child(cur, frame, hash);
+        if (c != null) {
+            c.calls++;
         }
-        int m = t.length - 1;
-        for (int i = hash & m; ; i = (i + 1) & m) {
-            CallingContext c = t[i];
-            if (c == null) {
+        return c;
+    }
+
+    /** The child of {@code cur} for {@code frame}, not counted, or null. */
+    private static CallingContext child(CallingContext cur, String frame, int hash) {
+        Object[] a = cur.root.arena;
+        long k = cur.key;
+        int base = (int) (k >>> 32);
+        int m = (int) k;
+        for (int j = hash & m; ; j = (j + 1) & m) {
+            Object f = a[base + 2 * j];
+            if (f == null) {
                 return null;
             }
-            if (c.frame == frame) {
-                c.calls++;
-                return c;
+            if (f == frame) {
+                return (CallingContext) a[base + 2 * j + 1];
             }
         }
     }
@@ -228,6 +253,7 @@ public final class CallingContext {
      *
      * @param cur the current node
      * @param frame the frame
+     * @param hash the frame's hash
      * @return the child
      */
     public static CallingContext create(CallingContext cur, String frame, int hash) {
@@ -237,6 +263,7 @@ public final class CallingContext {
         }
         CallingContext root = cur.root;
         c = new CallingContext(cur, frame, hash, root.size, root);
+        c.key = table(root, c, 1);
         if (root.size == root.nodes.length) {
             CallingContext[] bigger = new CallingContext[root.nodes.length * 2];
             System.arraycopy(root.nodes, 0, bigger, 0, root.size);
@@ -244,38 +271,48 @@ public final class CallingContext {
         }
         root.nodes[root.size] = c;
         root.size++;
-        CallingContext[] k = cur.children;
-        if (k == null) {
-            k = new CallingContext[2];
-        } else if (cur.count == k.length) {
-            CallingContext[] bigger = new CallingContext[k.length * 2];
-            System.arraycopy(k, 0, bigger, 0, k.length);
-            k = bigger;
-        }
-        k[cur.count] = c;
-        cur.children = k;
-        cur.count++;
-        CallingContext[] t = cur.table;
-        if (t == null || cur.count * 2 > t.length) {
-            t = new CallingContext[t == null ? 4 : t.length * 2];
-            for (int i = 0; i < cur.count; i++) {
-                put(t, k[i]);
+        long k = cur.key;
+        int pairs = (int) k + 1;
+        if ((cur.count + 1) * 2 > pairs) {
+            // A table twice the size (at least 4 pairs) at the arena's end;
+            // the children's `up` follows the parent's new key.
+            long grown = table(root, cur, pairs < 2 ? 4 : pairs * 2);
+            Object[] a = root.arena;
+            int base = (int) (k >>> 32);
+            for (int j = 0; j < pairs; j++) {
+                Object f = a[base + 2 * j];
+                if (f != null) {
+                    CallingContext old = (CallingContext) a[base + 2 * j + 1];
+                    put(a, grown, old);
+                    old.up = grown;
+                }
             }
-            cur.table = t;
-        } else {
-            put(t, c);
+            cur.key = grown;
+            if (cur.up == k) {
+                // The root is its own parent.
+                cur.up = grown;
+            }
+            if (root.current == k) {
+                root.current = grown;
+            }
         }
+        put(root.arena, cur.key, c);
+        c.up = cur.key;
+        cur.count++;
         c.calls = 1;
         return c;
     }
 
-    private static void put(CallingContext[] t, CallingContext c) {
-        int m = t.length - 1;
-        int i = c.hash & m;
-        while (t[i] != null) {
-            i = (i + 1) & m;
+    /** Puts {@code c} into the table {@code key} of {@code a} (which has room). */
+    private static void put(Object[] a, long key, CallingContext c) {
+        int base = (int) (key >>> 32);
+        int m = (int) key;
+        int j = c.hash & m;
+        while (a[base + 2 * j] != null) {
+            j = (j + 1) & m;
         }
-        t[i] = c;
+        a[base + 2 * j + 1] = c;
+        a[base + 2 * j] = c.frame;
     }
 
     /**
@@ -319,7 +356,7 @@ public final class CallingContext {
      */
     public static void restoreContext(CallingContext node) {
         if (node != null) {
-            node.root.current = node.id;
+            node.root.current = node.key;
         }
     }
 
@@ -337,7 +374,7 @@ public final class CallingContext {
             if (n == null) {
                 n = create(node, frame, hash);
             }
-            node.root.current = n.id;
+            node.root.current = n.key;
         }
     }
 
@@ -353,7 +390,7 @@ public final class CallingContext {
     public static void enterDispatched(Object receiver, CallingContext node, String frame, int hash) {
         CallingContext n = dispatchChild(node, receiver, frame, hash);
         if (n != null) {
-            n.root.current = n.id;
+            n.root.current = n.key;
         }
     }
 
@@ -373,17 +410,7 @@ public final class CallingContext {
         if (cur == null || receiver == null) {
             return null;
         }
-        CallingContext c = null;
-        CallingContext[] t = cur.table;
-        if (t != null) {
-            int m = t.length - 1;
-            for (int i = hash & m; t[i] != null; i = (i + 1) & m) {
-                if (t[i].frame == frame) {
-                    c = t[i];
-                    break;
-                }
-            }
-        }
+        CallingContext c = child(cur, frame, hash);
         if (c == null) {
             c = createDispatch(cur, frame, hash);
         }
@@ -680,7 +707,7 @@ public final class CallingContext {
                 w.newline();
                 for (int i = 1; i < sizes[t]; i++) {
                     CallingContext c = nodes[i];
-                    w.number(c.up);
+                    w.number(c.parent.id);
                     w.tab();
                     w.number(frameIds.get(c.frame));
                     w.tab();
