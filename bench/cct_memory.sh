@@ -2,9 +2,9 @@
 # The CCT profiler's memory and how it grows with run length: each workload's
 # main run N times in one JVM, plain and under `major run --aspect
 # aspects/CctProfiler.aj` (single-phase, the whole JDK woven as it loads);
-# after iterations 1, 2, 5, 10, 20, ... the live calling-context objects
-# (nodes, bytes) and the heap in use after a full collection
-# (bench/cct_memory/CctMemory.java).
+# after iterations 1, 2, 5, 10, 20, ... the live nodes and the heap in use
+# after a full collection (bench/cct_memory/CctMemory.java); the tree's
+# memory is the woven run's heap less the plain run's, per node too.
 #
 #   bench/cct_memory.sh
 #
@@ -25,18 +25,25 @@ trap 'rm -rf "$WORK"' EXIT
 cargo run --release -q -p major-tests --example prepare_workloads -- \
   "$JDK" "$WORK/prepared" $WORKLOADS > "$WORK/workloads.tsv"
 "$JDK/bin/javac" -d "$WORK/driver" bench/cct_memory/CctMemory.java
+printf '%-8s %9s %10s %10s %11s %12s %10s\n' workload iteration "plain ms" "woven ms" nodes "heap +MB" "bytes/node"
 while IFS=$'\t' read -r name cp main inputs; do
   for mode in plain woven; do
     dir=$WORK/run-$name-$mode
     mkdir -p "$dir"
     opts=(-Xmx6g -Duser.language=en -Duser.country=US -Duser.timezone=UTC
       -Dfile.encoding=UTF-8 -Dcctmemory.clean=true -cp "$WORK/driver:$cp" CctMemory "$main" "$ITER" "$inputs")
-    echo "== $name, $mode"
     if [ "$mode" = plain ]; then
-      (cd "$dir" && "$JDK/bin/java" "${opts[@]}" < /dev/null) | grep '^iteration' | grep nodes
+      (cd "$dir" && "$JDK/bin/java" "${opts[@]}" < /dev/null) > "$WORK/$name-$mode.out"
     else
       (cd "$dir" && "$MAJOR" run --java-home "$JDK" --aspect "$ROOT/aspects/CctProfiler.aj" \
-        -- -Dmajor.cct.out="$WORK/$name.cct" "${opts[@]}" < /dev/null) | grep '^iteration' | grep nodes
+        -- -Dmajor.cct.out="$WORK/$name.cct" "${opts[@]}" < /dev/null) > "$WORK/$name-$mode.out"
     fi
   done
+  # iteration I: W ms, nodes N, node bytes B, heap used H
+  paste -d' ' <(grep '^iteration.*nodes' "$WORK/$name-plain.out") \
+    <(grep '^iteration.*nodes' "$WORK/$name-woven.out") | awk -v w="$name" '{
+      gsub(/[:,]/, "")
+      d = $24 - $12
+      printf "%-8s %9s %10s %10s %11s %12.1f %10.0f\n", w, $2, $3, $15, $18, d / 1048576, ($18 > 0 ? d / $18 : 0)
+    }'
 done < "$WORK/workloads.tsv"

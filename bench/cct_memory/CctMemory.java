@@ -13,11 +13,12 @@ import javax.management.ObjectName;
 /**
  * Runs a workload's {@code main} N times in one JVM and, after chosen
  * iterations, measures the calling-context tree that the CCT profiler keeps:
- * a class histogram of live objects (the JVM's {@code GC.class_histogram},
- * which collects first) summed over the runtime's calling-context classes
- * (every class of {@code major.runtime} whose name starts with
- * {@code CallingContext}, and arrays of them), and the heap in use after that
- * collection (which the plain run gives too, for the difference).
+ * the number of live nodes and their own bytes (a class histogram of live
+ * objects, the JVM's {@code GC.class_histogram}, which collects first: the
+ * row of {@code major.runtime.CallingContext}), and the heap in use after that
+ * collection. The tree's other objects (its child tables, in arrays of
+ * {@code Object}) have no class of their own in a histogram: the difference
+ * of the heap in use to the plain run's measures them all.
  *
  * <pre>java -Dcctmemory.clean=true CctMemory MAIN_CLASS N ARGS...</pre>
  *
@@ -27,7 +28,7 @@ import javax.management.ObjectName;
  * is deleted first, so run it in a directory of its own.
  *
  * Prints one line per measured iteration:
- * {@code iteration I: W ms, nodes N, cct bytes B, bytes/node B/N, heap used H}.
+ * {@code iteration I: W ms, nodes N, node bytes B, heap used H}.
  */
 public final class CctMemory {
     private CctMemory() {}
@@ -57,22 +58,14 @@ public final class CctMemory {
             for (String line : histogram.split("\n")) {
                 // "   1:   123   4567  major.runtime.CallingContext (module)"
                 String[] f = line.trim().split("\\s+");
-                if (f.length < 4 || !f[0].endsWith(":")) {
-                    continue;
-                }
-                String name = f[3];
-                if (name.startsWith("major.runtime.CallingContext")
-                        || name.startsWith("[Lmajor.runtime.CallingContext")) {
-                    bytes += Long.parseLong(f[2]);
-                    if (name.equals("major.runtime.CallingContext")) {
-                        nodes = Long.parseLong(f[1]);
-                    }
+                if (f.length >= 4 && f[0].endsWith(":") && f[3].equals("major.runtime.CallingContext")) {
+                    nodes = Long.parseLong(f[1]);
+                    bytes = Long.parseLong(f[2]);
                 }
             }
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
             System.out.println("iteration " + i + ": " + ms + " ms, nodes " + nodes
-                    + ", cct bytes " + bytes + ", bytes/node " + (nodes == 0 ? 0 : bytes / nodes)
-                    + ", heap used " + heap);
+                    + ", node bytes " + bytes + ", heap used " + heap);
         }
     }
 
