@@ -3,16 +3,16 @@
 # main run N times in one JVM, plain and under `major run --aspect
 # aspects/CctProfiler.aj` (single-phase, the whole JDK woven as it loads);
 # after iterations 1, 2, 5, 10, 20, ... the live nodes and the heap in use
-# after a full collection (bench/cct_memory/CctMemory.java); the tree's
+# after a full collection (bench/cct/CctMemory.java); the tree's
 # memory is the woven run's heap less the plain run's, per node too.
 #
-#   bench/cct_memory.sh
+#   bench/cct/memory.sh
 #
 # Environment: MAJOR_CCT_ITERATIONS (N, default 20), MAJOR_CCT_WORKLOADS
 # (default "xalan antlr4 lucene"), MAJOR_BENCH_JDK17 (default
 # /usr/lib/jvm/java-17-openjdk-amd64).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROOT=$PWD
 JDK=${MAJOR_BENCH_JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 ITER=${MAJOR_CCT_ITERATIONS:-20}
@@ -24,7 +24,7 @@ trap 'rm -rf "$WORK"' EXIT
 # shellcheck disable=SC2086
 cargo run --release -q -p major-tests --example prepare_workloads -- \
   "$JDK" "$WORK/prepared" $WORKLOADS > "$WORK/workloads.tsv"
-"$JDK/bin/javac" -d "$WORK/driver" bench/cct_memory/CctMemory.java
+"$JDK/bin/javac" -d "$WORK/driver" bench/cct/CctMemory.java
 printf '%-8s %9s %10s %10s %11s %12s %10s\n' workload iteration "plain ms" "woven ms" nodes "heap +MB" "bytes/node"
 while IFS=$'\t' read -r name cp main inputs; do
   for mode in plain woven; do
