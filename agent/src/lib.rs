@@ -97,10 +97,11 @@ struct Agent {
 static AGENT: OnceLock<Agent> = OnceLock::new();
 
 // The weaver allocates and frees many small objects for every class; mimalloc
-// (as in the `major` binary) does that faster than the C library's malloc.
+// (as in the `major` binary, word-aligned blocks through its plain calls) does
+// that faster than the C library's malloc.
 // It serves the agent's own (Rust) allocations only, not the JVM's.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: major_weaver::allocator::Allocator = major_weaver::allocator::Allocator;
 
 /// Prints a message of the agent on stderr (a closed stderr is ignored:
 /// the agent never panics on it inside the JVM).

@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod allocator;
 pub mod aspects;
 pub mod check;
 pub mod demo;

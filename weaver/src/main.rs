@@ -23,52 +23,7 @@ use major_weaver::woven_jdk::{JdkWeaveOptions, WovenJdk};
 // Weaving allocates and frees many small objects on several threads at once;
 // mimalloc does that with less time in the allocator than the system's.
 #[global_allocator]
-static ALLOCATOR: Allocator = Allocator;
-
-/// mimalloc, through its plain `malloc`/`realloc` where the alignment asked
-/// for is at most a word's, which every block has (`mimalloc::MiMalloc`
-/// always takes the aligned entry points: some 20 instructions more per call,
-/// over 3 million calls in a weave of java.base); the aligned ones otherwise.
-struct Allocator;
-
-/// The alignment of every block mimalloc's `mi_malloc` returns.
-const WORD: usize = std::mem::size_of::<usize>();
-
-// SAFETY: every block comes from mimalloc and goes back to it; a layout
-// aligned beyond a word takes `MiMalloc`'s aligned calls.
-unsafe impl std::alloc::GlobalAlloc for Allocator {
-    #[inline]
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        if layout.align() <= WORD {
-            unsafe { libmimalloc_sys::mi_malloc(layout.size()).cast() }
-        } else {
-            unsafe { mimalloc::MiMalloc.alloc(layout) }
-        }
-    }
-
-    #[inline]
-    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
-        if layout.align() <= WORD {
-            unsafe { libmimalloc_sys::mi_zalloc(layout.size()).cast() }
-        } else {
-            unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) }
-        }
-    }
-
-    #[inline]
-    unsafe fn dealloc(&self, ptr: *mut u8, _layout: std::alloc::Layout) {
-        unsafe { libmimalloc_sys::mi_free(ptr.cast()) }
-    }
-
-    #[inline]
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        if layout.align() <= WORD {
-            unsafe { libmimalloc_sys::mi_realloc(ptr.cast(), new_size).cast() }
-        } else {
-            unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) }
-        }
-    }
-}
+static ALLOCATOR: major_weaver::allocator::Allocator = major_weaver::allocator::Allocator;
 
 /// Turns transparent huge pages off for this process. mimalloc asks the kernel
 /// for them; where memory is fragmented (say, right after a large JVM exited)

@@ -1,0 +1,77 @@
+//! The global allocator of the `major` binary and the agent: mimalloc, which
+//! serves the weave's many small allocations on several threads at once with
+//! less time in the allocator than the C library's malloc.
+
+use std::alloc::{GlobalAlloc, Layout};
+
+/// mimalloc, through its plain `malloc`/`realloc` where the alignment asked
+/// for is at most a word's, which every block has (`mimalloc::MiMalloc`
+/// always takes the aligned entry points: some 20 instructions more per call,
+/// over 3 million calls in a weave of java.base); the aligned ones otherwise.
+/// Install it with `#[global_allocator] static A: Allocator = Allocator;`.
+pub struct Allocator;
+
+/// The alignment of every block mimalloc's `mi_malloc` returns.
+const WORD: usize = std::mem::size_of::<usize>();
+
+// SAFETY: every block comes from mimalloc and goes back to it; a layout
+// aligned beyond a word takes `MiMalloc`'s aligned calls.
+unsafe impl GlobalAlloc for Allocator {
+    #[inline]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if layout.align() <= WORD {
+            unsafe { libmimalloc_sys::mi_malloc(layout.size()).cast() }
+        } else {
+            unsafe { mimalloc::MiMalloc.alloc(layout) }
+        }
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if layout.align() <= WORD {
+            unsafe { libmimalloc_sys::mi_zalloc(layout.size()).cast() }
+        } else {
+            unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) }
+        }
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
+        unsafe { libmimalloc_sys::mi_free(ptr.cast()) }
+    }
+
+    #[inline]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if layout.align() <= WORD {
+            unsafe { libmimalloc_sys::mi_realloc(ptr.cast(), new_size).cast() }
+        } else {
+            unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Blocks of every alignment come back aligned, keep their contents
+    /// through a reallocation, and are freed by the same allocator.
+    #[test]
+    fn aligned_blocks_round_trip() {
+        for align in [1usize, 2, 4, 8, 16, 64, 4096] {
+            let layout = Layout::from_size_align(24, align).unwrap();
+            // SAFETY: a non-zero size; every block freed with its layout.
+            unsafe {
+                let p = Allocator.alloc_zeroed(layout);
+                assert!(!p.is_null());
+                assert_eq!(p as usize % align, 0, "alignment {align}");
+                assert!(std::slice::from_raw_parts(p, 24).iter().all(|&b| b == 0));
+                p.write_bytes(7, 24);
+                let q = Allocator.realloc(p, layout, 4000);
+                assert_eq!(q as usize % align, 0, "alignment {align} after realloc");
+                assert!(std::slice::from_raw_parts(q, 24).iter().all(|&b| b == 7));
+                Allocator.dealloc(q, Layout::from_size_align(4000, align).unwrap());
+            }
+        }
+    }
+}
