@@ -3,9 +3,10 @@
 //! plugin, Sisu's dependency injection, javac in-process, the plugin
 //! descriptor generator scanning class files) builds major's Maven plugin
 //! (`maven/`) offline with `mvn package`, once as it is and once with every
-//! class woven as it loads by ExecutionCounter and an aspect using `around`,
-//! `cflow` and `thisJoinPoint` together: the woven build writes the same jar
-//! entries as the plain one, and no class fails to weave.
+//! class woven as it loads by ExecutionCounter, ObjectTracker and an aspect
+//! using `around`, `cflow` and `thisJoinPoint`, all three together: the woven
+//! build writes the same jar entries as the plain one, and no class fails to
+//! weave.
 
 mod common;
 
@@ -129,6 +130,7 @@ fn maven_builds_the_same_jar_woven_on_jdk17() {
         &jdk,
         &[
             repo().join("aspects/ExecutionCounter.aj"),
+            repo().join("aspects/ObjectTracker.aj"),
             repo().join("tests/workloads/aspects/WorkloadProfiler.aj"),
         ],
         &work.path().join("cache"),
@@ -138,7 +140,11 @@ fn maven_builds_the_same_jar_woven_on_jdk17() {
     let err = text(&woven.stderr);
     let (seen, wove, failed) = summary(&err);
     let executions = count(&err, "ExecutionCounter: ");
-    eprintln!("Maven under the agent: {seen} classes seen, {wove} woven, {executions} executions");
+    let allocations = count(&err, "ObjectTracker: ");
+    eprintln!(
+        "Maven under the agent: {seen} classes seen, {wove} woven, {executions} executions, \
+         {allocations} allocations"
+    );
     assert_eq!(failed, 0, "{err}");
     // Maven's realms load thousands of classes; most are woven.
     assert!(wove > 3_000 && seen >= wove, "{err}");
@@ -147,6 +153,7 @@ fn maven_builds_the_same_jar_woven_on_jdk17() {
         err.contains("WorkloadProfiler: ") && err.contains(" proceeds"),
         "the around advice did not report: {err}"
     );
+    assert!(allocations > 100_000, "{err}");
 
     let woven_jar = entries(&built_jar(&woven_dir));
     assert_eq!(

@@ -16,8 +16,10 @@
 //!   but for work counted apart by stated rules
 //!   (`counters_agree_between_modes`).
 //!
-//! ExecutionCounter runs apart: woven together with ObjectTracker (in either
-//! mode) the VM does not start (see the lead's report). The runs of one
+//! ExecutionCounter runs apart, so that its counts are those the two-phase
+//! comparison takes. (It once had to: woven together with ObjectTracker the
+//! VM did not start; fixed since, and `maven_build.rs` weaves the three
+//! aspects together.) The runs of one
 //! aspect set share one aspect cache and so one cache of woven classes;
 //! each workload's class path is part of the cache's key, so the JDK's
 //! classes are woven once per workload (about a second of a run of 5–30 s).
