@@ -422,11 +422,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             this,
             esp: Some(esp.cloned().unwrap_or_else(|| sp.clone())),
             sp: Some(sp),
-            subject: Some((
-                decl.clone(),
-                subject.name.clone(),
-                subject.descriptor.clone(),
-            )),
+            subject: Some((decl, subject.name.clone(), subject.descriptor.clone())),
             ..Default::default()
         };
         // Provisional context (locals assigned below) for matching.
