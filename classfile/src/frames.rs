@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use crate::code::{Code, Handler, Insn, Label};
+use crate::code::{Code, Handler, Insn, Label, Layout};
 use crate::constant_pool::Constant;
 use crate::descriptor;
 use crate::error::{Error, ErrorKind, Result};
@@ -19,7 +19,10 @@ use crate::opcodes::{flow, is_store, op, short_form, shuffle_depth, shuffle_slot
 use crate::pool_builder::PoolBuilder;
 
 mod pinned;
-pub use pinned::{compute_pinned, read_stack_map, FrameAt, Original, MIN_SKIPPED_PERCENT};
+pub use pinned::{
+    compute_pinned, compute_pinned_with_layout, read_stack_map, FrameAt, Original,
+    MIN_SKIPPED_PERCENT,
+};
 
 /// The method a body belongs to.
 #[derive(Debug, Clone, Copy)]
@@ -126,6 +129,19 @@ pub fn compute(
     pool: &mut PoolBuilder<'_>,
     hierarchy: &dyn ClassHierarchy,
 ) -> Result<()> {
+    compute_with_layout(code, ctx, pool, hierarchy).map(drop)
+}
+
+/// [`compute`], also giving the layout the StackMapTable was encoded with:
+/// the body's final layout, for writing it
+/// ([`Code::write_attribute`]) while it stays unchanged, without laying it
+/// out once more.
+pub fn compute_with_layout(
+    code: &mut Code,
+    ctx: &MethodContext<'_>,
+    pool: &mut PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<Layout> {
     compute_inner(code, ctx, pool, hierarchy).map_err(|e| {
         e.in_method(ctx.name, ctx.descriptor)
             .in_class(ctx.class_name)
@@ -137,7 +153,7 @@ fn compute_inner(
     ctx: &MethodContext<'_>,
     pool: &mut PoolBuilder<'_>,
     hierarchy: &dyn ClassHierarchy,
-) -> Result<()> {
+) -> Result<Layout> {
     if let Some(i) = code
         .insns
         .iter()
@@ -197,7 +213,7 @@ fn compute_inner(
             code.set_stack_map(0, None);
         }
         pool.keep_frame_types(types);
-        return Ok(());
+        return Ok(layout);
     }
     Err(Error::malformed(None, "branch widening did not settle"))
 }

@@ -20,7 +20,7 @@
 //!   same run, and creates no object (`new`);
 //! * no branch was widened, and every branch target still has a frame.
 
-use crate::code::{Code, CodeAttr, Handler, Insn, Label};
+use crate::code::{Code, CodeAttr, Handler, Insn, Label, Layout};
 use crate::constant_pool::Constant;
 use crate::descriptor;
 use crate::error::Result;
@@ -93,10 +93,24 @@ pub fn compute_keeping(
     pool: &mut PoolBuilder<'_>,
     hierarchy: &dyn ClassHierarchy,
 ) -> Result<Framing> {
-    if try_keep(code, before, ctx, pool)? {
-        return Ok(Framing::Moved);
+    Ok(compute_keeping_with_layout(code, before, ctx, pool, hierarchy)?.0)
+}
+
+/// [`compute_keeping`], also giving the layout the StackMapTable was
+/// encoded with: the body's final layout, for writing it
+/// ([`Code::write_attribute`]) while it stays unchanged, without laying it
+/// out once more.
+pub fn compute_keeping_with_layout(
+    code: &mut Code,
+    before: &Snapshot,
+    ctx: &MethodContext<'_>,
+    pool: &mut PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<(Framing, Layout)> {
+    if let Some(layout) = try_keep(code, before, ctx, pool)? {
+        return Ok((Framing::Moved, layout));
     }
-    compute_pinned(code, before, ctx, pool, hierarchy)
+    compute_pinned_with_layout(code, before, ctx, pool, hierarchy)
 }
 
 /// [`frames::compute_pinned`] with the original body `before`, else
@@ -110,6 +124,18 @@ pub fn compute_pinned(
     pool: &mut PoolBuilder<'_>,
     hierarchy: &dyn ClassHierarchy,
 ) -> Result<Framing> {
+    Ok(compute_pinned_with_layout(code, before, ctx, pool, hierarchy)?.0)
+}
+
+/// [`compute_pinned`], also giving the layout the StackMapTable was encoded
+/// with (see [`compute_keeping_with_layout`]).
+pub fn compute_pinned_with_layout(
+    code: &mut Code,
+    before: &Snapshot,
+    ctx: &MethodContext<'_>,
+    pool: &mut PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+) -> Result<(Framing, Layout)> {
     let original = frames::Original {
         insns: &before.insns,
         handlers: &before.handlers,
@@ -118,14 +144,14 @@ pub fn compute_pinned(
         max_locals: before.max_locals,
         min_skipped_percent: before.min_skipped_percent,
     };
-    match frames::compute_pinned(code, ctx, pool, hierarchy, &original)? {
-        Some(true) => return Ok(Framing::Pinned),
-        Some(false) => return Ok(Framing::Recomputed),
+    match frames::compute_pinned_with_layout(code, ctx, pool, hierarchy, &original)? {
+        Some((true, layout)) => return Ok((Framing::Pinned, layout)),
+        Some((false, layout)) => return Ok((Framing::Recomputed, layout)),
         None => {}
     }
     code.set_stack_map(0, None);
-    frames::compute(code, ctx, pool, hierarchy)?;
-    Ok(Framing::Recomputed)
+    let layout = frames::compute_with_layout(code, ctx, pool, hierarchy)?;
+    Ok((Framing::Recomputed, layout))
 }
 
 /// An inserted run of instructions being checked.
@@ -146,12 +172,12 @@ fn try_keep(
     before: &Snapshot,
     ctx: &MethodContext<'_>,
     pool: &mut PoolBuilder<'_>,
-) -> Result<bool> {
+) -> Result<Option<Layout>> {
     if code.handlers != before.handlers {
-        return Ok(false);
+        return Ok(None);
     }
     if ctx.major_version >= 50 && before.stack_map.is_none() && has_targets(&before.insns) {
-        return Ok(false);
+        return Ok(None);
     }
     let old_locals = before.max_locals;
     // Align: `image[j]` is where original item `j` is now.
@@ -174,7 +200,7 @@ fn try_keep(
         if before.insns.get(j) == Some(insn) {
             if let Some(r) = run.take() {
                 if r.height != 0 {
-                    return Ok(false);
+                    return Ok(None);
                 }
                 let base = if r.at_entry { 0 } else { before.max_stack };
                 max_stack = max_stack.max(usize::from(base) + r.peak);
@@ -198,48 +224,48 @@ fn try_keep(
         });
         match check_inserted(insn, r, old_locals, pool)? {
             Some(top) => max_locals = max_locals.max(top),
-            None => return Ok(false),
+            None => return Ok(None),
         }
     }
     if j != before.insns.len() {
-        return Ok(false);
+        return Ok(None);
     }
     if run.is_some() {
         // Code after the last original instruction is never reached by
         // falling through; a run there would have to end the method, which
         // runs do not.
-        return Ok(false);
+        return Ok(None);
     }
     // Inserted labels must not be branch targets.
     for t in targets(&code.insns, &code.handlers) {
         if code.origin(t).is_none() {
-            return Ok(false);
+            return Ok(None);
         }
     }
     let (widened, layout) = code.widen_jumps_with_layout()?;
     if widened {
-        return Ok(false);
+        return Ok(None);
     }
     if layout.code_len > crate::code::MAX_CODE_LEN {
-        return Ok(false); // frames::compute reports it
+        return Ok(None); // frames::compute reports it
     }
     if ctx.major_version >= 50 {
         if let Some(old) = &before.stack_map {
             let new_offset = |j: usize| layout.insn_offsets[image[j]];
             let Some((data, frame_offsets)) = moved_frames(old, before, &new_offset)? else {
-                return Ok(false);
+                return Ok(None);
             };
             let all_framed = targets(&code.insns, &code.handlers)
                 .map(|t| layout.offset(t))
                 .chain(needs_frame.iter().map(|&i| layout.insn_offsets[i]))
                 .all(|o| frame_offsets.binary_search(&o).is_ok());
             if !all_framed {
-                return Ok(false);
+                return Ok(None);
             }
             let name = pool.utf8("StackMapTable")?;
             code.set_stack_map(name, Some(data));
         } else if !needs_frame.is_empty() {
-            return Ok(false);
+            return Ok(None);
         } else {
             code.set_stack_map(0, None);
         }
@@ -247,11 +273,11 @@ fn try_keep(
         code.set_stack_map(0, None);
     }
     if max_stack > 0xFFFF || max_locals > 0xFFFF {
-        return Ok(false);
+        return Ok(None);
     }
     code.max_stack = max_stack as u16;
     code.max_locals = max_locals as u16;
-    Ok(true)
+    Ok(Some(layout))
 }
 
 /// Checks one inserted instruction against the rules of its run. Returns the
@@ -583,6 +609,7 @@ mod tests {
         code.insns.splice(at..at, run.iter().cloned());
         let mut pool = PoolBuilder::empty();
         try_keep(&mut code, &before, &CTX, &mut pool)
+            .map(|l| l.is_some())
             .unwrap()
             .then_some(code)
     }
@@ -662,7 +689,9 @@ mod tests {
         code.insns.remove(0);
         code.insns.insert(0, Insn::Simple(27)); // iload_1 instead of iload_0
         let mut pool = PoolBuilder::empty();
-        assert!(!try_keep(&mut code, &before, &CTX, &mut pool).unwrap());
+        assert!(try_keep(&mut code, &before, &CTX, &mut pool)
+            .unwrap()
+            .is_none());
     }
 
     /// Frames move with their labels, and `Uninitialized` offsets follow their

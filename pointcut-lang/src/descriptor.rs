@@ -87,6 +87,23 @@ pub fn method_types(d: &str) -> Option<(Vec<TypeRef<'_>>, TypeRef<'_>)> {
     (i == d.len()).then_some((params, ret))
 }
 
+/// The return type of a method descriptor, which is checked as
+/// [`method_types`] checks it, without listing the parameters (for patterns
+/// whose parameter list is `(..)`).
+pub fn method_return(d: &str) -> Option<TypeRef<'_>> {
+    let b = d.as_bytes();
+    if b.first() != Some(&b'(') {
+        return None;
+    }
+    let mut i = 1;
+    while *b.get(i)? != b')' {
+        one(d, &mut i)?;
+    }
+    i += 1;
+    let ret = one(d, &mut i)?;
+    (i == d.len()).then_some(ret)
+}
+
 /// The internal name of an annotation given as a descriptor (`Ljava/lang/Deprecated;`)
 /// or already as an internal name.
 pub fn annotation_name(a: &str) -> &str {
@@ -98,6 +115,28 @@ pub fn annotation_name(a: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn return_type_alone_agrees_with_the_full_parse() {
+        for d in [
+            "()V",
+            "(I[Ljava/lang/String;[[J)V",
+            "(Ljava/util/List;)[Ljava/lang/Object;",
+            "(JD)Z",
+            "",
+            "V",
+            "(",
+            "()",
+            "(I",
+            "(I)",
+            "(Q)V",
+            "(I)VV",
+            "(Ljava/lang/String)V",
+            "([)V",
+        ] {
+            assert_eq!(method_return(d), method_types(d).map(|(_, r)| r), "{d:?}");
+        }
+    }
 
     #[test]
     fn descriptors() {

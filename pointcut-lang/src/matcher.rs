@@ -843,6 +843,22 @@ impl CompiledSignature {
         generic: &dyn Fn() -> Option<(Vec<GenericType>, GenericType)>,
         world: &dyn TypeWorld,
     ) -> bool {
+        // `(..)`: any parameters; the descriptor is only checked, its
+        // parameters not listed (most call and execution patterns).
+        if !self.generic && matches!(self.params.as_slice(), [Param::Ellipsis]) {
+            let Some(ret) = descriptor::method_return(d) else {
+                return false;
+            };
+            if let Some(r) = &self.ret {
+                if !match_tp(r, ret, Annots::Ask, world) {
+                    return false;
+                }
+            }
+            return self
+                .decl
+                .as_ref()
+                .is_none_or(|t| match_tp(t, TypeRef::class(owner), annots, world));
+        }
         let Some((params, ret)) = descriptor::method_types(d) else {
             return false;
         };

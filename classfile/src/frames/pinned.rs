@@ -69,6 +69,19 @@ pub fn compute_pinned(
     hierarchy: &dyn ClassHierarchy,
     original: &Original<'_>,
 ) -> Result<Option<bool>> {
+    Ok(compute_pinned_with_layout(code, ctx, pool, hierarchy, original)?.map(|(kept, _)| kept))
+}
+
+/// [`compute_pinned`], also giving, where it applies, the layout the
+/// StackMapTable was encoded with (the body's final layout; see
+/// [`super::compute_with_layout`]).
+pub fn compute_pinned_with_layout(
+    code: &mut Code,
+    ctx: &MethodContext<'_>,
+    pool: &mut PoolBuilder<'_>,
+    hierarchy: &dyn ClassHierarchy,
+    original: &Original<'_>,
+) -> Result<Option<(bool, Layout)>> {
     if ctx.major_version < 50 || original.stack_map.is_none() {
         return Ok(None);
     }
@@ -123,7 +136,7 @@ pub fn compute_pinned(
     let data = encode_frames(&frames, initial, &mut types, &layout, pool)?;
     pool.keep_frame_types(types);
     code.set_stack_map(name, if frames.is_empty() { None } else { Some(data) });
-    Ok(Some(kept))
+    Ok(Some((kept, layout)))
 }
 
 /// One frame of a `StackMapTable`, as verification types per slot.

@@ -532,7 +532,7 @@ impl<'p> Weaver<'p> {
                     helpers.rollback(undo.5);
                 }};
             }
-            let (code, written) = loop {
+            let (code, layout) = loop {
                 let mut code = Code::decode(&parsed, &class.pool).map_err(in_member)?;
                 let before = Snapshot::of(&code);
                 // Thread's constructors that call Object.<init> mark the
@@ -621,9 +621,11 @@ impl<'p> Weaver<'p> {
                     }
                     Ok(())
                 });
+                // The body's final layout, from the frame computation: the
+                // body is written with it (`None`: not changed, not written).
                 let framed = woven.and_then(|()| {
                     if !changed && !inherited {
-                        return Ok(false);
+                        return Ok(None);
                     }
                     emit::compact_locals(&mut code.insns);
                     match &original {
@@ -641,36 +643,44 @@ impl<'p> Weaver<'p> {
                                 // The original frames hold where the code
                                 // did not change: computed only from the
                                 // guards on.
-                                kept_frames::compute_pinned(
+                                Ok(Some(
+                                    kept_frames::compute_pinned_with_layout(
+                                        &mut code,
+                                        &before,
+                                        &mctx,
+                                        &mut edit.pool,
+                                        index,
+                                    )?
+                                    .1,
+                                ))
+                            } else {
+                                code.set_stack_map(0, None);
+                                Ok(Some(frames::compute_with_layout(
                                     &mut code,
-                                    &before,
                                     &mctx,
                                     &mut edit.pool,
                                     index,
-                                )?;
-                            } else {
-                                code.set_stack_map(0, None);
-                                frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
+                                )?))
                             }
                         }
-                        _ => {
-                            kept_frames::compute_keeping(
+                        _ => Ok(Some(
+                            kept_frames::compute_keeping_with_layout(
                                 &mut code,
                                 &before,
                                 &mctx,
                                 &mut edit.pool,
                                 index,
-                            )?;
-                        }
+                            )?
+                            .1,
+                        )),
                     }
-                    Ok(true)
                 });
                 match framed {
-                    Ok(written) => {
+                    Ok(layout) => {
                         if let Some(snap) = snapshot {
                             snapshots.insert(member.descriptor.clone(), (mi, member.clone(), snap));
                         }
-                        break (code, written);
+                        break (code, layout);
                     }
                     Err(e) if self.can_skip(&e) => {
                         take_back!(undo);
@@ -701,11 +711,11 @@ impl<'p> Weaver<'p> {
                     Err(e) => return Err(in_member(e)),
                 }
             };
-            if !written {
+            let Some(layout) = layout else {
                 continue;
-            }
+            };
             let mut out = Vec::new();
-            code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
+            code.write_attribute(attr.name_index, &layout, &mut out)?;
             edit.methods.insert(mi, method_with_code(m, &out));
         }
         // Constructors that delegate with this(..): their initialization join
@@ -766,10 +776,10 @@ impl<'p> Weaver<'p> {
                 bypass::mark_construction(&mut code, &mut edit.pool)?;
             }
             code.set_stack_map(0, None);
-            frames::compute(&mut code, &mctx, &mut edit.pool, index)?;
+            let layout = frames::compute_with_layout(&mut code, &mctx, &mut edit.pool, index)?;
             let attr = m.attribute("Code").expect("constructor with code");
             let mut out = Vec::new();
-            code.write_attribute(attr.name_index, &code.layout(), &mut out)?;
+            code.write_attribute(attr.name_index, &layout, &mut out)?;
             edit.methods.insert(*mi, method_with_code(m, &out));
         }
         // A static initialization join point for classes without <clinit>, as ajc has.

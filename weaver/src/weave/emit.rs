@@ -61,6 +61,17 @@ pub fn compact_locals(insns: &mut [Insn]) {
     }
 }
 
+/// The descriptor of class `name` (internal form): `Lname;`. Built by hand:
+/// `format!` costs several times as much, and shadows ask for one or more
+/// each.
+pub fn object_descriptor(name: &str) -> String {
+    let mut d = String::with_capacity(name.len() + 2);
+    d.push('L');
+    d.push_str(name);
+    d.push(';');
+    d
+}
+
 /// Slots a value of descriptor `d` takes.
 pub fn size(d: &str) -> u16 {
     if d == "J" || d == "D" {

@@ -264,7 +264,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         }
         let m = self.member;
         let is_static = m.access & ACC_STATIC != 0;
-        let this = (!is_static).then(|| format!("L{};", self.cls.name));
+        let this = (!is_static).then(|| emit::object_descriptor(&self.cls.name));
         let (params, ret) = descriptor::parse_method(&m.descriptor)?;
         let mut slot = u16::from(!is_static);
         let mut args = Vec::new();

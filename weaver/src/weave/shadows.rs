@@ -11,11 +11,11 @@ use major_classfile::opcodes::op;
 use major_classfile::{descriptor, Insn, Label, Result};
 use major_pointcut_lang::matcher::ShadowKind;
 
-use super::aspect_classes;
 use super::method::{ClassData, MemberData, MethodWeave};
 use super::plan::Source;
 use super::statics::StaticPartSpec;
 use super::THROWABLE;
+use super::{aspect_classes, emit};
 
 /// `ACC_SYNTHETIC` of a class member.
 const ACC_SYNTHETIC: u16 = 0x1000;
@@ -375,7 +375,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             || f.kind == ShadowKind::ConstructorCall;
         let before_super = self.super_call.is_some_and(|s| f.at < s);
         let this = (self.member.access & ACC_STATIC == 0 && !before_super)
-            .then(|| format!("L{};", self.cls.name));
+            .then(|| emit::object_descriptor(&self.cls.name));
         // Operand descriptors (bottom to top) and the result.
         let (target_desc, arg_descs, result): (Option<String>, Vec<String>, Option<String>) =
             match f.kind {
@@ -385,11 +385,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                         if f.owner.starts_with('[') {
                             f.owner.clone()
                         } else {
-                            format!("L{};", f.owner)
+                            emit::object_descriptor(&f.owner)
                         }
                     });
                     let result = if f.kind == ShadowKind::ConstructorCall {
-                        Some(format!("L{};", f.owner))
+                        Some(emit::object_descriptor(&f.owner))
                     } else {
                         (ret != "V").then(|| ret.to_string())
                     };
@@ -400,18 +400,20 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
                     )
                 }
                 ShadowKind::FieldGet => (
-                    (!is_static_target).then(|| format!("L{};", f.owner)),
+                    (!is_static_target).then(|| emit::object_descriptor(&f.owner)),
                     Vec::new(),
                     Some(f.descriptor.clone()),
                 ),
                 ShadowKind::FieldSet => (
-                    (!is_static_target).then(|| format!("L{};", f.owner)),
+                    (!is_static_target).then(|| emit::object_descriptor(&f.owner)),
                     vec![f.descriptor.clone()],
                     None,
                 ),
                 _ => (
                     None,
-                    vec![format!("L{};", f.handler_type.clone().unwrap_or_default())],
+                    vec![emit::object_descriptor(
+                        f.handler_type.as_deref().unwrap_or_default(),
+                    )],
                     None,
                 ),
             };
@@ -420,11 +422,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             this,
             esp: Some(esp.cloned().unwrap_or_else(|| sp.clone())),
             sp: Some(sp),
-            subject: Some((
-                decl.clone(),
-                subject.name.clone(),
-                subject.descriptor.clone(),
-            )),
+            subject: Some((decl, subject.name.clone(), subject.descriptor.clone())),
             ..Default::default()
         };
         // Provisional context (locals assigned below) for matching.
