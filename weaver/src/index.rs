@@ -474,6 +474,10 @@ impl ClassIndex {
                 Ok((name, Some(info), kept))
             })
             .collect();
+        // Room for them all at once: a table grown step by step is copied
+        // into fresh pages at each step.
+        self.classes.reserve(chosen.len());
+        self.input_names.reserve(chosen.len());
         for (&(_, i), r) in chosen.iter().zip(found) {
             let (name, info, kept) = r?;
             self.input_names.insert((id, i as u32), name.clone());

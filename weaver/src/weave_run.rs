@@ -437,6 +437,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         }
     }
     let total = inputs.iter().map(|a| a.entries().len() as u64).sum();
+    // At most a record per entry: reserved once rather than grown (each
+    // growth copies the records into fresh pages).
+    report.class_records.reserve(total as usize);
     let mut progress = crate::progress::Progress::start("weaving", total);
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);

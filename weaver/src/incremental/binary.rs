@@ -58,6 +58,25 @@ impl Writer {
         Writer { buf }
     }
 
+    /// A part of a file, to be appended to one with [`raw`](Self::raw):
+    /// no first line.
+    pub fn part(capacity: usize) -> Writer {
+        Writer {
+            buf: Vec::with_capacity(capacity),
+        }
+    }
+
+    /// Bytes as they are (a [`part`](Self::part)'s, from
+    /// [`into_part`](Self::into_part)).
+    pub fn raw(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// What a [`part`](Self::part) holds, without a digest.
+    pub fn into_part(self) -> Vec<u8> {
+        self.buf
+    }
+
     /// A number.
     pub fn num(&mut self, mut n: u64) {
         loop {

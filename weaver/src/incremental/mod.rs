@@ -53,7 +53,7 @@ use crate::report::MajorError;
 use crate::weave::{ClassOutcome, DeclareHit, Weaver};
 use crate::weave_run::{WeaveOptions, WeaveReport};
 use deps::{Deps, Level};
-use stamps::{FileStamp, Known, Mark, Recorded, StampFile};
+use stamps::{FileStamp, Known, Mark, StampFile};
 use state::{hex, ClassPrint, Dep, EntryRecord, State, StoredOutcome, STATE_FILE};
 
 /// The output directories this process checked, with
@@ -472,12 +472,15 @@ impl Stamped {
             return PendingStamps {
                 path: None,
                 file: StampFile::default(),
+                inputs: Vec::new(),
             };
         };
         let hashes: HashMap<(usize, &str), &str> = records
             .iter()
             .map(|r| ((r.input, r.name.as_str()), r.hash.as_str()))
             .collect();
+        // Encoded from what this weave holds (borrowed): no map of the
+        // entries is built for it.
         let inputs = self
             .inputs
             .iter()
@@ -491,23 +494,18 @@ impl Stamped {
                         let (mark, known) = &self.now[k][i];
                         let hash = hashes.get(&(k, e.name.as_str()))?;
                         let class = match known {
-                            Some(k) => k.class.clone(),
-                            None => index.input_class_name(a, i).map(Arc::from),
+                            Some(k) => k.class.as_deref(),
+                            None => index.input_class_name(a, i),
                         };
-                        let known = Known {
-                            hash: hash.to_string(),
+                        Some(stamps::EntryStamp {
+                            name: &e.name,
+                            hash,
                             class,
-                        };
-                        Some((
-                            e.name.clone(),
-                            Recorded {
-                                mark: (*mark)?,
-                                known,
-                            },
-                        ))
+                            mark: (*mark)?,
+                        })
                     })
                     .collect();
-                (text.clone(), entries)
+                (text.as_str(), entries)
             })
             .collect();
         let file = StampFile {
@@ -515,11 +513,12 @@ impl Stamped {
             image: self.image,
             output: None,
             classpath: self.classpath.clone(),
-            inputs,
+            inputs: Vec::new(),
         };
         PendingStamps {
             path: Some(path.clone()),
             file,
+            inputs: stamps::encode_inputs(inputs),
         }
     }
 
@@ -535,14 +534,17 @@ impl Stamped {
 /// ([`save`](Self::save), or [`write_beside`] for a jar).
 pub struct PendingStamps {
     path: Option<PathBuf>,
+    /// All but the inputs' entries.
     file: StampFile,
+    /// The inputs' entries, encoded ([`stamps::encode_inputs`]).
+    inputs: Vec<u8>,
 }
 
 impl PendingStamps {
     /// Saves them (best effort).
     pub fn save(self) {
         if let Some(path) = &self.path {
-            stamps::save(path, &self.file);
+            stamps::save_encoded(path, &self.file, &self.inputs);
         }
     }
 }
@@ -825,10 +827,12 @@ impl Session {
         let global = sorted(global);
         let Session { dir, key, stamped } = self;
         let found = previous(&dir, &key, index, &global, advice, &stamped);
+        // One record per input entry: allocated once, not grown.
+        let inputs = stamped.inputs.iter().map(|(a, _)| a.entries().len()).sum();
         let mut recorder = Recorder {
             key,
             global,
-            entries: Vec::new(),
+            entries: Vec::with_capacity(inputs),
             why: None,
             reuse: None,
             stamped,
@@ -841,7 +845,15 @@ impl Session {
             }
         };
         if let Some(jar) = p.jar {
-            let mut by_name: Vec<HashMap<String, usize>> = Vec::new();
+            // Sized for the inputs' entries now (most are the old ones).
+            let mut by_name: Vec<HashMap<String, usize>> = recorder
+                .stamped
+                .inputs
+                .iter()
+                .map(|(a, _)| {
+                    HashMap::with_capacity_and_hasher(a.entries().len(), Default::default())
+                })
+                .collect();
             let mut entries = Vec::with_capacity(p.old.entries.len());
             for (i, e) in p.old.entries.into_iter().enumerate() {
                 if by_name.len() <= e.input {
@@ -992,14 +1004,16 @@ fn check_outcomes(s: State, advice: usize) -> Result<State, String> {
     Ok(s)
 }
 
-/// The new state of a weave, entry by entry.
+/// The new state of a weave, entry by entry. `known`: what classes of the
+/// old table are now (their prints are moved into the new table, those of
+/// other classes computed).
 fn new_state(
     index: &ClassIndex,
     key: String,
     global: Vec<(Dep, Level)>,
     entries: Vec<EntryRecord>,
     added: Vec<String>,
-    known: &BTreeMap<String, ClassPrint>,
+    mut known: BTreeMap<String, ClassPrint>,
 ) -> State {
     // The levels asked of each class, as bits (most records share their
     // names' allocations: keyed by the name's address first).
@@ -1013,17 +1027,35 @@ fn new_state(
     for (n, bits) in by_address.into_values() {
         *levels.entry(n).or_default() |= bits;
     }
-    let wanted: BTreeMap<String, BTreeSet<Level>> = levels
-        .into_iter()
-        .map(|(n, bits)| {
-            let set = LEVELS.into_iter().filter(|&l| bits & bit(l) != 0).collect();
-            (n.to_string(), set)
-        })
-        .collect();
-    let table = prints(index, &wanted, known, true);
+    // A class `known` holds keeps its prints (moved, not copied: the same
+    // as `prints` would give, which takes them from there), the levels no
+    // longer asked dropped; the others are computed.
+    let mut table: Vec<(String, ClassPrint)> = Vec::with_capacity(levels.len());
+    let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
+    for (n, bits) in levels {
+        let set: BTreeSet<Level> = LEVELS.into_iter().filter(|&l| bits & bit(l) != 0).collect();
+        match known.remove_entry(n) {
+            Some((name, mut p)) if set.iter().all(|l| p.levels.contains_key(l)) => {
+                p.levels.retain(|l, _| set.contains(l));
+                table.push((name, p));
+            }
+            _ => {
+                wanted.insert(n.to_string(), set);
+            }
+        }
+    }
+    // (Put back what a class asked at a new level needs: its old prints.)
+    let mut rest = BTreeMap::new();
+    for name in wanted.keys() {
+        if let Some(p) = known.remove(name) {
+            rest.insert(name.clone(), p);
+        }
+    }
+    table.extend(prints(index, &wanted, &rest, true));
+    table.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     State {
         key,
-        table,
+        table: table.into_iter().collect(),
         global,
         entries,
         added,
@@ -1359,7 +1391,7 @@ impl Recorder {
                 ..Summary::default()
             },
         };
-        let state = new_state(index, self.key, self.global, self.entries, added, &now);
+        let state = new_state(index, self.key, self.global, self.entries, added, now);
         let bytes = state.to_bytes();
         let pending = self.stamped.pending(index, &bytes, &state.entries);
         (bytes, summary, pending)
@@ -1588,7 +1620,7 @@ impl Update {
             self.global,
             self.records,
             added.iter().map(|(n, _)| n.clone()).collect(),
-            &self.now,
+            std::mem::take(&mut self.now),
         );
         let gone: Vec<&String> = old_files.difference(&files).collect();
         report.notes.append(&mut self.notes);

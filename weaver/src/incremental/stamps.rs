@@ -346,11 +346,78 @@ fn read_stamp(r: &mut Reader) -> Result<Option<FileStamp>, binary::Error> {
     }
 }
 
+/// One entry as a stamps file records it (borrowed: see [`encode_inputs`]).
+#[derive(Debug, Clone, Copy)]
+pub struct EntryStamp<'a> {
+    /// The entry's name in its input.
+    pub name: &'a str,
+    /// SHA-256 of its bytes, hex.
+    pub hash: &'a str,
+    /// The name in the class's bytes, if it is a class.
+    pub class: Option<&'a str>,
+    /// How it is told unchanged.
+    pub mark: Mark,
+}
+
+/// The inputs part of a stamps file ([`StampFile::inputs`]), encoded: per
+/// input its absolute path and its entries, each list sorted here by name (a
+/// name listed twice is recorded once, its first listing). What
+/// [`StampFile::to_bytes`] writes of its own inputs; a weave encodes its
+/// entries with it without building a [`StampFile`]'s maps
+/// ([`save_encoded`]).
+pub fn encode_inputs<'a>(inputs: Vec<(&'a str, Vec<EntryStamp<'a>>)>) -> Vec<u8> {
+    let entries: usize = inputs.iter().map(|(_, e)| e.len()).sum();
+    // Room for it all at once (about 160 bytes per entry on guava): growing
+    // it would copy it into fresh pages, each a page fault.
+    let mut w = Writer::part(256 * entries + 64);
+    w.num(inputs.len() as u64);
+    for (path, mut entries) in inputs {
+        entries.sort_by(|a, b| a.name.cmp(b.name));
+        entries.dedup_by(|a, b| a.name == b.name);
+        w.text(path);
+        w.num(entries.len() as u64);
+        for e in entries {
+            w.text(e.name);
+            w.print(e.hash);
+            match e.class {
+                None => w.byte(0),
+                Some(c) => {
+                    w.byte(1);
+                    w.text(c);
+                }
+            }
+            e.mark.write(&mut w);
+        }
+    }
+    w.into_part()
+}
+
 impl StampFile {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let entries: usize = self.inputs.iter().map(|(_, e)| e.len()).sum();
-        let mut w = Writer::new(HEADER, 128 * entries + 1024);
+        let inputs = self
+            .inputs
+            .iter()
+            .map(|(path, entries)| {
+                let entries = entries
+                    .iter()
+                    .map(|(n, r)| EntryStamp {
+                        name: n,
+                        hash: &r.known.hash,
+                        class: r.known.class.as_deref(),
+                        mark: r.mark,
+                    })
+                    .collect();
+                (path.as_str(), entries)
+            })
+            .collect();
+        self.with_inputs(&encode_inputs(inputs))
+    }
+
+    /// The file's bytes, with `inputs` ([`encode_inputs`]) for its inputs
+    /// (its own are not written).
+    pub fn with_inputs(&self, inputs: &[u8]) -> Vec<u8> {
+        let mut w = Writer::new(HEADER, inputs.len() + 1024);
         w.print(&self.state);
         write_stamp(&mut w, &self.image);
         match &self.output {
@@ -366,25 +433,7 @@ impl StampFile {
             w.text(p);
             write_stamp(&mut w, s);
         }
-        w.num(self.inputs.len() as u64);
-        for (path, entries) in &self.inputs {
-            w.text(path);
-            w.num(entries.len() as u64);
-            let mut names: Vec<(&String, &Recorded)> = entries.iter().collect();
-            names.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            for (n, r) in names {
-                w.text(n);
-                w.print(&r.known.hash);
-                match r.known.class.as_deref() {
-                    None => w.byte(0),
-                    Some(c) => {
-                        w.byte(1);
-                        w.text(c);
-                    }
-                }
-                r.mark.write(&mut w);
-            }
-        }
+        w.raw(inputs);
         w.finish()
     }
 
@@ -449,6 +498,17 @@ pub fn stamps_path(cache: &Path, output: &Path) -> PathBuf {
 /// Writes `file` to `path` (by temporary file and rename); best effort: a
 /// stamps file that cannot be written only costs the next weave time.
 pub fn save(path: &Path, file: &StampFile) {
+    save_bytes(path, &file.to_bytes());
+}
+
+/// Writes `file` with `inputs` ([`encode_inputs`]) for its inputs to `path`,
+/// as [`save`] does.
+pub fn save_encoded(path: &Path, file: &StampFile, inputs: &[u8]) {
+    save_bytes(path, &file.with_inputs(inputs));
+}
+
+/// Writes `bytes` to `path` (by temporary file and rename), best effort.
+fn save_bytes(path: &Path, bytes: &[u8]) {
     let Some(dir) = path.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;
@@ -456,7 +516,7 @@ pub fn save(path: &Path, file: &StampFile) {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    if std::fs::write(&tmp, file.to_bytes()).is_ok() && std::fs::rename(&tmp, path).is_err() {
+    if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
 }
@@ -515,6 +575,27 @@ mod tests {
             inputs: vec![("/in".into(), entries)],
         };
         let bytes = f.to_bytes();
+        // The same entries encoded from borrowed parts, in any order: the
+        // same file.
+        let mut listed: Vec<EntryStamp> = f.inputs[0]
+            .1
+            .iter()
+            .map(|(n, r)| EntryStamp {
+                name: n,
+                hash: &r.known.hash,
+                class: r.known.class.as_deref(),
+                mark: r.mark,
+            })
+            .collect();
+        for turn in 0..listed.len() {
+            listed.rotate_left(1);
+            let head = StampFile {
+                inputs: Vec::new(),
+                ..f.clone()
+            };
+            let inputs = encode_inputs(vec![("/in", listed.clone())]);
+            assert_eq!(head.with_inputs(&inputs), bytes, "turn {turn}");
+        }
         assert_eq!(StampFile::parse(&bytes), Some(f));
         for at in (0..bytes.len()).step_by(3) {
             let mut b = bytes.clone();

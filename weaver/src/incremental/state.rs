@@ -156,7 +156,10 @@ impl State {
                 last = i;
             }
         };
-        let mut w = Writer::new(HEADER, 64 * (self.table.len() + self.entries.len()) + 1024);
+        // Room for the whole file at once (about 150 bytes per class and per
+        // entry on guava): growing it would copy it into fresh pages, each a
+        // page fault; room left untouched costs none.
+        let mut w = Writer::new(HEADER, 256 * (self.table.len() + self.entries.len()) + 4096);
         w.text(&self.key);
         w.num(self.table.len() as u64);
         for (name, p) in &self.table {
