@@ -9,16 +9,20 @@
 //!   woven code it reaches must run its original code. The flag is a field added
 //!   to `java.lang.Thread` ([`DIB_FIELD`]).
 //!
-//! Both are checked once, on entry of every woven method: the BIB inline, as
+//! Both are checked once per invocation of every woven method: the BIB as
 //! one read of the static flag [`BOOTED`] (set by `VM.initLevel` when the VM
-//! has booted: [`hook_boot`]), so that the bootstrap, all of it interpreted,
-//! pays no call; then the DIB by [`BYPASS`]`.active()`. What the check decides
-//! holds for the whole invocation, in one of two forms ([`BypassForm`]):
+//! has booted: [`hook_boot`]), then the DIB. What the check decides holds for
+//! the whole invocation, in one of two forms ([`BypassForm`]):
 //!
-//! * **guards** (the default): the decision goes into a local ([`decide`]);
-//!   each woven shadow tests it ([`guard`]) and runs either its woven code or
-//!   its original instruction; an execution's advice calls and cflow entries
-//!   are skipped one by one. A method grows by its advice code only.
+//! * **guards** (the default): the decision goes into a local on entry
+//!   ([`decide`]: one call of [`BYPASS`]`.bypassed()`); each woven shadow
+//!   tests it ([`guard`]) and runs either its woven code or its original
+//!   instruction; an execution's advice calls and cflow entries are skipped
+//!   one by one. A method grows by its advice code only. Where the decision
+//!   would serve one before advice without parameters and nothing else (an
+//!   advice on every execution), the decision and the advice call are one
+//!   call of a dispatch method of the bypass class ([`Dispatch`]), 3 bytes
+//!   of bytecode: the inlining budgets of HotSpot count bytes.
 //! * **duplicate** (FERRARI's): each woven method holds its woven body and,
 //!   after it, its original body, and the check branches to the original
 //!   ([`duplicate`]). A method doubles.
@@ -90,6 +94,8 @@ pub fn never_woven(class: &str) -> bool {
 /// }
 /// static boolean enter() { Thread t = currentThread(); boolean p = t.major$dib; t.major$dib = true; return p; }
 /// static void restore(boolean p) { Thread.currentThread().major$dib = p; }
+/// static boolean bypassed() { return !booted || active(); }   // inlined
+/// static void <dispatch>() { ... }   // one per `Dispatch`
 /// ```
 ///
 /// `booted` is deliberately not volatile. It changes once, from false to
