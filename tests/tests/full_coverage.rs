@@ -19,7 +19,7 @@ use major_tests::method_counts::{
 use major_tests::{javac, jdk17, jdk25, linkall, run_linkall, skip};
 use major_weaver::index::ClassIndex;
 use major_weaver::jdk::Jdk;
-use major_weaver::weave::bypass::{bypass_class_with, BypassForm, Bypasses, BYPASS};
+use major_weaver::weave::bypass::{bypass_class_with, dispatches_in, BypassForm, Bypasses, BYPASS};
 use major_weaver::weave_run::{run, WeaveOptions, WeaveReport};
 
 fn repo() -> PathBuf {
@@ -67,13 +67,16 @@ fn aspect(name: &str) -> PathBuf {
     repo().join(format!("aspects/{name}.aj"))
 }
 
-/// A copy of the woven jar `from` whose bypass class checks only `bypasses`.
+/// A copy of the woven jar `from` whose bypass class checks only `bypasses`
+/// (with the same dispatch methods, which the woven code calls).
 fn with_bypasses(from: &Path, to: &Path, bypasses: Bypasses) -> PathBuf {
     let index = ClassIndex::new();
-    let class = bypass_class_with(52, &index, bypasses).unwrap();
     let input = Archive::open(from).unwrap();
-    let mut out = OutputArchive::create(to, OutputKind::Zip).unwrap();
     let name = format!("{BYPASS}.class");
+    let at = input.entries().iter().position(|e| e.name == name).unwrap();
+    let dispatches = dispatches_in(&input.read(at).unwrap()).unwrap();
+    let class = bypass_class_with(52, &index, bypasses, &dispatches).unwrap();
+    let mut out = OutputArchive::create(to, OutputKind::Zip).unwrap();
     for (i, e) in input.entries().iter().enumerate() {
         if e.name == name {
             out.write(&name, &class).unwrap();

@@ -46,6 +46,7 @@ const BASE: &str = "java.base";
 /// order.
 pub fn full_coverage_classes(
     classes: impl IntoIterator<Item = (String, Vec<u8>)>,
+    dispatches: &[bypass::Dispatch],
     index: &ClassIndex,
 ) -> Result<Vec<(String, Vec<u8>)>, MajorError> {
     let mut out = Vec::new();
@@ -54,7 +55,7 @@ pub fn full_coverage_classes(
             .map_err(|e| MajorError::Usage(format!("{n} with the DIB set: {e}")))?;
         out.push((n, wrapped));
     }
-    let b = bypass::bypass_class(52, index)
+    let b = bypass::bypass_class(52, index, dispatches)
         .map_err(|e| MajorError::Usage(format!("bypass class: {e}")))?;
     out.push((format!("{}.class", bypass::BYPASS), b));
     Ok(out)
@@ -223,6 +224,7 @@ impl<'p> LoadTimeWeaver<'p> {
             .map(|(n, b)| (n.to_string(), b.to_vec()));
         let added = full_coverage_classes(
             classes.into_iter().chain(extra_classes).chain(runtime),
+            &weaver.dispatches(),
             index,
         )?;
         let added_names = added

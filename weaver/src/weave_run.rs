@@ -593,6 +593,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                 .chain(&extra_classes)
                 .cloned()
                 .chain(runtime_classes),
+            &weaver.dispatches(),
             &index,
         )?
     } else {

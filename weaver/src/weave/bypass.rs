@@ -9,16 +9,20 @@
 //!   woven code it reaches must run its original code. The flag is a field added
 //!   to `java.lang.Thread` ([`DIB_FIELD`]).
 //!
-//! Both are checked once, on entry of every woven method: the BIB inline, as
+//! Both are checked once per invocation of every woven method: the BIB as
 //! one read of the static flag [`BOOTED`] (set by `VM.initLevel` when the VM
-//! has booted: [`hook_boot`]), so that the bootstrap, all of it interpreted,
-//! pays no call; then the DIB by [`BYPASS`]`.active()`. What the check decides
-//! holds for the whole invocation, in one of two forms ([`BypassForm`]):
+//! has booted: [`hook_boot`]), then the DIB. What the check decides holds for
+//! the whole invocation, in one of two forms ([`BypassForm`]):
 //!
-//! * **guards** (the default): the decision goes into a local ([`decide`]);
-//!   each woven shadow tests it ([`guard`]) and runs either its woven code or
-//!   its original instruction; an execution's advice calls and cflow entries
-//!   are skipped one by one. A method grows by its advice code only.
+//! * **guards** (the default): the decision goes into a local on entry
+//!   ([`decide`]: one call of [`BYPASS`]`.bypassed()`); each woven shadow
+//!   tests it ([`guard`]) and runs either its woven code or its original
+//!   instruction; an execution's advice calls and cflow entries are skipped
+//!   one by one. A method grows by its advice code only. Where the decision
+//!   would serve one before advice without parameters and nothing else (an
+//!   advice on every execution), the decision and the advice call are one
+//!   call of a dispatch method of the bypass class ([`Dispatch`]), 3 bytes
+//!   of bytecode: the inlining budgets of HotSpot count bytes.
 //! * **duplicate** (FERRARI's): each woven method holds its woven body and,
 //!   after it, its original body, and the check branches to the original
 //!   ([`duplicate`]). A method doubles.
@@ -90,6 +94,8 @@ pub fn never_woven(class: &str) -> bool {
 /// }
 /// static boolean enter() { Thread t = currentThread(); boolean p = t.major$dib; t.major$dib = true; return p; }
 /// static void restore(boolean p) { Thread.currentThread().major$dib = p; }
+/// static boolean bypassed() { return !booted || active(); }   // inlined
+/// static void <dispatch>() { ... }   // one per `Dispatch`
 /// ```
 ///
 /// `booted` is deliberately not volatile. It changes once, from false to
@@ -101,7 +107,11 @@ pub fn never_woven(class: &str) -> bool {
 /// woven `ArrayList.get`/`size` calls with an empty advice, 3.4 ns per call
 /// against 0.52 ns (and 0.54 ns unwoven), because without the barrier C2
 /// hoists the bypass checks out of the loop.
-pub fn bypass_class(major_version: u16, hierarchy: &dyn ClassHierarchy) -> Result<Vec<u8>> {
+pub fn bypass_class(
+    major_version: u16,
+    hierarchy: &dyn ClassHierarchy,
+    dispatches: &[Dispatch],
+) -> Result<Vec<u8>> {
     bypass_class_with(
         major_version,
         hierarchy,
@@ -109,7 +119,93 @@ pub fn bypass_class(major_version: u16, hierarchy: &dyn ClassHierarchy) -> Resul
             bib: true,
             dib: true,
         },
+        dispatches,
     )
+}
+
+/// An advice that woven code calls through a dispatch method of [`BYPASS`]
+/// where the bypass decision serves that call alone
+/// (`MethodWeave::fuse_dispatch`): an instance method without parameters of
+/// a singleton aspect.
+///
+/// ```java
+/// static void NAME() {   // in java.lang.MajorBypass
+///     if (!booted) return;
+///     Thread t = Thread.currentThread();
+///     if (t == null || t.major$dib) return;
+///     Aspect a = Aspect.major$instance;
+///     (a != null ? a : Aspect.aspectOf()).METHOD();
+/// }
+/// ```
+///
+/// The woven method's entry is then one `invokestatic` (3 bytes) where the
+/// decision and the call took 30. HotSpot's inlining budgets count bytecode
+/// bytes: C1 inlines no method over 35 bytes (`C1MaxInlineSize`), C2 none
+/// over 35 at a call site it does not find hot (`MaxInlineSize`), so with
+/// 30 bytes on entry every woven method of more than 5 bytes stopped being
+/// inlined there; with 3, most getters and small methods are inlined as
+/// before. The dispatch itself (38 bytes) is over C1's budget, on purpose:
+/// C1 calls it (measured: inlined into every C1 compilation, with
+/// `@ForceInline`, C1 compiled a third as fast and the woven runs were
+/// slower than with the 30-byte entry), C2 inlines it (its call site runs
+/// on every invocation, so C2 finds it hot), and it is compiled early,
+/// being called from everywhere: interpreted woven code makes one call to
+/// compiled code per advised execution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dispatch {
+    /// The dispatch method's name in [`BYPASS`] (descriptor `()V`).
+    pub name: String,
+    /// The aspect class (internal name), whose singleton runs the advice.
+    pub aspect: String,
+    /// The advice method of the aspect.
+    pub method: String,
+    /// Its descriptor (no parameters).
+    pub descriptor: String,
+}
+
+impl Dispatch {
+    /// The dispatch of advice `method` (descriptor `descriptor`) of `aspect`,
+    /// if it can have one: no parameters.
+    pub fn of(aspect: &str, method: &str, descriptor: &str) -> Option<Dispatch> {
+        descriptor.starts_with("()").then(|| Dispatch {
+            name: format!("{}${method}", aspect.replace('/', "$")),
+            aspect: aspect.to_string(),
+            method: method.to_string(),
+            descriptor: descriptor.to_string(),
+        })
+    }
+}
+
+/// The dispatches of the bypass class `class` (as [`bypass_class`] made
+/// them), read back from their code: a bypass class with other checks
+/// ([`bypass_class_with`]) must keep them, as woven code calls them.
+pub fn dispatches_in(class: &[u8]) -> Result<Vec<Dispatch>> {
+    let parsed = ClassFile::parse(class)?;
+    let mut out = Vec::new();
+    for m in &parsed.methods {
+        let Some(attr) = m.attribute("Code") else {
+            continue;
+        };
+        let name = parsed.member_name(m)?;
+        let code = Code::decode(
+            &major_classfile::CodeAttribute::parse(attr, &parsed.pool)?,
+            &parsed.pool,
+        )?;
+        for i in &code.insns {
+            if let Insn::Cp {
+                op: op::INVOKEVIRTUAL,
+                index,
+            } = i
+            {
+                let r = parsed.pool.member_ref(*index)?;
+                let d = Dispatch::of(&r.owner, &r.name, &r.descriptor);
+                if let Some(d) = d.filter(|d| *d.name == *name) {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Which bypasses [`bypass_class_with`] checks: both in every real weave;
@@ -129,6 +225,7 @@ pub fn bypass_class_with(
     major_version: u16,
     hierarchy: &dyn ClassHierarchy,
     bypasses: Bypasses,
+    dispatches: &[Dispatch],
 ) -> Result<Vec<u8>> {
     let mut b = ClassBuilder::new(major_version, 0x1031, BYPASS, "java/lang/Object")?; // public final synthetic super
     let current = |pool: &mut PoolBuilder<'_>| -> Result<Insn> {
@@ -291,8 +388,153 @@ pub fn bypass_class_with(
         ]);
     }
     b.add_method(0x1009, "restore", "(Z)V", Some(&mut code), hierarchy)?;
+    // bypassed()Z: the whole decision, `!booted || active()`, inlined.
+    let mut code = Code::empty();
+    {
+        let on = code.new_label();
+        let booted = b.pool().field_ref(BYPASS, BOOTED, "Z")?;
+        code.insns.extend([
+            Insn::Cp {
+                op: op::GETSTATIC,
+                index: booted,
+            },
+            Insn::Jump {
+                op: op::IFEQ,
+                target: on,
+            },
+        ]);
+        let mut tail = Vec::new();
+        dib_test(&mut code, b.pool(), bypasses, on, &mut tail)?;
+        code.insns.extend([
+            Insn::Simple(ICONST_0),
+            Insn::Simple(op::IRETURN),
+            Insn::Label(on),
+            Insn::Simple(ICONST_1),
+            Insn::Simple(op::IRETURN),
+        ]);
+        code.insns.extend(tail);
+    }
+    b.add_method(0x1009, "bypassed", "()Z", Some(&mut code), hierarchy)?;
+    for d in dispatches {
+        let mut code = dispatch_code(d, b.pool(), bypasses)?;
+        b.add_method(0x1009, &d.name, "()V", Some(&mut code), hierarchy)?;
+    }
     context::bypass_methods(&mut b, hierarchy)?;
     Ok(b.finish())
+}
+
+/// Emits the DIB test of [`bypass_class_with`]'s methods: to `on` when the
+/// current thread's DIB is set (or, with the BIB, when there is no current
+/// thread yet); falls through otherwise. Nothing without the DIB. The code
+/// for a missing thread goes to `out_of_line`, for the end of the method.
+fn dib_test(
+    code: &mut Code,
+    pool: &mut PoolBuilder<'_>,
+    bypasses: Bypasses,
+    on: Label,
+    out_of_line: &mut Vec<Insn>,
+) -> Result<()> {
+    if !bypasses.dib {
+        return Ok(());
+    }
+    let current = pool.method_ref(THREAD, "currentThread", "()Ljava/lang/Thread;", false)?;
+    let field = pool.field_ref(THREAD, DIB_FIELD, "Z")?;
+    code.insns.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: current,
+    });
+    if bypasses.bib {
+        // No current thread: the null popped out of line, then to `on`.
+        let no_thread = code.new_label();
+        code.insns.extend([
+            Insn::Simple(op::DUP),
+            Insn::Jump {
+                op: op::IFNULL,
+                target: no_thread,
+            },
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
+            Insn::Jump {
+                op: IFNE,
+                target: on,
+            },
+        ]);
+        out_of_line.extend([
+            Insn::Label(no_thread),
+            Insn::Simple(op::POP),
+            Insn::Jump {
+                op: op::GOTO,
+                target: on,
+            },
+        ]);
+    } else {
+        code.insns.extend([
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
+            Insn::Jump {
+                op: IFNE,
+                target: on,
+            },
+        ]);
+    }
+    Ok(())
+}
+
+/// The body of dispatch `d` (see [`Dispatch`]).
+fn dispatch_code(d: &Dispatch, pool: &mut PoolBuilder<'_>, bypasses: Bypasses) -> Result<Code> {
+    let mut code = Code::empty();
+    let off = code.new_label();
+    let bound = code.new_label();
+    let singleton = format!("L{};", d.aspect);
+    let booted = pool.field_ref(BYPASS, BOOTED, "Z")?;
+    code.insns.extend([
+        Insn::Cp {
+            op: op::GETSTATIC,
+            index: booted,
+        },
+        Insn::Jump {
+            op: op::IFEQ,
+            target: off,
+        },
+    ]);
+    let mut tail = Vec::new();
+    dib_test(&mut code, pool, bypasses, off, &mut tail)?;
+    let instance = pool.field_ref(&d.aspect, INSTANCE_FIELD, &singleton)?;
+    let aspect_of = pool.method_ref(&d.aspect, "aspectOf", &format!("(){singleton}"), false)?;
+    let advice = pool.method_ref(&d.aspect, &d.method, &d.descriptor, false)?;
+    code.insns.extend([
+        Insn::Cp {
+            op: op::GETSTATIC,
+            index: instance,
+        },
+        Insn::Simple(op::DUP),
+        Insn::Jump {
+            op: op::IFNONNULL,
+            target: bound,
+        },
+        Insn::Simple(op::POP),
+        Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: aspect_of,
+        },
+        Insn::Label(bound),
+        Insn::Cp {
+            op: op::INVOKEVIRTUAL,
+            index: advice,
+        },
+    ]);
+    let ret = d.descriptor.rsplit(')').next().unwrap_or("V");
+    if ret != "V" {
+        code.insns.push(super::emit::pop(ret));
+    }
+    code.insns
+        .extend([Insn::Label(off), Insn::Simple(op::RETURN)]);
+    code.insns.extend(tail);
+    Ok(code)
 }
 
 /// Whether a constructor calls `Object.<init>` (in `java.lang.Thread`: the
@@ -404,38 +646,32 @@ pub enum BypassForm {
 
 /// Emits, at a method's entry, the bypass decision into the int local
 /// `local`: 1 while a bypass is on (the VM has not booted, or the DIB is
-/// set), 0 when advice runs. The BIB is one inline read, as in
-/// [`duplicate`].
-pub fn decide(
-    local: u16,
-    pool: &mut PoolBuilder<'_>,
-    out: &mut Vec<Insn>,
-    done: Label,
-) -> Result<()> {
-    let booted = pool.field_ref(BYPASS, BOOTED, "Z")?;
-    let active = pool.method_ref(BYPASS, "active", "()Z", false)?;
+/// set), 0 when advice runs: `MajorBypass.bypassed()`, 4 or 5 bytes of the
+/// method's inlining budget (the check inline took 12).
+pub fn decide(local: u16, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let bypassed = pool.method_ref(BYPASS, "bypassed", "()Z", false)?;
     out.extend([
-        Insn::Simple(ICONST_1),
-        Insn::Cp {
-            op: op::GETSTATIC,
-            index: booted,
-        },
-        Insn::Jump {
-            op: op::IFEQ,
-            target: done,
-        },
-        Insn::Simple(op::POP),
         Insn::Cp {
             op: op::INVOKESTATIC,
-            index: active,
+            index: bypassed,
         },
-        Insn::Label(done),
         Insn::Local {
             op: op::ISTORE,
             index: local,
             wide: local > 255,
         },
     ]);
+    Ok(())
+}
+
+/// Emits the call of dispatch `d` (see [`Dispatch`]): the bypass decision
+/// and the advice call in one.
+pub fn call_dispatch(d: &Dispatch, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let m = pool.method_ref(BYPASS, &d.name, "()V", false)?;
+    out.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: m,
+    });
     Ok(())
 }
 

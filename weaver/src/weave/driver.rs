@@ -147,6 +147,9 @@ pub struct Weaver<'p> {
     /// that it did not have, declared in its module descriptor and exported
     /// ([`module_descriptors`]).
     pub added_packages: Vec<String>,
+    /// Per advice (by `PlannedAdvice::id`): its dispatch method in the
+    /// bypass class, if it can have one ([`bypass::Dispatch`]).
+    pub(super) dispatch: Vec<Option<bypass::Dispatch>>,
 }
 
 /// Every shadow kind.
@@ -163,6 +166,40 @@ const ALL_KINDS: [ShadowKind; 11] = [
     ShadowKind::ExceptionHandler,
     ShadowKind::AdviceExecution,
 ];
+
+/// The dispatch of each advice (by position): advice (not a cflow entry, not
+/// around) whose method has no parameters. Two advice methods whose
+/// dispatches would have one name (aspect names that differ only by `/`
+/// against `$`) get none.
+fn dispatch_table(advice: &[PlannedAdvice<'_>]) -> Vec<Option<bypass::Dispatch>> {
+    let mut table: Vec<Option<bypass::Dispatch>> = advice
+        .iter()
+        .map(|a| {
+            let plain = a.entry.is_none() && !is_around(a) && a.method.params.is_empty();
+            plain
+                .then(|| {
+                    bypass::Dispatch::of(&a.aspect_class, &a.method.name, &a.method.descriptor)
+                })
+                .flatten()
+        })
+        .collect();
+    let clash = |d: &bypass::Dispatch, table: &[Option<bypass::Dispatch>]| {
+        table.iter().flatten().any(|o| {
+            o.name == d.name
+                && (o.aspect != d.aspect || o.method != d.method || o.descriptor != d.descriptor)
+        })
+    };
+    let clashing: Vec<bool> = table
+        .iter()
+        .map(|d| d.as_ref().is_some_and(|d| clash(d, &table)))
+        .collect();
+    for (d, c) in table.iter_mut().zip(clashing) {
+        if c {
+            *d = None;
+        }
+    }
+    table
+}
 
 /// Whether `pc` has an `initialization(..)` or `preinitialization(..)`.
 fn mentions_initialization(pc: &major_pointcut_lang::resolve::Pc) -> bool {
@@ -271,7 +308,9 @@ impl<'p> Weaver<'p> {
                     .iter()
                     .any(|t| t.extras.contains(&Extra::CallingContext))
         });
+        let dispatch = dispatch_table(&advice);
         Weaver {
+            dispatch,
             world,
             advice,
             precedence,
@@ -342,6 +381,15 @@ impl<'p> Weaver<'p> {
     /// The advice in precedence order (highest first).
     pub fn advice(&self) -> &[PlannedAdvice<'p>] {
         &self.advice
+    }
+
+    /// Full coverage: the dispatch methods the bypass class must have for
+    /// the code this weaver writes ([`bypass::bypass_class`]), by name.
+    pub fn dispatches(&self) -> Vec<bypass::Dispatch> {
+        let mut out: Vec<bypass::Dispatch> = self.dispatch.iter().flatten().cloned().collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out.dedup();
+        out
     }
 
     /// Whether a class is never woven: aspects, the runtime, and the weaver's own
@@ -577,6 +625,11 @@ impl<'p> Weaver<'p> {
                 let woven = mw
                     .weave(&mctx)
                     .and_then(|()| mw.undecided.take().map_or(Ok(()), Err));
+                // One advice call and its decision made one dispatch call.
+                let fused = match &woven {
+                    Ok(()) if !mw.wants_duplicate && !keeps_context => mw.fuse_dispatch()?,
+                    _ => false,
+                };
                 let snapshot = mw.snapshot.take();
                 let mut changed = mw.changed;
                 if mw.wants_duplicate {
@@ -639,12 +692,24 @@ impl<'p> Weaver<'p> {
                             if inherited {
                                 bypass::mark_construction(&mut code, &mut edit.pool)?;
                             }
-                            if guards && !inherited {
+                            if guards && !inherited && !fused {
                                 // The original frames hold where the code
                                 // did not change: computed only from the
                                 // guards on.
                                 Ok(Some(
                                     kept_frames::compute_pinned_with_layout(
+                                        &mut code,
+                                        &before,
+                                        &mctx,
+                                        &mut edit.pool,
+                                        index,
+                                    )?
+                                    .1,
+                                ))
+                            } else if fused && !inherited {
+                                // Straight-line code inserted: the frames move.
+                                Ok(Some(
+                                    kept_frames::compute_keeping_with_layout(
                                         &mut code,
                                         &before,
                                         &mctx,

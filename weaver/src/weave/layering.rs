@@ -601,6 +601,19 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             return self.advice_call(m, ctx, out);
         };
         let bypassed = self.code.new_label();
+        if m.residue == Residue::True
+            && matches!(m.advice.resolved.kind, AdviceKind::Before)
+            && self
+                .weaver
+                .dispatch
+                .get(m.advice.id)
+                .is_some_and(Option::is_some)
+        {
+            // The call may become a dispatch (`fuse_dispatch`).
+            let start = self.code.new_label();
+            out.push(Insn::Label(start));
+            self.dispatchable.push((start, bypassed, m.advice.id));
+        }
         bypass::guard(s, bypassed, out);
         self.advice_call(m, ctx, out)?;
         out.push(Insn::Label(bypassed));

@@ -128,6 +128,10 @@ pub(super) struct MethodWeave<'w, 'p, 'c> {
     pub(super) body_marker: Option<Label>,
     /// With guards: the label right after the bypass decision.
     pub(super) decision_end: Option<Label>,
+    /// With guards: the guarded advice calls that have a dispatch method
+    /// ([`bypass::Dispatch`]): the labels before the guard and after the
+    /// call, and the advice id. See [`MethodWeave::fuse_dispatch`].
+    pub(super) dispatchable: Vec<(Label, Label, usize)>,
 }
 
 /// See [`MethodWeave::snapshot`].
@@ -183,6 +187,7 @@ impl<'w, 'p, 'c> MethodWeave<'w, 'p, 'c> {
             wants_duplicate: false,
             body_marker: None,
             decision_end: None,
+            dispatchable: Vec::new(),
         }
     }
 }
@@ -228,9 +233,8 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if self.guards {
             let local = self.next_local;
             self.next_local += 1;
-            let done = self.code.new_label();
-            let mut entry = Vec::with_capacity(7);
-            bypass::decide(local, self.pool, &mut entry, done)?;
+            let mut entry = Vec::with_capacity(3);
+            bypass::decide(local, self.pool, &mut entry)?;
             let end = self.code.new_label();
             entry.push(Insn::Label(end));
             self.decision_end = Some(end);
@@ -410,6 +414,60 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         for m in matched {
             self.outcome.hit(m.advice.id, kind_name(kind));
         }
+    }
+
+    /// With guards, where the bypass decision serves one advice call alone
+    /// and that advice has a dispatch method ([`bypass::Dispatch`]: a
+    /// singleton's advice without parameters, called whenever no bypass is
+    /// on): replaces the decision and the guarded call by one call of the
+    /// dispatch, where the call was. The decision is then made there, not on
+    /// entry: the same, as nothing before it in the method changes a bypass
+    /// (the DIB is restored by whatever sets it, and the VM boots in
+    /// `VM.initLevel`, which is not woven). Whether it did.
+    pub(super) fn fuse_dispatch(&mut self) -> Result<bool> {
+        let (Some(g), Some(end), [(start, after, advice)]) =
+            (self.guard, self.decision_end, self.dispatchable.as_slice())
+        else {
+            return Ok(false);
+        };
+        let Some(d) = self.weaver.dispatch.get(*advice).cloned().flatten() else {
+            return Ok(false);
+        };
+        if self.compact || self.snapshot.is_some() {
+            return Ok(false);
+        }
+        let loads = |insns: &[Insn]| {
+            insns
+                .iter()
+                .filter(|i| matches!(i, Insn::Local { op: o, index, .. } if *o == op::ILOAD && *index == g))
+                .count()
+        };
+        let (s, e) = (self.position(*start), self.position(*after));
+        if loads(&self.code.insns) != 1 || loads(&self.code.insns[s..e]) != 1 {
+            return Ok(false);
+        }
+        let mut call = Vec::with_capacity(1);
+        bypass::call_dispatch(&d, self.pool, &mut call)?;
+        // The labels inside the call stay (nothing outside jumps there, but
+        // tables may name them); the instructions go.
+        let kept: Vec<Insn> = self.code.insns[s + 1..e]
+            .iter()
+            .filter(|i| matches!(i, Insn::Label(_)))
+            .cloned()
+            .collect();
+        self.code
+            .insns
+            .splice(s + 1..e, call.into_iter().chain(kept));
+        // The decision goes, its labels stay.
+        let end = self.position(end);
+        let mut i = 0;
+        self.code.insns.retain(|x| {
+            let keep = i > end || matches!(x, Insn::Label(_));
+            i += 1;
+            keep
+        });
+        self.guard = None;
+        Ok(true)
     }
 
     /// The index right after the bypass decision (0 without one), found by

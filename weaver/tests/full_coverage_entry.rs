@@ -1,0 +1,188 @@
+//! The entry of a method woven with full coverage (`weave/bypass.rs`): where
+//! the bypass decision serves one before advice without parameters, the
+//! decision and the advice call are one call of a dispatch method of
+//! `java.lang.MajorBypass` (3 bytes, so that HotSpot, whose inlining budgets
+//! count bytecode bytes, still inlines small woven methods); where it serves
+//! more (a call shadow too), the decision is one call of
+//! `MajorBypass.bypassed()` kept in a local. The bypass class has the
+//! dispatch, over C1's inlining budget (35 bytes) on purpose.
+
+use std::path::Path;
+use std::process::Command;
+
+use major_archive::Archive;
+use major_classfile::{ClassFile, Code, CodeAttribute, Insn};
+use major_weaver::jdk::Jdk;
+use major_weaver::weave::bypass::{dispatches_in, BYPASS};
+
+const PROGRAM: &str = r#"package app;
+
+public class Main {
+    private int size = 3;
+
+    int size() {
+        return size;
+    }
+
+    int twice() {
+        return 2 * size();
+    }
+
+    public static void main(String[] args) {
+        System.out.println(new Main().twice());
+    }
+}
+"#;
+
+const ASPECT: &str = r#"package tools;
+
+aspect Entry {
+    static int executions;
+    static int calls;
+
+    before(): execution(* app..*(..)) {
+        executions++;
+    }
+
+    before(): call(int app.Main.size()) && within(app..*) {
+        calls++;
+    }
+}
+"#;
+
+/// The code of method `name` of `class` in the class directory `dir`.
+fn code(dir: &Path, class: &str, name: &str) -> (Code, usize, ClassFile<'static>) {
+    let bytes: &'static [u8] = Box::leak(
+        std::fs::read(dir.join(format!("{class}.class")))
+            .unwrap()
+            .into_boxed_slice(),
+    );
+    let cf = ClassFile::parse(bytes).unwrap();
+    let m = cf
+        .methods
+        .iter()
+        .find(|m| cf.member_name(m).unwrap() == name)
+        .unwrap_or_else(|| panic!("{class}.{name}"));
+    let parsed = CodeAttribute::parse(m.attribute("Code").expect("Code"), &cf.pool).unwrap();
+    let len = parsed.code.len();
+    let code = Code::decode(&parsed, &cf.pool).unwrap();
+    (code, len, cf)
+}
+
+/// The first instruction of `code` that is not a label: `invokestatic
+/// OWNER.NAME`, as (owner, name).
+fn first_call(code: &Code, cf: &ClassFile<'_>) -> (String, String) {
+    let first = code
+        .insns
+        .iter()
+        .find(|i| !matches!(i, Insn::Label(_)))
+        .unwrap();
+    match first {
+        Insn::Cp { op: 184, index } => {
+            let r = cf.pool.member_ref(*index).unwrap();
+            (r.owner.into_owned(), r.name.into_owned())
+        }
+        other => panic!("first instruction {other:?}"),
+    }
+}
+
+#[test]
+fn one_before_advice_is_one_dispatch_call_on_entry() {
+    let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
+        eprintln!("SKIP: no JDK with javac");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/app");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("Main.java"), PROGRAM).unwrap();
+    let classes = dir.path().join("classes");
+    let o = Command::new(jdk.javac().unwrap())
+        .args(["--release", "11", "-nowarn", "-d"])
+        .arg(&classes)
+        .arg(src.join("Main.java"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let aspect = dir.path().join("Entry.aj");
+    std::fs::write(&aspect, ASPECT).unwrap();
+    let woven = dir.path().join("woven");
+    // java.base and the program, woven together (java.base as a patch).
+    let o = Command::new(env!("CARGO_BIN_EXE_major"))
+        .args(["weave", "--no-cache", "--jdk"])
+        .arg(&jdk.home)
+        .args(["--jdk-form", "patch", "--module", "java.base", "-a"])
+        .arg(&aspect)
+        .arg(&classes)
+        .arg("-o")
+        .arg(&woven)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let app = woven.join("classes");
+
+    // The bypass class: a dispatch per advice without parameters, each
+    // over C1's inlining budget.
+    let base = Archive::open(&woven.join("java.base.jar")).unwrap();
+    let name = format!("{BYPASS}.class");
+    let at = base.entries().iter().position(|e| e.name == name).unwrap();
+    let bypass = base.read(at).unwrap();
+    let bypass_dir = dir.path().join("bypass");
+    std::fs::create_dir_all(bypass_dir.join("java/lang")).unwrap();
+    std::fs::write(bypass_dir.join(&name), &bypass).unwrap();
+    let dispatches = dispatches_in(&bypass).unwrap();
+    assert_eq!(dispatches.len(), 2, "{dispatches:?}");
+    for d in &dispatches {
+        assert_eq!(d.aspect, "tools/Entry");
+        let (_, dispatch_len, _) = code(&bypass_dir, BYPASS, &d.name);
+        assert!(dispatch_len > 35, "the dispatch has {dispatch_len} bytes");
+    }
+
+    // size(): a getter with its execution advised, and nothing else: the
+    // dispatch call, then the getter.
+    let (original, original_len, _) = code(&classes, "app/Main", "size");
+    let (woven_code, woven_len, cf) = code(&app, "app/Main", "size");
+    assert_eq!(woven_len, original_len + 3);
+    let (owner, name) = first_call(&woven_code, &cf);
+    assert_eq!(owner, BYPASS);
+    assert!(dispatches.iter().any(|d| d.name == name), "{name}");
+    let rest: Vec<&Insn> = woven_code
+        .insns
+        .iter()
+        .filter(|i| !matches!(i, Insn::Label(_)))
+        .skip(1)
+        .collect();
+    let before: Vec<&Insn> = original
+        .insns
+        .iter()
+        .filter(|i| !matches!(i, Insn::Label(_)))
+        .collect();
+    assert_eq!(rest.len(), before.len());
+
+    // twice(): its execution and a call of size() advised: one decision,
+    // `bypassed()`, that both guards test.
+    let (woven_code, _, cf) = code(&app, "app/Main", "twice");
+    assert_eq!(
+        first_call(&woven_code, &cf),
+        (BYPASS.to_string(), "bypassed".to_string())
+    );
+    assert!(!woven_code.insns.iter().any(|i| match i {
+        Insn::Cp { op: 184, index } => cf
+            .pool
+            .member_ref(*index)
+            .is_ok_and(|r| r.owner == BYPASS && dispatches.iter().any(|d| *d.name == *r.name)),
+        _ => false,
+    }));
+
+    // And it runs, verified, on the woven java.base.
+    let o = Command::new(jdk.java())
+        .arg(format!("@{}", woven.join("java.args").display()))
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(&app)
+        .arg("app.Main")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "6\n");
+}
