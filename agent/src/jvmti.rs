@@ -148,6 +148,14 @@ pub mod slot {
 pub mod jni_slot {
     /// `DefineClass`.
     pub const DEFINE_CLASS: usize = 5;
+    /// `FindClass`.
+    pub const FIND_CLASS: usize = 6;
+    /// `IsInstanceOf`.
+    pub const IS_INSTANCE_OF: usize = 32;
+    /// `GetFieldID`.
+    pub const GET_FIELD_ID: usize = 94;
+    /// `GetObjectField`.
+    pub const GET_OBJECT_FIELD: usize = 95;
     /// `ExceptionDescribe`.
     pub const EXCEPTION_DESCRIBE: usize = 16;
     /// `ExceptionClear`.
@@ -406,5 +414,77 @@ impl Jni {
             delete(self.0, class);
         }
         Ok(())
+    }
+
+    /// The loader through which HotSpot resolves the names in the code of a
+    /// class defined by `loader`: the parent of a reflection
+    /// `jdk.internal.reflect.DelegatingClassLoader` (its `parent` field,
+    /// read as HotSpot reads it: no Java code runs), else `loader` itself.
+    /// The result is `loader` or a new local reference (null: the boot
+    /// loader).
+    ///
+    /// # Safety
+    /// `self` must be the current thread's JNI environment (live phase), and
+    /// `loader` null or a live reference to a class loader.
+    pub unsafe fn non_reflection_loader(&self, loader: jobject) -> Result<jobject, String> {
+        if loader.is_null() {
+            return Ok(loader);
+        }
+        // SAFETY: slots and signatures as in jni.h; `self.0` is the current
+        // thread's JNIEnv; the strings are NUL-terminated.
+        unsafe {
+            let find: unsafe extern "C" fn(JNIEnv, *const c_char) -> jobject =
+                function(self.0, jni_slot::FIND_CLASS);
+            let delete: unsafe extern "C" fn(JNIEnv, jobject) =
+                function(self.0, jni_slot::DELETE_LOCAL_REF);
+            let check: unsafe extern "C" fn(JNIEnv) -> u8 =
+                function(self.0, jni_slot::EXCEPTION_CHECK);
+            let clear: unsafe extern "C" fn(JNIEnv) = function(self.0, jni_slot::EXCEPTION_CLEAR);
+            let failed = |what: &str| {
+                if check(self.0) != 0 {
+                    clear(self.0);
+                }
+                Err(format!(
+                    "cannot find the reflection loader's parent: {what}"
+                ))
+            };
+            let delegating = find(
+                self.0,
+                c"jdk/internal/reflect/DelegatingClassLoader".as_ptr(),
+            );
+            if delegating.is_null() {
+                return failed("no class jdk.internal.reflect.DelegatingClassLoader");
+            }
+            let is_instance: unsafe extern "C" fn(JNIEnv, jobject, jobject) -> u8 =
+                function(self.0, jni_slot::IS_INSTANCE_OF);
+            let reflective = is_instance(self.0, loader, delegating) != 0;
+            delete(self.0, delegating);
+            if !reflective {
+                return Ok(loader);
+            }
+            let class_loader = find(self.0, c"java/lang/ClassLoader".as_ptr());
+            if class_loader.is_null() {
+                return failed("no class java.lang.ClassLoader");
+            }
+            let field_id: unsafe extern "C" fn(
+                JNIEnv,
+                jobject,
+                *const c_char,
+                *const c_char,
+            ) -> *mut c_void = function(self.0, jni_slot::GET_FIELD_ID);
+            let parent = field_id(
+                self.0,
+                class_loader,
+                c"parent".as_ptr(),
+                c"Ljava/lang/ClassLoader;".as_ptr(),
+            );
+            delete(self.0, class_loader);
+            if parent.is_null() {
+                return failed("no field ClassLoader.parent");
+            }
+            let get: unsafe extern "C" fn(JNIEnv, jobject, *mut c_void) -> jobject =
+                function(self.0, jni_slot::GET_OBJECT_FIELD);
+            Ok(get(self.0, loader, parent))
+        }
     }
 }

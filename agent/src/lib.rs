@@ -52,8 +52,8 @@ struct Stats {
     failed: AtomicUsize,
     /// Extra classes of static parts defined.
     extras: AtomicUsize,
-    /// Reflection accessors that needed an extra class, loaded as they
-    /// were (see [`reflection_accessor`]).
+    /// Reflection accessors woven with an extra class (see
+    /// [`reflection_accessor`]).
     accessors: AtomicUsize,
 }
 
@@ -63,8 +63,9 @@ struct Stats {
 /// own classes of that package are the boot loader's). HotSpot skips such a
 /// loader when it resolves a name from the accessor's code (it asks the
 /// loader's parent), so an extra class of static parts defined beside the
-/// accessor is never found (`NoClassDefFoundError`): an accessor whose weave
-/// needs one is loaded as it was, and counted.
+/// accessor would never be found (`NoClassDefFoundError`): it is defined in
+/// the parent ([`Jni::non_reflection_loader`]), and finds the accessor by its
+/// frame (`major_weaver::weave::statics::reflection_accessor`).
 fn reflection_accessor(name: Option<&str>, loader: jobject) -> bool {
     !loader.is_null() && name.is_some_and(|n| n.starts_with("jdk/internal/reflect/"))
 }
@@ -611,10 +612,18 @@ unsafe extern "C" fn class_file_load_hook(
     }) {
         dump(agent, "", &n, &t.bytes);
     }
-    if t.extra.is_some() && reflection_accessor(name, loader) {
-        agent.jvmti.deallocate(mem);
+    // A reflection accessor's extra class goes where the accessor's code
+    // finds it: the parent of its `DelegatingClassLoader`.
+    let mut extra_loader = loader;
+    if t.extra.is_some() && reflection_accessor(name, loader) && !jni.is_null() {
+        match Jni(jni).non_reflection_loader(loader) {
+            Ok(l) => extra_loader = l,
+            Err(e) => {
+                agent.jvmti.deallocate(mem);
+                return failure(agent, &shown(), &e);
+            }
+        }
         agent.stats.accessors.fetch_add(1, Ordering::Relaxed);
-        return;
     }
     if let Some((extra, x)) = t.extra {
         dump(agent, "", &extra, &x);
@@ -630,7 +639,7 @@ unsafe extern "C" fn class_file_load_hook(
                 );
             }
         } else {
-            define_extra(agent, Jni(jni), loader, &extra, &x);
+            define_extra(agent, Jni(jni), extra_loader, &extra, &x);
         }
     }
     *new_class_data_len = len;
@@ -777,9 +786,8 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
         let accessors = s.accessors.load(Ordering::Relaxed);
         if accessors > 0 {
             say(&format!(
-                "not woven: {accessors} reflection accessors (jdk/internal/reflect/Generated*) \
-                 whose weave needs an extra class of static parts, which their loader cannot \
-                 resolve: loaded as they were"
+                "{accessors} reflection accessors (jdk/internal/reflect/Generated*) woven with \
+                 an extra class of static parts, defined in their loader's parent"
             ));
         }
         match &unseen {

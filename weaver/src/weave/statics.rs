@@ -31,6 +31,23 @@ pub const STATIC_PART: &str = "Lorg/aspectj/lang/JoinPoint$StaticPart;";
 pub const FACTORY: &str = "major/runtime/Factory";
 /// The runtime class with the bootstrap methods.
 pub const STATIC_PARTS: &str = "major/runtime/StaticParts";
+/// The runtime class that finds a class by its frame on the stack.
+pub const FRAME_CLASSES: &str = "major/runtime/FrameClasses";
+
+/// Whether `class` (an internal name) is one of the reflection accessors
+/// that JDK 17 (and 9 on) generates at run time (`GeneratedMethodAccessor1`,
+/// `GeneratedConstructorAccessor2`, `GeneratedSerializationConstructorAccessor3`
+/// in `jdk/internal/reflect`). Their class files are of Java 5, so their
+/// static parts need an extra class, and the JDK defines each in a fresh
+/// `DelegatingClassLoader`, through whose parent HotSpot resolves every name
+/// in the accessor's code: the single-phase agent defines the extra class in
+/// that parent, and the extra class's initializer, which the parent cannot
+/// resolve the accessor's name for, finds the accessor by its frame
+/// (`major.runtime.FrameClasses`). No class of the run-time image has such a
+/// name: the two-phase mode never sees one.
+pub fn reflection_accessor(class: &str) -> bool {
+    class.starts_with("jdk/internal/reflect/Generated")
+}
 /// Descriptor of a bootstrap method for a dynamically computed constant.
 const CONSTANT_BOOTSTRAP: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;[Ljava/lang/Object;)Ljava/lang/Object;";
 /// Descriptor of a bootstrap method for a call site.
@@ -547,11 +564,27 @@ impl Statics {
             });
             out.push(Insn::Simple(op::DUP));
             push_string(&self.source_file, pool, out)?;
-            let woven = pool.class(&self.woven)?;
-            out.push(Insn::Ldc {
-                index: woven,
-                wide: woven > 255,
-            });
+            if reflection_accessor(&self.woven) {
+                // The extra class cannot name the accessor (see
+                // `reflection_accessor`): the runtime finds it by its frame.
+                push_string(&self.woven.replace('/', "."), pool, out)?;
+                let m = pool.method_ref(
+                    FRAME_CLASSES,
+                    "onStack",
+                    "(Ljava/lang/String;)Ljava/lang/Class;",
+                    false,
+                )?;
+                out.push(Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                });
+            } else {
+                let woven = pool.class(&self.woven)?;
+                out.push(Insn::Ldc {
+                    index: woven,
+                    wide: woven > 255,
+                });
+            }
             let init = pool.method_ref(
                 FACTORY,
                 "<init>",

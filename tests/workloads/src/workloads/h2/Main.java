@@ -15,7 +15,7 @@ public final class Main {
     /** {@code Main INPUT_DIR}. */
     public static void main(String[] args) throws Exception {
         Path in = Path.of(args[0]);
-        String url = "jdbc:h2:./db/workload;DB_CLOSE_ON_EXIT=FALSE";
+        String url = "jdbc:h2:./db/workload;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
         try (Connection db = new org.h2.Driver().connect(url, new java.util.Properties())) {
             SqlWorkload.run(db, in, "h2");
             db.setAutoCommit(true);
