@@ -339,22 +339,28 @@ fn class_of(signature: &str) -> &str {
     name.rsplit_once('.').map_or(name, |(c, _)| c)
 }
 
-/// Whether `class` (as `class_of` gives it: `$` read as `.`) is a
-/// `java.lang.reflect.Proxy` class, which the JDK defines at run time and
-/// names `$Proxy<N>` (in `jdk.proxy<M>`, or in the package of a non-public
-/// interface). Such a class is in no archive, so only the agent weaves it.
-fn proxy_class(class: &str) -> bool {
-    class
-        .rsplit_once("..Proxy")
-        .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+/// Whether `class` (as `class_of` gives it: `$` read as `.`) is one the
+/// JDK defines at run time: a `java.lang.reflect.Proxy` class, named
+/// `$Proxy<N>` (in `jdk.proxy<M>`, or in the package of a non-public
+/// interface), or one of JDK 17's reflection accessors
+/// (`jdk.internal.reflect.GeneratedMethodAccessor<N>`, ...). Such a class is
+/// in no archive, so only the agent weaves it.
+fn run_time_class(class: &str) -> bool {
+    class.starts_with("jdk.internal.reflect.Generated")
+        || class
+            .rsplit_once("..Proxy")
+            .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether the totals `two` (two-phase) and `agent` differ in a method but
-/// those of proxy classes that only the agent counts.
-fn differ_but_for_proxies(two: &BTreeMap<String, u64>, agent: &BTreeMap<String, u64>) -> bool {
+/// those of classes defined at run time, which only the agent counts.
+fn differ_but_for_run_time_classes(
+    two: &BTreeMap<String, u64>,
+    agent: &BTreeMap<String, u64>,
+) -> bool {
     two.keys().chain(agent.keys()).any(|k| {
         let t = two.get(k).copied().unwrap_or(0);
-        t != agent.get(k).copied().unwrap_or(0) && !(t == 0 && proxy_class(class_of(k)))
+        t != agent.get(k).copied().unwrap_or(0) && !(t == 0 && run_time_class(class_of(k)))
     })
 }
 
@@ -421,9 +427,9 @@ const COUNTER_RUNS: [&str; 4] = [
 /// cache of transforms, whose entries the modes put in another order).
 ///
 /// Methods of `java.lang.reflect.Proxy` classes (antlr4's annotation
-/// proxies) count in the agent's run only: the JDK defines them at run
-/// time, so they are in no archive the two-phase mode weaves; counted apart
-/// and printed.
+/// proxies) and of JDK 17's reflection accessors count in the agent's run
+/// only: the JDK defines them at run time, so they are in no archive the
+/// two-phase mode weaves; counted apart and printed.
 ///
 /// Every other method must count the same in both modes. Where they
 /// differ, both modes run the workload once more, with the main thread's
@@ -614,7 +620,7 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
         .enumerate()
         .map(|(wi, runs)| {
             // MAJOR_COUNTERS_AGAIN=1 runs both again anyway (to see what varies).
-            if differ_but_for_proxies(&runs[0].0, &runs[1].0)
+            if differ_but_for_run_time_classes(&runs[0].0, &runs[1].0)
                 || std::env::var_os("MAJOR_COUNTERS_AGAIN").is_some()
             {
                 (2..4).into_par_iter().map(|r| run(wi, r)).collect()
@@ -662,7 +668,7 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
             );
             if t == a {
                 equal += 1;
-            } else if t == 0 && proxy_class(class_of(k)) {
+            } else if t == 0 && run_time_class(class_of(k)) {
                 proxies += 1;
                 proxy_executions += a;
             } else if varying.contains(class_of(k)) {
@@ -684,7 +690,8 @@ fn counters_agree_between_modes(home: &Path, names: &[&str]) {
         eprintln!(
             "{}, JDK {feature}: {equal} methods ({total} executions) counted the same by both \
              modes; apart (two-phase / agent): {}; {proxies} methods ({proxy_executions} executions) of \
-             proxy classes, defined at run time, agent only; {varied} methods \
+             classes defined at run time (proxies, reflection accessors), agent only; \
+             {varied} methods \
              ({varied_executions} executions) of {} classes whose counts vary between runs \
              of one mode (timing, identity hash codes){}; {} other differences",
             w.name,
@@ -772,14 +779,20 @@ fn classes_of_signatures() {
         class_of("public jdk.proxy2..Proxy1(java.lang.reflect.InvocationHandler)"),
         "jdk.proxy2..Proxy1"
     );
-    assert!(proxy_class(class_of(
+    assert!(run_time_class(class_of(
         "public final java.lang.Class jdk.proxy2..Proxy1.annotationType()"
     )));
-    assert!(proxy_class(class_of(
+    assert!(run_time_class(class_of(
         "public jdk.proxy1..Proxy0(java.lang.reflect.InvocationHandler)"
     )));
-    assert!(!proxy_class(class_of(
+    assert!(!run_time_class(class_of(
         "public static void app.Proxy.main(java.lang.String[])"
     )));
-    assert!(!proxy_class("app..ProxyX"));
+    assert!(!run_time_class("app..ProxyX"));
+    assert!(run_time_class(class_of(
+        "public java.lang.Object jdk.internal.reflect.GeneratedMethodAccessor12.invoke(java.lang.Object, java.lang.Object[])"
+    )));
+    assert!(!run_time_class(class_of(
+        "public jdk.internal.reflect.Reflection()"
+    )));
 }
