@@ -141,6 +141,10 @@ pub mod slot {
     pub const GET_POTENTIAL_CAPABILITIES: usize = 139;
     /// `AddCapabilities` (142).
     pub const ADD_CAPABILITIES: usize = 141;
+    /// `GetMethodDeclaringClass` (65).
+    pub const GET_METHOD_DECLARING_CLASS: usize = 64;
+    /// `GetStackTrace` (104).
+    pub const GET_STACK_TRACE: usize = 103;
 }
 
 /// JNI function slots (index into `JNINativeInterface_`: four reserved
@@ -150,8 +154,14 @@ pub mod jni_slot {
     pub const DEFINE_CLASS: usize = 5;
     /// `FindClass`.
     pub const FIND_CLASS: usize = 6;
+    /// `ThrowNew`.
+    pub const THROW_NEW: usize = 14;
     /// `IsInstanceOf`.
     pub const IS_INSTANCE_OF: usize = 32;
+    /// `GetStringUTFChars`.
+    pub const GET_STRING_UTF_CHARS: usize = 169;
+    /// `ReleaseStringUTFChars`.
+    pub const RELEASE_STRING_UTF_CHARS: usize = 170;
     /// `GetFieldID`.
     pub const GET_FIELD_ID: usize = 94;
     /// `GetObjectField`.
@@ -308,6 +318,92 @@ impl Jvmti {
         Ok(mem)
     }
 
+    /// The class of the innermost frame of the current thread whose class's
+    /// signature is `signature` (`La/b/C;`), among the top `depth` frames
+    /// (`GetStackTrace`, `GetMethodDeclaringClass`, `GetClassSignature`: no
+    /// Java code runs). `Ok(None)`: no such frame. The class is a new local
+    /// reference; the others are deleted.
+    ///
+    /// # Safety
+    /// `jni` must be the current thread's JNI environment, in the live
+    /// phase.
+    pub unsafe fn frame_class(
+        &self,
+        jni: Jni,
+        signature: &[u8],
+        depth: usize,
+    ) -> Result<Option<jobject>, String> {
+        /// `jvmtiFrameInfo`.
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        struct FrameInfo {
+            method: *mut c_void,
+            location: i64,
+        }
+        let mut frames = vec![
+            FrameInfo {
+                method: std::ptr::null_mut(),
+                location: 0,
+            };
+            depth
+        ];
+        let mut count: jint = 0;
+        // SAFETY: slots and signatures as in jvmti.h and jni.h; the frame
+        // buffer holds `depth` entries; the strings are the JVM's, freed with
+        // Deallocate.
+        unsafe {
+            let trace: unsafe extern "C" fn(
+                JvmtiEnv,
+                jobject,
+                jint,
+                jint,
+                *mut FrameInfo,
+                *mut jint,
+            ) -> jvmtiError = function(self.0, slot::GET_STACK_TRACE);
+            Self::check(
+                trace(
+                    self.0,
+                    std::ptr::null_mut(),
+                    0,
+                    depth as jint,
+                    frames.as_mut_ptr(),
+                    &mut count,
+                ),
+                "GetStackTrace",
+            )?;
+            let declaring: unsafe extern "C" fn(JvmtiEnv, *mut c_void, *mut jobject) -> jvmtiError =
+                function(self.0, slot::GET_METHOD_DECLARING_CLASS);
+            let class_signature: unsafe extern "C" fn(
+                JvmtiEnv,
+                jobject,
+                *mut *mut c_char,
+                *mut *mut c_char,
+            ) -> jvmtiError = function(self.0, slot::GET_CLASS_SIGNATURE);
+            let delete: unsafe extern "C" fn(JNIEnv, jobject) =
+                function(jni.0, jni_slot::DELETE_LOCAL_REF);
+            for frame in &frames[..count.max(0) as usize] {
+                let mut class: jobject = std::ptr::null_mut();
+                Self::check(
+                    declaring(self.0, frame.method, &mut class),
+                    "GetMethodDeclaringClass",
+                )?;
+                let mut sig: *mut c_char = std::ptr::null_mut();
+                let found = class_signature(self.0, class, &mut sig, std::ptr::null_mut())
+                    == JVMTI_ERROR_NONE
+                    && !sig.is_null()
+                    && CStr::from_ptr(sig).to_bytes() == signature;
+                if !sig.is_null() {
+                    self.deallocate(sig as *mut c_uchar);
+                }
+                if found {
+                    return Ok(Some(class));
+                }
+                delete(jni.0, class);
+            }
+        }
+        Ok(None)
+    }
+
     /// The signatures (`Ljava/lang/Object;`, `[I`, `I`) of every class
     /// loaded (`GetLoadedClasses`, `GetClassSignature`); each class's local
     /// reference is deleted as soon as its signature is read.
@@ -414,6 +510,55 @@ impl Jni {
             delete(self.0, class);
         }
         Ok(())
+    }
+
+    /// The characters of the string `s` (modified UTF-8, as
+    /// `GetStringUTFChars` gives them); `None` if `s` is null or the JVM is
+    /// out of memory (an exception is then pending).
+    ///
+    /// # Safety
+    /// `self` must be the current thread's JNI environment, and `s` null or
+    /// a live reference to a `java.lang.String`.
+    pub unsafe fn string_bytes(&self, s: jobject) -> Option<Vec<u8>> {
+        if s.is_null() {
+            return None;
+        }
+        // SAFETY: slots and signatures as in jni.h; the characters are
+        // released once copied.
+        unsafe {
+            let get: unsafe extern "C" fn(JNIEnv, jobject, *mut u8) -> *const c_char =
+                function(self.0, jni_slot::GET_STRING_UTF_CHARS);
+            let release: unsafe extern "C" fn(JNIEnv, jobject, *const c_char) =
+                function(self.0, jni_slot::RELEASE_STRING_UTF_CHARS);
+            let chars = get(self.0, s, std::ptr::null_mut());
+            if chars.is_null() {
+                return None;
+            }
+            let bytes = CStr::from_ptr(chars).to_bytes().to_vec();
+            release(self.0, s, chars);
+            Some(bytes)
+        }
+    }
+
+    /// Throws a new exception of the class `class` (an internal name) with
+    /// `message`, pending when the native method returns.
+    ///
+    /// # Safety
+    /// `self` must be the current thread's JNI environment.
+    pub unsafe fn throw(&self, class: &std::ffi::CStr, message: &str) {
+        let message = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+        // SAFETY: slots and signatures as in jni.h; the strings are
+        // NUL-terminated and outlive the calls.
+        unsafe {
+            let find: unsafe extern "C" fn(JNIEnv, *const c_char) -> jobject =
+                function(self.0, jni_slot::FIND_CLASS);
+            let throw_new: unsafe extern "C" fn(JNIEnv, jobject, *const c_char) -> jint =
+                function(self.0, jni_slot::THROW_NEW);
+            let c = find(self.0, class.as_ptr());
+            if !c.is_null() {
+                throw_new(self.0, c, message.as_ptr());
+            }
+        }
     }
 
     /// The loader through which HotSpot resolves the names in the code of a

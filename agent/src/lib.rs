@@ -111,6 +111,70 @@ fn say(msg: &str) {
     let _ = writeln!(std::io::stderr(), "major agent: {msg}");
 }
 
+/// `major.runtime.FrameClasses.onStack(String internalName)`: the class of
+/// the innermost frame of the calling thread whose class has that internal
+/// name; `NoClassDefFoundError` if none of its top frames has. HotSpot finds
+/// this function among the agents' libraries when the native method is
+/// first called. The extra class of a reflection accessor calls it from its
+/// static initializer to find the accessor, which it cannot name (see
+/// [`reflection_accessor`]); JVMTI reads the stack, and no Java code runs,
+/// so no cache of the JDK is warmed that the program would fill itself.
+///
+/// # Safety
+/// Called by the JVM only, with the current thread's `JNIEnv`.
+#[no_mangle]
+pub unsafe extern "system" fn Java_major_runtime_FrameClasses_onStack(
+    env: JNIEnv,
+    _class: jobject,
+    name: jobject,
+) -> jobject {
+    /// How deep the frame is looked for: the accessor's extra class's
+    /// static initializer is the frame below this one, the accessor's the
+    /// next; deeper frames cover an initialization that another class's
+    /// initializer started.
+    const DEPTH: usize = 64;
+    let jni = Jni(env);
+    let r = std::panic::catch_unwind(|| {
+        let Some(agent) = AGENT.get() else {
+            return Err("the major agent is not set up".to_string());
+        };
+        // SAFETY: `env` is this thread's JNIEnv, `name` the String argument.
+        let Some(name) = (unsafe { jni.string_bytes(name) }) else {
+            return Err("no class name".to_string());
+        };
+        let mut signature = Vec::with_capacity(name.len() + 2);
+        signature.push(b'L');
+        signature.extend_from_slice(&name);
+        signature.push(b';');
+        // SAFETY: as above; live phase (Java code is running).
+        match unsafe { agent.jvmti.frame_class(jni, &signature, DEPTH) }? {
+            Some(class) => Ok(class),
+            None => Err(format!(
+                "{}: no frame of it among the top {DEPTH} of the stack",
+                String::from_utf8_lossy(&name)
+            )),
+        }
+    });
+    match r {
+        Ok(Ok(class)) => class,
+        Ok(Err(why)) => {
+            // SAFETY: this thread's JNIEnv; the exception is pending on return.
+            unsafe { jni.throw(c"java/lang/NoClassDefFoundError", &why) };
+            std::ptr::null_mut()
+        }
+        Err(_) => {
+            // SAFETY: as above.
+            unsafe {
+                jni.throw(
+                    c"java/lang/InternalError",
+                    "major agent: a panic in FrameClasses.onStack",
+                )
+            };
+            std::ptr::null_mut()
+        }
+    }
+}
+
 /// The JVM's entry point for `-agentpath:`.
 ///
 /// # Safety

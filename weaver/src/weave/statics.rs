@@ -43,7 +43,7 @@ pub const FRAME_CLASSES: &str = "major/runtime/FrameClasses";
 /// in the accessor's code: the single-phase agent defines the extra class in
 /// that parent, and the extra class's initializer, which the parent cannot
 /// resolve the accessor's name for, finds the accessor by its frame
-/// (`major.runtime.FrameClasses`). No class of the run-time image has such a
+/// (`major.runtime.FrameClasses`, implemented by the agent). No class of the run-time image has such a
 /// name: the two-phase mode never sees one.
 pub fn reflection_accessor(class: &str) -> bool {
     class.starts_with("jdk/internal/reflect/Generated")
@@ -567,7 +567,7 @@ impl Statics {
             if reflection_accessor(&self.woven) {
                 // The extra class cannot name the accessor (see
                 // `reflection_accessor`): the runtime finds it by its frame.
-                push_string(&self.woven.replace('/', "."), pool, out)?;
+                push_string(&self.woven, pool, out)?;
                 let m = pool.method_ref(
                     FRAME_CLASSES,
                     "onStack",
