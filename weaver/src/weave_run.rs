@@ -65,6 +65,12 @@ pub struct WeaveOptions {
     /// (`lib/modules`): each becomes an input of its own, woven into
     /// `<module>.jar` (empty: an image is woven whole).
     pub modules: Vec<String>,
+    /// Keep a record per class in the report
+    /// ([`WeaveReport::class_records`], what `--report json` lists). Off,
+    /// a weave that prints only its summary builds none: an incremental
+    /// weave would otherwise rebuild one from the state for every class it
+    /// keeps.
+    pub class_records: bool,
 }
 
 /// How a weave treats jars: where the added classes go when several inputs
@@ -136,6 +142,8 @@ pub struct WeaveReport {
     /// something left unwoven or a `declare` match, in output order (the
     /// JSON report, [`crate::report_json`]).
     pub class_records: Vec<crate::report::ClassRecord>,
+    /// Whether `class_records` is kept ([`WeaveOptions::class_records`]).
+    pub(crate) keeps_class_records: bool,
     /// Every advice of the weave (cflow entries left out), with the shadows
     /// it matched; those with none are also in `unmatched`.
     pub advice: Vec<crate::report::AdviceRecord>,
@@ -351,6 +359,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         base_packages_added,
         unsupported: weaver.unsupported.clone(),
         warnings,
+        keeps_class_records: opts.class_records,
         ..Default::default()
     };
     clock.lap("match aspects");
@@ -439,7 +448,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let total = inputs.iter().map(|a| a.entries().len() as u64).sum();
     // At most a record per entry: reserved once rather than grown (each
     // growth copies the records into fresh pages).
-    report.class_records.reserve(total as usize);
+    if report.keeps_class_records {
+        report.class_records.reserve(total as usize);
+    }
     let mut progress = crate::progress::Progress::start("weaving", total);
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
@@ -1004,14 +1015,16 @@ fn tally(
         Some(x) => Some(x.name().trim_end_matches(".class")),
         None => o.extra.as_ref().map(|(n, _)| n.as_str()),
     };
-    report.class_records.extend(crate::report::ClassRecord::of(
-        &w.name,
-        input,
-        w.release,
-        w.class.is_some() || o.bytes.is_some(),
-        extra,
-        o,
-    ));
+    if report.keeps_class_records {
+        report.class_records.extend(crate::report::ClassRecord::of(
+            &w.name,
+            input,
+            w.release,
+            w.class.is_some() || o.bytes.is_some(),
+            extra,
+            o,
+        ));
+    }
     match w.release {
         None => {
             report.classes += 1;
