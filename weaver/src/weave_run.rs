@@ -10,6 +10,8 @@
 //! ```
 
 use std::collections::HashSet;
+
+use rustc_hash::FxHashSet;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -374,7 +376,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .collect();
     // Classes the aspects became replace input classes of the same name (an
     // `@Aspect` class compiled with the program is rewritten with aspectOf()).
-    let replaced: HashSet<&str> = aspects
+    // (Fx hashing: every entry written is looked up.)
+    let replaced: FxHashSet<&str> = aspects
         .classes
         .iter()
         .map(|(n, _)| n.trim_end_matches(".class"))
@@ -793,9 +796,7 @@ pub fn compile_aspects_with(
     );
     let cache = cache_dir.as_ref().map(|dir| {
         let mut key = CacheKey::new();
-        for (name, bytes) in RUNTIME_CLASSES {
-            key.bytes(name, bytes);
-        }
+        key.bytes("runtime classes", crate::runtime::classes_digest());
         CompileCache {
             cache: AspectCache::new(dir),
             key,
@@ -850,7 +851,7 @@ fn advice_outcomes(
 /// woven class and its extra class, or the entry itself.
 fn output_files(
     e: &major_archive::Entry,
-    replaced: &HashSet<&str>,
+    replaced: &FxHashSet<&str>,
     w: Option<&Woven>,
 ) -> Vec<String> {
     if e.class_name().is_some_and(|n| replaced.contains(n)) {
@@ -1097,7 +1098,7 @@ struct Writer<'a> {
     outs: Vec<OutputArchive>,
     plan: &'a Plan,
     inputs: &'a [Arc<Archive>],
-    replaced: &'a HashSet<&'a str>,
+    replaced: &'a FxHashSet<&'a str>,
     /// The packages added to output `plan.added`.
     added_packages: &'a BTreeSet<String>,
     notes: Vec<String>,
@@ -1109,7 +1110,7 @@ impl<'a> Writer<'a> {
         outs: Vec<OutputArchive>,
         plan: &'a Plan,
         inputs: &'a [Arc<Archive>],
-        replaced: &'a HashSet<&'a str>,
+        replaced: &'a FxHashSet<&'a str>,
         added_packages: &'a BTreeSet<String>,
     ) -> Self {
         Writer {

@@ -37,7 +37,7 @@ mod jar_digest;
 pub mod stamps;
 pub mod state;
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -211,9 +211,7 @@ pub fn global_key(opts: &WeaveOptions, program: &Program, aspects: &CompiledAspe
     for (name, bytes) in &aspects.classes {
         put(name, bytes);
     }
-    for (name, bytes) in crate::runtime::RUNTIME_CLASSES {
-        put(name, bytes);
-    }
+    put("runtime classes", crate::runtime::classes_digest());
     hex(&h.finalize())
 }
 
@@ -414,7 +412,7 @@ impl Stamped {
         index: &ClassIndex,
         old: &State,
         state_bytes: &[u8],
-    ) -> Option<HashSet<Arc<str>>> {
+    ) -> Option<FxHashSet<Arc<str>>> {
         let recorded = self.old.as_ref()?;
         let same_outside = recorded.state == binary::digest_of(state_bytes)
             && self.image.is_some()
@@ -430,7 +428,7 @@ impl Stamped {
         if !same_outside {
             return None;
         }
-        let mut names: HashSet<Arc<str>> = HashSet::new();
+        let mut names: FxHashSet<Arc<str>> = FxHashSet::default();
         let mut present: FxHashSet<(usize, &str)> = FxHashSet::default();
         for (k, (a, _)) in self.inputs.iter().enumerate() {
             let old_entries = &recorded.inputs[k].1;
@@ -1460,7 +1458,7 @@ impl Update {
         weaver: &Weaver<'_>,
         index: &ClassIndex,
         input: &Arc<Archive>,
-        replaced: &HashSet<&str>,
+        replaced: &FxHashSet<&str>,
         added_packages: &BTreeSet<String>,
         report: &mut WeaveReport,
         hits: &mut [usize],
@@ -1748,7 +1746,7 @@ fn redo_entry(
     a: &Arc<Archive>,
     i: usize,
     hash: String,
-    replaced: &HashSet<&str>,
+    replaced: &FxHashSet<&str>,
     added_packages: &BTreeSet<String>,
 ) -> Result<Redone, MajorError> {
     let e = &a.entries()[i];
