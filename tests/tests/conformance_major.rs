@@ -40,6 +40,7 @@ fn run_case(case: &Case, jdk: &Jdk) -> Outcome {
         cache: None,
         jars: Default::default(),
         modules: Vec::new(),
+        class_records: true,
     };
     let report = match run(&opts) {
         Ok(r) => r,

@@ -57,6 +57,7 @@ fn weave_java_base_in(
         bypass,
         jars: Default::default(),
         modules: Vec::new(),
+        class_records: true,
         cache: None,
     };
     run(&opts).unwrap_or_else(|e| panic!("weaving java.base with {}: {e}", aspect.display()))
@@ -332,6 +333,7 @@ fn java_base_woven_with_execution_counter_and_object_tracker_runs_and_links() {
             ..Default::default()
         },
         modules: Vec::new(),
+        class_records: true,
         cache: None,
     })
     .expect("weaving java.base and java.xml");
@@ -586,6 +588,7 @@ fn jdk25_java_base_from_the_image_runs_and_links() {
         bypass: Default::default(),
         jars: Default::default(),
         modules: vec!["java.base".to_string()],
+        class_records: true,
         cache: None,
     })
     .expect("weaving JDK 25's java.base from lib/modules");

@@ -74,6 +74,7 @@ fn major_weave(jdk: &Jdk, jar: &Path, aspect: &str, out: &Path) -> Result<WeaveR
         cache: None,
         jars: Default::default(),
         modules: Vec::new(),
+        class_records: true,
     };
     let report = run(&opts).map_err(|e| format!("major weave failed: {e}"))?;
     if !report.unsupported.is_empty() {

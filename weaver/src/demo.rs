@@ -84,6 +84,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         cache: cache.clone(),
         jars: Default::default(),
         modules: Vec::new(),
+        class_records: true,
     })?;
     weave_run::print_report(&report, &woven, true);
     eprintln!("demo: java -Xverify:all -cp woven Main");

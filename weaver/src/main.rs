@@ -564,6 +564,7 @@ fn weave(args: WeaveArgs, cx: &ReportContext) -> Result<ExitCode, MajorError> {
         full_coverage: args.full_coverage,
         bypass: args.bypass,
         modules: args.modules,
+        class_records: args.report.is_some(),
         cache,
         jars: JarOptions {
             runtime_jar: args.runtime_jar,

@@ -45,19 +45,30 @@ pub fn write_runtime_jar(path: &Path) -> Result<(), ArchiveError> {
     out.finish()
 }
 
+/// The SHA-256 of the embedded runtime classes (each name and bytes,
+/// length-prefixed), computed once per process: the runtime jar's name, the
+/// aspect cache's key and the incremental state's key all hold it, and
+/// hashing the classes for each cost as much as the three together.
+pub fn classes_digest() -> &'static [u8; 32] {
+    static DIGEST: std::sync::OnceLock<[u8; 32]> = std::sync::OnceLock::new();
+    DIGEST.get_or_init(|| {
+        let mut h = Sha256::new();
+        for (name, bytes) in RUNTIME_CLASSES {
+            h.update((name.len() as u64).to_le_bytes());
+            h.update(name.as_bytes());
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        }
+        h.finalize().into()
+    })
+}
+
 /// The runtime jar kept in `dir` (a cache directory), written there first if
 /// it is missing or does not read back with every class: its name holds a
 /// hash of the embedded classes, so one jar serves every weave by the same
 /// build of major and nothing is written per weave.
 pub fn cached_runtime_jar(dir: &Path) -> Result<PathBuf, ArchiveError> {
-    let mut h = Sha256::new();
-    for (name, bytes) in RUNTIME_CLASSES {
-        h.update((name.len() as u64).to_le_bytes());
-        h.update(name.as_bytes());
-        h.update((bytes.len() as u64).to_le_bytes());
-        h.update(bytes);
-    }
-    let hex = crate::hex::hex(&h.finalize()[..8]);
+    let hex = crate::hex::hex(&classes_digest()[..8]);
     let path = dir.join(format!("major-runtime-{hex}.jar"));
     // Its classes are copied into woven outputs as they are: it is used only
     // if it holds exactly the embedded classes, else written again.

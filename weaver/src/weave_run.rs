@@ -10,6 +10,8 @@
 //! ```
 
 use std::collections::HashSet;
+
+use rustc_hash::FxHashSet;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -65,6 +67,12 @@ pub struct WeaveOptions {
     /// (`lib/modules`): each becomes an input of its own, woven into
     /// `<module>.jar` (empty: an image is woven whole).
     pub modules: Vec<String>,
+    /// Keep a record per class in the report
+    /// ([`WeaveReport::class_records`], what `--report json` lists). Off,
+    /// a weave that prints only its summary builds none: an incremental
+    /// weave would otherwise rebuild one from the state for every class it
+    /// keeps.
+    pub class_records: bool,
 }
 
 /// How a weave treats jars: where the added classes go when several inputs
@@ -136,6 +144,8 @@ pub struct WeaveReport {
     /// something left unwoven or a `declare` match, in output order (the
     /// JSON report, [`crate::report_json`]).
     pub class_records: Vec<crate::report::ClassRecord>,
+    /// Whether `class_records` is kept ([`WeaveOptions::class_records`]).
+    pub(crate) keeps_class_records: bool,
     /// Every advice of the weave (cflow entries left out), with the shadows
     /// it matched; those with none are also in `unmatched`.
     pub advice: Vec<crate::report::AdviceRecord>,
@@ -351,6 +361,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         base_packages_added,
         unsupported: weaver.unsupported.clone(),
         warnings,
+        keeps_class_records: opts.class_records,
         ..Default::default()
     };
     clock.lap("match aspects");
@@ -365,7 +376,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .collect();
     // Classes the aspects became replace input classes of the same name (an
     // `@Aspect` class compiled with the program is rewritten with aspectOf()).
-    let replaced: HashSet<&str> = aspects
+    // (Fx hashing: every entry written is looked up.)
+    let replaced: FxHashSet<&str> = aspects
         .classes
         .iter()
         .map(|(n, _)| n.trim_end_matches(".class"))
@@ -439,7 +451,9 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let total = inputs.iter().map(|a| a.entries().len() as u64).sum();
     // At most a record per entry: reserved once rather than grown (each
     // growth copies the records into fresh pages).
-    report.class_records.reserve(total as usize);
+    if report.keeps_class_records {
+        report.class_records.reserve(total as usize);
+    }
     let mut progress = crate::progress::Progress::start("weaving", total);
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
@@ -782,9 +796,7 @@ pub fn compile_aspects_with(
     );
     let cache = cache_dir.as_ref().map(|dir| {
         let mut key = CacheKey::new();
-        for (name, bytes) in RUNTIME_CLASSES {
-            key.bytes(name, bytes);
-        }
+        key.bytes("runtime classes", crate::runtime::classes_digest());
         CompileCache {
             cache: AspectCache::new(dir),
             key,
@@ -839,7 +851,7 @@ fn advice_outcomes(
 /// woven class and its extra class, or the entry itself.
 fn output_files(
     e: &major_archive::Entry,
-    replaced: &HashSet<&str>,
+    replaced: &FxHashSet<&str>,
     w: Option<&Woven>,
 ) -> Vec<String> {
     if e.class_name().is_some_and(|n| replaced.contains(n)) {
@@ -1004,14 +1016,16 @@ fn tally(
         Some(x) => Some(x.name().trim_end_matches(".class")),
         None => o.extra.as_ref().map(|(n, _)| n.as_str()),
     };
-    report.class_records.extend(crate::report::ClassRecord::of(
-        &w.name,
-        input,
-        w.release,
-        w.class.is_some() || o.bytes.is_some(),
-        extra,
-        o,
-    ));
+    if report.keeps_class_records {
+        report.class_records.extend(crate::report::ClassRecord::of(
+            &w.name,
+            input,
+            w.release,
+            w.class.is_some() || o.bytes.is_some(),
+            extra,
+            o,
+        ));
+    }
     match w.release {
         None => {
             report.classes += 1;
@@ -1084,7 +1098,7 @@ struct Writer<'a> {
     outs: Vec<OutputArchive>,
     plan: &'a Plan,
     inputs: &'a [Arc<Archive>],
-    replaced: &'a HashSet<&'a str>,
+    replaced: &'a FxHashSet<&'a str>,
     /// The packages added to output `plan.added`.
     added_packages: &'a BTreeSet<String>,
     notes: Vec<String>,
@@ -1096,7 +1110,7 @@ impl<'a> Writer<'a> {
         outs: Vec<OutputArchive>,
         plan: &'a Plan,
         inputs: &'a [Arc<Archive>],
-        replaced: &'a HashSet<&'a str>,
+        replaced: &'a FxHashSet<&'a str>,
         added_packages: &'a BTreeSet<String>,
     ) -> Self {
         Writer {

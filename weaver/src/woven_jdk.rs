@@ -177,6 +177,7 @@ pub fn weave(opts: &JdkWeaveOptions) -> Result<(WeaveReport, WovenJdk), MajorErr
             signed_jars: opts.signed_jars,
         },
         modules: modules.clone(),
+        class_records: true,
     };
     // The image form's JDK home (the JDK's other files, hard-linked) does
     // not depend on the weave: it is put together meanwhile.

@@ -117,6 +117,7 @@ fn proceeding_join_points_run_the_join_point() {
         cache: None,
         jars: Default::default(),
         modules: Vec::new(),
+        class_records: true,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
@@ -174,6 +175,7 @@ fn aspect_class_in_the_input_is_replaced() {
         cache: None,
         jars: Default::default(),
         modules: Vec::new(),
+        class_records: true,
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(

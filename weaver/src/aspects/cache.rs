@@ -3,7 +3,7 @@
 //! (about a second of JVM start-up and compilation).
 //!
 //! **The key** (the entry's file name) is a SHA-256 over, in order: major's
-//! version and the bytes of the embedded runtime classes; the `javac` used
+//! version and the digest of the embedded runtime classes; the `javac` used
 //! (canonical path, size, mtime) and its JDK's `release` file; the *names* of
 //! the class files on the program's class path ([`ClassPathView`]: the union
 //! over its elements, never their paths or stamps); and every source unit

@@ -1,7 +1,14 @@
 //! The binary encoding of the incremental state and the stamps files: a text
 //! first line naming the format and its version (so that a file of another
 //! version is told by its first line), then length-prefixed fields, then the
-//! SHA-256 of everything before it (32 bytes).
+//! BLAKE3 digest of everything before it (32 bytes).
+//!
+//! BLAKE3 rather than SHA-256: the digest is computed of every file written
+//! and checked of every file read, 900 KB on each one-class update of guava
+//! (state and stamps), and BLAKE3 hashes several blocks at once with the
+//! CPU's vector units where SHA-256 hashes one block after another (even
+//! with the SHA extensions, about 1.4 GB/s here). It is as much a
+//! cryptographic hash: a file's digest names it as well.
 //!
 //! Numbers are unsigned LEB128; a text is its length and its UTF-8 bytes; a
 //! *print* (a digest kept as lower-case hex in memory) is stored as its raw
@@ -9,7 +16,10 @@
 //! first line and the digest before it decodes anything, and every read is
 //! bounds-checked: a damaged file is an error, never a panic.
 
-use sha2::{Digest, Sha256};
+/// The digest of `bytes`, as a file's trailer holds it.
+fn digest(bytes: &[u8]) -> [u8; DIGEST_LEN] {
+    *blake3::hash(bytes).as_bytes()
+}
 
 /// The length of the trailing digest.
 pub const DIGEST_LEN: usize = 32;
@@ -116,9 +126,9 @@ impl Writer {
         self.text(s);
     }
 
-    /// The file: what was written, then its SHA-256.
+    /// The file: what was written, then its digest.
     pub fn finish(mut self) -> Vec<u8> {
-        let digest = Sha256::digest(&self.buf);
+        let digest = digest(&self.buf);
         self.buf.extend_from_slice(&digest);
         self.buf
     }
@@ -140,20 +150,20 @@ pub fn body<'a>(bytes: &'a [u8], header: &str) -> Result<&'a [u8], Error> {
     if bytes.len() < line + DIGEST_LEN {
         return Err("truncated".into());
     }
-    let (content, digest) = bytes.split_at(bytes.len() - DIGEST_LEN);
-    if Sha256::digest(content).as_slice() != digest {
+    let (content, trailer) = bytes.split_at(bytes.len() - DIGEST_LEN);
+    if digest(content) != *trailer {
         return Err("its digest does not match its contents".into());
     }
     Ok(&content[line..])
 }
 
-/// The SHA-256 (hex) a file written by [`Writer`] ends with (already checked
+/// The digest (hex) a file written by [`Writer`] ends with (already checked
 /// by [`body`] for a file read, computed by [`Writer::finish`] for one
 /// written): what names that file, with no need to hash it again.
 pub fn digest_of(bytes: &[u8]) -> String {
     match bytes.len().checked_sub(DIGEST_LEN) {
         Some(at) => hex(&bytes[at..]),
-        None => hex(&Sha256::digest(bytes)),
+        None => hex(&digest(bytes)),
     }
 }
 
@@ -272,7 +282,7 @@ mod tests {
         assert!(r.byte().is_err());
         assert_eq!(
             digest_of(&bytes),
-            hex(&Sha256::digest(&bytes[..bytes.len() - 32]))
+            hex(blake3::hash(&bytes[..bytes.len() - 32]).as_bytes())
         );
         assert!(body(&bytes, "h 2").is_err());
         for cut in 0..bytes.len() {

@@ -1,5 +1,5 @@
-//! What identifies an output jar for the state kept beside it: a SHA-256 of
-//! the jar's length and its central directory with the end record (the
+//! What identifies an output jar for the state kept beside it: a BLAKE3
+//! digest (as the state's own, [`super::binary`]) of the jar's length and its central directory with the end record (the
 //! file's tail from the first central directory record on).
 //!
 //! The central directory holds every entry's name, CRC-32, sizes and offset,
@@ -13,8 +13,6 @@
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
-
-use sha2::{Digest, Sha256};
 
 use super::binary::hex;
 
@@ -36,9 +34,9 @@ pub fn of(path: &Path) -> std::io::Result<String> {
     let Some(start) = directory_start(&tail, len) else {
         return whole(path);
     };
-    let mut h = Sha256::new();
+    let mut h = blake3::Hasher::new();
     h.update(b"major jar tail\n");
-    h.update(len.to_le_bytes());
+    h.update(&len.to_le_bytes());
     let in_tail = len - tail_len;
     if start >= in_tail {
         h.update(&tail[(start - in_tail) as usize..]);
@@ -49,16 +47,16 @@ pub fn of(path: &Path) -> std::io::Result<String> {
         h.update(&head);
         h.update(&tail);
     }
-    Ok(hex(&h.finalize()))
+    Ok(hex(h.finalize().as_bytes()))
 }
 
-/// The SHA-256 of the whole file, under another label (the two kinds of
+/// The digest of the whole file, under another label (the two kinds of
 /// digest never collide).
 fn whole(path: &Path) -> std::io::Result<String> {
-    let mut h = Sha256::new();
+    let mut h = blake3::Hasher::new();
     h.update(b"major jar whole\n");
-    h.update(std::fs::read(path)?);
-    Ok(hex(&h.finalize()))
+    h.update(&std::fs::read(path)?);
+    Ok(hex(h.finalize().as_bytes()))
 }
 
 /// Where the central directory starts in a file of `len` bytes whose last

@@ -37,7 +37,7 @@ mod jar_digest;
 pub mod stamps;
 pub mod state;
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -211,9 +211,7 @@ pub fn global_key(opts: &WeaveOptions, program: &Program, aspects: &CompiledAspe
     for (name, bytes) in &aspects.classes {
         put(name, bytes);
     }
-    for (name, bytes) in crate::runtime::RUNTIME_CLASSES {
-        put(name, bytes);
-    }
+    put("runtime classes", crate::runtime::classes_digest());
     hex(&h.finalize())
 }
 
@@ -414,7 +412,7 @@ impl Stamped {
         index: &ClassIndex,
         old: &State,
         state_bytes: &[u8],
-    ) -> Option<HashSet<Arc<str>>> {
+    ) -> Option<FxHashSet<Arc<str>>> {
         let recorded = self.old.as_ref()?;
         let same_outside = recorded.state == binary::digest_of(state_bytes)
             && self.image.is_some()
@@ -430,7 +428,7 @@ impl Stamped {
         if !same_outside {
             return None;
         }
-        let mut names: HashSet<Arc<str>> = HashSet::new();
+        let mut names: FxHashSet<Arc<str>> = FxHashSet::default();
         let mut present: FxHashSet<(usize, &str)> = FxHashSet::default();
         for (k, (a, _)) in self.inputs.iter().enumerate() {
             let old_entries = &recorded.inputs[k].1;
@@ -708,7 +706,8 @@ pub(crate) fn kind_named(name: &str) -> Option<&'static str> {
 }
 
 /// Adds a stored outcome of entry `e` (class `class` of input `e.input`) to
-/// the report, as `weave_run`'s tally adds a fresh one.
+/// the report, as `weave_run`'s tally adds a fresh one (its per-class record
+/// only if the report keeps them: [`WeaveOptions::class_records`]).
 pub fn tally_stored(
     report: &mut WeaveReport,
     hits: &mut [usize],
@@ -717,7 +716,9 @@ pub fn tally_stored(
     e: &EntryRecord,
 ) {
     let Some(o) = &e.outcome else { return };
-    report.class_records.extend(class_record(class, e, o));
+    if report.keeps_class_records {
+        report.class_records.extend(class_record(class, e, o));
+    }
     report.classes += 1;
     report.woven += usize::from(o.woven);
     report.empty_finalizers += o.empty_finalizers;
@@ -924,14 +925,18 @@ fn previous(
     } else {
         dir.join(STATE_FILE)
     };
-    let bytes = std::fs::read(&path).map_err(|_| None)?;
+    let mut bytes = std::fs::read(&path).map_err(|_| None)?;
     // A jar's state begins with the digest of the jar it describes
     // ([`jar_digest`]: its central directory).
-    let (bytes, jar) = if into_jar {
+    let jar = if into_jar {
         let (state, jar) = jar_as_left(&bytes, dir, stamped).map_err(Some)?;
-        (state.to_vec(), Some(jar))
+        // The state moved to the front of the buffer it was read into, not
+        // copied into a new one.
+        let first = bytes.len() - state.len();
+        bytes.drain(..first);
+        Some(jar)
     } else {
-        (bytes, None)
+        None
     };
     // The state is written last: an output file changed after it was
     // changed by something else (a compiler writing into the classes
@@ -1165,14 +1170,20 @@ pub fn write_beside(
     // Stamped before it is read: a jar changed in between has another stamp.
     let stamp = FileStamp::of(output);
     let sha = jar_digest::of(output).map_err(fail)?;
-    let mut bytes = format!("output {sha}\n").into_bytes();
+    let first = format!("output {sha}\n");
     stamps.file.output = stamp.map(|s| (s, sha));
-    bytes.extend_from_slice(state);
     let path = state_beside(output);
     let mut tmp = path.clone().into_os_string();
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, &bytes)
+    // The first line, then the state: two writes, not a copy of the state
+    // into a buffer of its own.
+    std::fs::File::create(&tmp)
+        .and_then(|mut f| {
+            use std::io::Write;
+            f.write_all(first.as_bytes())?;
+            f.write_all(state)
+        })
         .and_then(|()| std::fs::rename(&tmp, &path))
         .map_err(fail)?;
     stamps.save();
@@ -1447,17 +1458,20 @@ impl Update {
         weaver: &Weaver<'_>,
         index: &ClassIndex,
         input: &Arc<Archive>,
-        replaced: &HashSet<&str>,
+        replaced: &FxHashSet<&str>,
         added_packages: &BTreeSet<String>,
         report: &mut WeaveReport,
         hits: &mut [usize],
         errors: &mut Vec<(String, DeclareHit)>,
     ) -> Result<(), MajorError> {
-        let old: HashMap<&str, &EntryRecord> = self
+        // The old entries by name: their indices, so that a kept record can
+        // be moved out of the old state below rather than copied.
+        let old: HashMap<&str, usize> = self
             .old
             .entries
             .iter()
-            .map(|e| (e.name.as_str(), e))
+            .enumerate()
+            .map(|(k, e)| (e.name.as_str(), k))
             .collect();
         // Every file the old entries left, statted a directory at a time:
         // whether each is still as major left it, a file last modified no
@@ -1483,25 +1497,27 @@ impl Update {
             .collect();
         let n = input.entries().len();
         // Which entries can stay as they are (with the hash of each).
-        type Told<'r> = Result<(Option<&'r EntryRecord>, String), MajorError>;
-        let told: Vec<Told<'_>> = (0..n)
+        type Told = Result<(Option<usize>, String), MajorError>;
+        let told: Vec<Told> = (0..n)
             .into_par_iter()
             .map(|i| {
                 let e = &input.entries()[i];
                 let hash = self.stamped.hash(index, 0, input, i)?;
-                let Some(r) = old.get(e.name.as_str()) else {
+                let Some(&k) = old.get(e.name.as_str()) else {
                     return Ok((None, hash));
                 };
+                let r = &self.old.entries[k];
                 let same = r.hash == hash
                     && (self.changed.is_empty()
                         || r.deps.iter().all(|d| !self.changed.contains(d)))
                     && r.outputs
                         .iter()
                         .all(|f| left.get(f.as_str()) == Some(&true));
-                Ok((same.then_some(*r), hash))
+                Ok((same.then_some(k), hash))
             })
             .collect();
-        let (kept, mut hashes): (Vec<Option<&EntryRecord>>, Vec<String>) = told
+        drop((old, left));
+        let (kept, mut hashes): (Vec<Option<usize>>, Vec<String>) = told
             .into_iter()
             .collect::<Result<Vec<_>, _>>()?
             .into_iter()
@@ -1530,9 +1546,19 @@ impl Update {
                 self.summary.classes += 1;
             }
             match k {
-                Some(r) => {
+                Some(k) => {
+                    let r = &mut self.old.entries[*k];
                     tally_stored(report, hits, errors, e.class_name().unwrap_or(&e.name), r);
-                    records.push((*r).clone());
+                    // Moved, but for its outputs, which `commit` reads
+                    // from the old state still (the files it had).
+                    records.push(EntryRecord {
+                        name: std::mem::take(&mut r.name),
+                        input: r.input,
+                        hash: std::mem::take(&mut r.hash),
+                        outputs: r.outputs.clone(),
+                        deps: std::mem::take(&mut r.deps),
+                        outcome: r.outcome.take(),
+                    });
                 }
                 None => {
                     let (j, r) = redone.next().expect("one result per entry re-done");
@@ -1720,7 +1746,7 @@ fn redo_entry(
     a: &Arc<Archive>,
     i: usize,
     hash: String,
-    replaced: &HashSet<&str>,
+    replaced: &FxHashSet<&str>,
     added_packages: &BTreeSet<String>,
 ) -> Result<Redone, MajorError> {
     let e = &a.entries()[i];

@@ -33,8 +33,8 @@
 //! edited; `--no-cache` (no stamps) hashes every input.
 //!
 //! The file is binary ([`super::binary`]: a first line naming the format and
-//! its version, length-prefixed fields, the SHA-256 of what precedes it at
-//! the end); a damaged file, or one of another version, is ignored (every
+//! its version, length-prefixed fields, the BLAKE3 digest of what precedes
+//! it at the end); a damaged file, or one of another version, is ignored (every
 //! input is hashed).
 
 use rustc_hash::FxHashMap as HashMap;
@@ -49,7 +49,7 @@ use super::binary::{self, hex, Reader, Writer};
 /// stamp to be trusted by the next weave.
 pub const RACY_SECONDS: i64 = 2;
 
-const HEADER: &str = "major stamps 2";
+const HEADER: &str = "major stamps 3";
 
 /// A file's metadata, as far as it tells a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,7 +312,7 @@ pub struct Recorded {
 /// A stamps file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StampFile {
-    /// SHA-256 (hex) of the state file written with these stamps.
+    /// The digest (hex) that ends the state file written with these stamps.
     pub state: String,
     /// The JDK image's stamp.
     pub image: Option<FileStamp>,

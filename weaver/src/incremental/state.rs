@@ -3,11 +3,11 @@
 //! up were.
 //!
 //! A binary file ([`super::binary`]: a first line naming the format and its
-//! version, length-prefixed fields, the SHA-256 of everything before it at the
-//! end), written in one order so that the same weave gives the same bytes:
+//! version, length-prefixed fields, the BLAKE3 digest of everything before it
+//! at the end), written in one order so that the same weave gives the same bytes:
 //!
 //! ```text
-//! major incremental state 4\n
+//! major incremental state 5\n
 //! key                                     options, aspects, major itself
 //! table: n, then n times (sorted):        every class looked up
 //!   name, bytes print, levels: n, then (level, print) n times
@@ -19,7 +19,7 @@
 //!     declares (error, message, location, method, line+1 or 0)*,
 //!     skipped texts, notes texts
 //! added: n texts                          the classes major added
-//! SHA-256 of everything above (32 bytes)
+//! BLAKE3 digest of everything above (32 bytes)
 //! ```
 //!
 //! Refs are sorted by name, as the table is; a ref is the difference between
@@ -43,7 +43,7 @@ pub type Dep = std::sync::Arc<str>;
 pub const STATE_FILE: &str = ".major/incremental";
 
 /// The first line: the format and its version.
-const HEADER: &str = "major incremental state 4";
+const HEADER: &str = "major incremental state 5";
 
 /// What the report says of one woven class.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
