@@ -804,6 +804,7 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
             say(&w);
         }
         if cache.stats.stored.load(Ordering::Relaxed) > 0 {
+            cache.merge_packs(class_cache::MAX_PACKS);
             cache.prune(
                 agent
                     .options
