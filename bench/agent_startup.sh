@@ -29,7 +29,9 @@
 # Environment: MAJOR_BENCH_RUNS (N, default 7), MAJOR_BENCH_JDK17 (default
 # /usr/lib/jvm/java-17-openjdk-amd64), MAJOR_BENCH_PAUSE (seconds before each
 # measured command, default 0.5), MAJOR_BENCH_KEEP (a directory to keep the
-# work files in). Runs are interleaved: each round runs every variant once,
+# work files in), MAJOR_BENCH_AGENT_B (another build of the agent library:
+# adds its cold and warm rows, "(B)", with a cache directory of their own,
+# for an A/B comparison in one run). Runs are interleaved: each round runs every variant once,
 # starting at another variant each round.
 #
 # javac's "application classes" for LTW are its own (modules jdk.compiler and
@@ -87,6 +89,12 @@ else
   trap 'rm -rf "$WORK"' EXIT
 fi
 CACHE=$WORK/cache
+CACHE_B=$WORK/cache-b
+AGENT_B=${MAJOR_BENCH_AGENT_B:-}
+if [ -n "$AGENT_B" ] && [ ! -f "$AGENT_B" ]; then
+  echo "MAJOR_BENCH_AGENT_B=$AGENT_B: no such file" >&2
+  exit 2
+fi
 JAVA=$JDK/bin/java
 
 # --- the programs -------------------------------------------------------------
@@ -187,6 +195,7 @@ fi
 
 # --- the variants ---------------------------------------------------------------
 variants=(java xshare-off major-nocache major-cold major-warm)
+[ -n "$AGENT_B" ] && variants+=(major-cold-b major-warm-b)
 [ "$ltw" = 1 ] && variants+=(ltw)
 label() {
   case "$1" in
@@ -195,6 +204,8 @@ label() {
     major-nocache) echo "major run, no class cache" ;;
     major-cold) echo "major run, class cache cold" ;;
     major-warm) echo "major run, class cache warm" ;;
+    major-cold-b) echo "major run, class cache cold (B)" ;;
+    major-warm-b) echo "major run, class cache warm (B)" ;;
     ltw) echo "AspectJ LTW (application classes)" ;;
   esac
 }
@@ -207,10 +218,13 @@ command_of() { # variant program
     xshare-off) echo "$JAVA -Xshare:off $(program_args "$2" "")" ;;
     major-nocache) echo "${major[*]} --no-class-cache -- $(program_args "$2" "")" ;;
     major-cold | major-warm) echo "${major[*]} -- $(program_args "$2" "")" ;;
+    major-cold-b | major-warm-b)
+      echo "env MAJOR_AGENT_LIBRARY=$AGENT_B ${major[*]/$CACHE/$CACHE_B} -- $(program_args "$2" "")"
+      ;;
     ltw) echo "$JAVA -javaagent:$WEAVER $(program_args "$2" "$LTW_DIR:$ASPECTJRT:")" ;;
   esac
 }
-case "$WORK$ROOT$JDK" in *' '*) echo "a path holds a space: $WORK $ROOT $JDK" >&2; exit 2 ;; esac
+case "$WORK$ROOT$JDK$AGENT_B" in *' '*) echo "a path holds a space: $WORK $ROOT $JDK $AGENT_B" >&2; exit 2 ;; esac
 
 # Runs a command in $WORK/scratch (LTW's ajcore dumps land there), its output
 # into $WORK/log; appends "<wall ms> <cpu ms>" to $1. CPU: user + system of the
@@ -254,6 +268,7 @@ check() { # variant program
 
 run_variant() { # variant program
   [ "$1" = major-cold ] && rm -rf "$CACHE/woven-classes"
+  [ "$1" = major-cold-b ] && rm -rf "$CACHE_B/woven-classes"
   rm -rf "$WORK/out"
   # shellcheck disable=SC2046 # the command's words
   if ! measure "$WORK/times-$2-$1" $(command_of "$1" "$2"); then
@@ -278,6 +293,11 @@ for p in "${programs[@]}"; do
   (cd "$WORK/scratch" && $(command_of major-warm "$p" | sed 's/ -- / --verbose -- /') \
     >"$WORK/log" 2>&1) || { cat "$WORK/log" >&2; exit 1; }
   seen=$(sed -n 's/^major agent: \([0-9]*\) classes seen, \([0-9]*\) woven.*/saw \1 classes, wove \2/p' "$WORK/log")
+  if [ -n "$AGENT_B" ]; then
+    # shellcheck disable=SC2046
+    (cd "$WORK/scratch" && $(command_of major-warm-b "$p") >"$WORK/log" 2>&1) ||
+      { cat "$WORK/log" >&2; exit 1; }
+  fi
   ltw_note=""
   if [ "$ltw" = 1 ]; then
     rm -rf "$WORK/out"
@@ -305,6 +325,8 @@ labels = {
     'java': 'java', 'xshare-off': 'java -Xshare:off',
     'major-nocache': 'major run, no class cache', 'major-cold': 'major run, class cache cold',
     'major-warm': 'major run, class cache warm', 'ltw': 'AspectJ LTW (application classes)',
+    'major-cold-b': 'major run, class cache cold (B)',
+    'major-warm-b': 'major run, class cache warm (B)',
 }
 times = {}
 for v in variants:
