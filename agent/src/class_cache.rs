@@ -357,6 +357,12 @@ impl ClassCache {
         }
     }
 
+    /// Whether the cache held an entry for `key` as the run started (not
+    /// read, not counted).
+    pub fn holds(&self, key: &Key) -> bool {
+        self.packs.index.contains_key(key)
+    }
+
     fn damaged(&self, path: &Path, at: usize, why: &str) {
         self.stats.misses.fetch_add(1, Ordering::Relaxed);
         self.stats.damaged.fetch_add(1, Ordering::Relaxed);

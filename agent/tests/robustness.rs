@@ -9,6 +9,8 @@
 //! * a cache that cannot be written (a file where its directory should be;
 //!   a full file system: a tiny tmpfs, when this process may mount one):
 //!   one warning, the run goes on uncached;
+//! * classes woven ahead (on the agent's thread, in the order a previous
+//!   run loaded them) are byte for byte those the hook weaves;
 //! * two JVMs starting at once on one empty cache both run correctly and
 //!   leave a cache that a third run reads whole;
 //! * an aspect that does not compile: `major run` exits 2 with javac's
@@ -235,6 +237,79 @@ fn second_run_weaves_nothing(jdk: &Path) {
     let off = p.run(jdk, &["no-class-cache".into()]);
     assert!(!off.contains("class cache"), "{off}");
     assert_eq!(entries(&p.class_cache()), before);
+}
+
+/// The `.class` files under `d`, by path relative to it.
+fn class_files(d: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    walk(d)
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "class"))
+        .map(|f| {
+            (
+                f.strip_prefix(d).unwrap().into(),
+                std::fs::read(&f).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The numbers of `major agent: woven ahead: N classes, M of them taken`.
+fn woven_ahead(err: &str) -> Option<(u64, u64)> {
+    let line = err
+        .lines()
+        .find_map(|l| l.strip_prefix("major agent: woven ahead: "))?;
+    let mut n = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap());
+    Some((n.next()?, n.next()?))
+}
+
+#[test]
+fn classes_woven_ahead_are_those_the_hook_weaves() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let p = Program::new(&jdk);
+    let dump = |n: &str| p.work.path().join(n);
+    // Every class woven in the hook (no order kept yet: nothing ahead); the
+    // run keeps the order of its classes.
+    let plain = p.run(
+        &jdk,
+        &[
+            "no-class-cache".into(),
+            format!("dump={}", dump("hook").display()),
+        ],
+    );
+    assert_eq!(woven_ahead(&plain), None, "{plain}");
+    let orders = walk(&p.cache().join("load-order"));
+    assert_eq!(orders.len(), 1, "{orders:?}");
+    // With the class cache empty, the next run weaves ahead in that order,
+    // and the hook takes classes from there.
+    let err = p.run(&jdk, &[format!("dump={}", dump("ahead").display())]);
+    let (ahead, taken) = woven_ahead(&err).unwrap_or_else(|| panic!("{err}"));
+    let c = cache_counts(&err, &p.class_cache());
+    eprintln!("woven ahead {ahead}, taken {taken}: {c:?}");
+    assert!(taken <= ahead && taken <= c.misses, "{err}");
+    // How many the thread gets to before the hook depends on the machine's
+    // load; some, whatever the load (it starts before the first class).
+    assert!(taken > 0, "{err}");
+    assert_eq!(c.stored, c.misses, "{err}");
+    // The JVM got the same classes as when the hook wove them all.
+    let (hook, ahead) = (class_files(&dump("hook")), class_files(&dump("ahead")));
+    assert!(hook.len() > 300, "{} classes", hook.len());
+    let differ: Vec<&PathBuf> = hook
+        .iter()
+        .filter(|(n, b)| ahead.get(*n).is_some_and(|a| a != *b))
+        .map(|(n, _)| n)
+        .collect();
+    assert!(differ.is_empty(), "woven ahead differently: {differ:?}");
+    let common = hook.keys().filter(|n| ahead.contains_key(*n)).count();
+    assert!(common + 20 >= hook.len(), "{common} of {}", hook.len());
+    // `no-weave-ahead` turns it off.
+    std::fs::remove_dir_all(p.class_cache()).unwrap();
+    let off = p.run(&jdk, &["no-weave-ahead".into()]);
+    assert_eq!(woven_ahead(&off), None, "{off}");
 }
 
 #[test]
