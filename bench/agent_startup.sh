@@ -6,8 +6,13 @@
 #   java -Xshare:off          what the agent's early class hook costs by itself
 #                             (it turns class-data sharing off)
 #   major run, no cache       every class woven in the hook (--no-class-cache)
-#   major run, cache cold     the same, storing every class into an empty
-#                             class cache (CACHE/woven-classes removed first)
+#   major run, first run      the same, storing every class into an empty
+#                             class cache (CACHE/woven-classes and
+#                             CACHE/load-order removed first)
+#   major run, cache cold     the same with the order in which a previous run
+#                             loaded its classes kept (CACHE/load-order): the
+#                             agent weaves ahead on a thread of its own, as
+#                             after an edit of the aspect or of the class path
 #   major run, cache warm     every class from the class cache
 #   AspectJ LTW               -javaagent:aspectjweaver.jar with aop.xml: the
 #                             application's classes only
@@ -20,9 +25,10 @@
 # children: `major` and its `java`), the ratio of each best wall time to plain
 # java's and the difference in ms, and the targets:
 #
-#   hello world: cache warm at most +60 ms, cache cold at most +150 ms over
-#   plain java; both programs: major run (cold, so weaving everything) faster
-#   than AspectJ LTW (application classes only).
+#   hello world: cache warm at most +60 ms, cache cold (and first run) at
+#   most +150 ms over plain java; both programs: major run's first run
+#   (weaving every class, with no help from an earlier run) faster than
+#   AspectJ LTW (application classes only, which has no cache either).
 #
 #   bench/agent_startup.sh [hello] [javac]        (default: both)
 #
@@ -194,7 +200,7 @@ EOF
 fi
 
 # --- the variants ---------------------------------------------------------------
-variants=(java xshare-off major-nocache major-cold major-warm)
+variants=(java xshare-off major-nocache major-first major-cold major-warm)
 [ -n "$AGENT_B" ] && variants+=(major-cold-b major-warm-b)
 [ "$ltw" = 1 ] && variants+=(ltw)
 label() {
@@ -202,6 +208,7 @@ label() {
     java) echo "java" ;;
     xshare-off) echo "java -Xshare:off" ;;
     major-nocache) echo "major run, no class cache" ;;
+    major-first) echo "major run, first run" ;;
     major-cold) echo "major run, class cache cold" ;;
     major-warm) echo "major run, class cache warm" ;;
     major-cold-b) echo "major run, class cache cold (B)" ;;
@@ -217,7 +224,7 @@ command_of() { # variant program
     java) echo "$JAVA $(program_args "$2" "")" ;;
     xshare-off) echo "$JAVA -Xshare:off $(program_args "$2" "")" ;;
     major-nocache) echo "${major[*]} --no-class-cache -- $(program_args "$2" "")" ;;
-    major-cold | major-warm) echo "${major[*]} -- $(program_args "$2" "")" ;;
+    major-first | major-cold | major-warm) echo "${major[*]} -- $(program_args "$2" "")" ;;
     major-cold-b | major-warm-b)
       echo "env MAJOR_AGENT_LIBRARY=$AGENT_B ${major[*]/$CACHE/$CACHE_B} -- $(program_args "$2" "")"
       ;;
@@ -268,6 +275,7 @@ check() { # variant program
 
 run_variant() { # variant program
   [ "$1" = major-cold ] && rm -rf "$CACHE/woven-classes"
+  [ "$1" = major-first ] && rm -rf "$CACHE/woven-classes" "$CACHE/load-order"
   [ "$1" = major-cold-b ] && rm -rf "$CACHE_B/woven-classes"
   rm -rf "$WORK/out"
   # shellcheck disable=SC2046 # the command's words
@@ -323,7 +331,8 @@ import statistics, sys
 work, program, variants = sys.argv[1], sys.argv[2], sys.argv[3:]
 labels = {
     'java': 'java', 'xshare-off': 'java -Xshare:off',
-    'major-nocache': 'major run, no class cache', 'major-cold': 'major run, class cache cold',
+    'major-nocache': 'major run, no class cache', 'major-first': 'major run, first run',
+    'major-cold': 'major run, class cache cold',
     'major-warm': 'major run, class cache warm', 'ltw': 'AspectJ LTW (application classes)',
     'major-cold-b': 'major run, class cache cold (B)',
     'major-warm-b': 'major run, class cache warm (B)',
@@ -345,11 +354,12 @@ def target(name, ok):
 if program == 'hello':
     target('cache warm at most +60 ms over java', times['major-warm'][0] - base <= 60)
     target('cache cold at most +150 ms over java', times['major-cold'][0] - base <= 150)
+    target('first run at most +150 ms over java', times['major-first'][0] - base <= 150)
 if 'ltw' in times:
     ltw = times['ltw'][0]
-    target(f"major run (cache cold) faster than AspectJ LTW "
-           f"({ltw / times['major-cold'][0]:.2f}x; cache warm {ltw / times['major-warm'][0]:.2f}x)",
-           times['major-cold'][0] < ltw)
+    target(f"major run (first run) faster than AspectJ LTW ({ltw / times['major-first'][0]:.2f}x; "
+           f"cache cold {ltw / times['major-cold'][0]:.2f}x, warm {ltw / times['major-warm'][0]:.2f}x)",
+           times['major-first'][0] < ltw)
 EOF
 done
 echo
