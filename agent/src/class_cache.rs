@@ -357,6 +357,16 @@ impl ClassCache {
         }
     }
 
+    /// The number of entries the cache held as the run started.
+    pub fn len(&self) -> usize {
+        self.packs.index.len()
+    }
+
+    /// Whether the cache held no entry as the run started.
+    pub fn is_empty(&self) -> bool {
+        self.packs.index.is_empty()
+    }
+
     /// Whether the cache held an entry for `key` as the run started (not
     /// read, not counted).
     pub fn holds(&self, key: &Key) -> bool {

@@ -209,9 +209,14 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         .clone()
         .or_else(major_weaver::aspects::cache::default_dir)
         .map(|c| load_order_file(&c, image.path(), &class_path));
+    // A cache that holds at least half as many classes as the order names
+    // is taken for warm: the thread would only hash classes the cache
+    // holds (a class's key is a SHA-256 of its bytes).
     let ahead = match (&cache, &order_file) {
-        (Some(_), Some(f)) if !options.no_weave_ahead => {
-            std::fs::read_to_string(f).ok().map(|text| Ahead {
+        (Some(c), Some(f)) if !options.no_weave_ahead => std::fs::read_to_string(f)
+            .ok()
+            .filter(|text| c.len() * 2 < text.lines().count())
+            .map(|text| Ahead {
                 image: image.clone(),
                 order: text.lines().map(str::to_string).collect(),
                 done: Mutex::new(Default::default()),
@@ -219,8 +224,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
                 stop: AtomicBool::new(false),
                 woven: AtomicUsize::new(0),
                 taken: AtomicUsize::new(0),
-            })
-        }
+            }),
         _ => None,
     };
     let setup = start.elapsed();
