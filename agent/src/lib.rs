@@ -119,23 +119,49 @@ struct Ahead {
 }
 
 /// The file that keeps the order in which a program loaded its classes,
-/// for weaving ahead in its next runs: `<aspect cache>/load-order/<hash>`,
-/// the hash of the running image and the class path (so one per JDK and
-/// program, whatever the aspects).
+/// for weaving ahead in its next runs:
+/// `<aspect cache>/load-order/<image>-<class path>`, each part the first 16
+/// hex digits of a SHA-256 of the running image's path or of the class path
+/// (so one per JDK and program, whatever the aspects).
 fn load_order_file(
     cache: &std::path::Path,
     image: &std::path::Path,
     class_path: &[PathBuf],
 ) -> PathBuf {
     use sha2::{Digest, Sha256};
+    let image = Sha256::digest(image.as_os_str().as_encoded_bytes());
     let mut h = Sha256::new();
-    h.update(image.as_os_str().as_encoded_bytes());
     for p in class_path {
-        h.update([0]);
         h.update(p.as_os_str().as_encoded_bytes());
+        h.update([0]);
     }
-    let hex = major_weaver::hex::hex(&h.finalize());
-    cache.join("load-order").join(&hex[..32])
+    let (image, path) = (
+        major_weaver::hex::hex(&image),
+        major_weaver::hex::hex(&h.finalize()),
+    );
+    cache
+        .join("load-order")
+        .join(format!("{}-{}", &image[..16], &path[..16]))
+}
+
+/// The order of classes to weave ahead in: the program's own
+/// ([`load_order_file`]), else the latest kept by another program on the
+/// same JDK (its JDK classes come first in any program; the rest are
+/// classes this program may not have, read in vain); `None` when there is
+/// neither.
+fn read_load_order(file: &std::path::Path) -> Option<String> {
+    if let Ok(text) = std::fs::read_to_string(file) {
+        return Some(text);
+    }
+    let name = file.file_name()?.to_str()?;
+    let image = &name[..name.find('-')? + 1];
+    let latest = std::fs::read_dir(file.parent()?)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with(image)))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()?;
+    std::fs::read_to_string(latest.1).ok()
 }
 
 static AGENT: OnceLock<Agent> = OnceLock::new();
@@ -213,8 +239,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     // is taken for warm: the thread would only hash classes the cache
     // holds (a class's key is a SHA-256 of its bytes).
     let ahead = match (&cache, &order_file) {
-        (Some(c), Some(f)) if !options.no_weave_ahead => std::fs::read_to_string(f)
-            .ok()
+        (Some(c), Some(f)) if !options.no_weave_ahead => read_load_order(f)
             .filter(|text| c.len() * 2 < text.lines().count())
             .map(|text| Ahead {
                 image: image.clone(),
@@ -1035,6 +1060,34 @@ mod tests {
             line.contains("1 other classes the hook never saw (app/Missed)"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn a_load_order_is_the_programs_else_the_latest_on_the_same_jdk() {
+        let d = tempfile::tempdir().unwrap();
+        let (jdk, other) = (
+            std::path::Path::new("/jdk/lib/modules"),
+            std::path::Path::new("/other/lib/modules"),
+        );
+        let a = super::load_order_file(d.path(), jdk, &["a.jar".into()]);
+        let b = super::load_order_file(d.path(), jdk, &["b.jar".into()]);
+        let c = super::load_order_file(d.path(), jdk, &["c.jar".into()]);
+        assert_ne!(a, b);
+        assert_eq!(super::read_load_order(&a), None);
+        std::fs::create_dir_all(a.parent().unwrap()).unwrap();
+        std::fs::write(&a, "p/A\n").unwrap();
+        std::fs::write(&b, "p/B\n").unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        std::fs::File::options()
+            .append(true)
+            .open(&a)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert_eq!(super::read_load_order(&a).as_deref(), Some("p/A\n"));
+        assert_eq!(super::read_load_order(&c).as_deref(), Some("p/B\n"));
+        let elsewhere = super::load_order_file(d.path(), other, &["a.jar".into()]);
+        assert_eq!(super::read_load_order(&elsewhere), None);
     }
 
     #[test]
