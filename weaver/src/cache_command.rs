@@ -183,4 +183,19 @@ mod tests {
         assert!(part_of("incremental-notes.txt").is_none());
         assert!(part_of("notes.txt").is_none());
     }
+
+    /// The single-phase agent's parts, the kept load orders among them.
+    #[test]
+    fn agent_directories_are_parts_of_the_cache() {
+        for d in [
+            "woven-classes",
+            "added-classes",
+            "agent",
+            "agent-options",
+            "load-order",
+        ] {
+            assert!(part_of(d).is_some(), "{d}");
+        }
+        assert!(part_of("load-orders").is_none());
+    }
 }
