@@ -7,7 +7,9 @@
 # `bench/run.sh weave [guava] [commons-lang3]` runs the weaving benchmark
 # against ajc instead (bench/weave_vs_ajc.sh); `bench/run.sh java-base` the
 # full-coverage weave of JDK 17's java.base against ajc, a read and copy and the
-# whole JDK (bench/java_base_vs_ajc.sh).
+# whole JDK (bench/java_base_vs_ajc.sh); `bench/run.sh startup [hello] [javac]`
+# the single-phase agent's start-up against plain java and AspectJ load-time
+# weaving (bench/agent_startup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = weave ]; then
@@ -17,5 +19,9 @@ fi
 if [ "${1:-}" = java-base ]; then
   shift
   exec bench/java_base_vs_ajc.sh "$@"
+fi
+if [ "${1:-}" = startup ]; then
+  shift
+  exec bench/agent_startup.sh "$@"
 fi
 exec cargo bench -p major-weaver --bench engine -- "$@"

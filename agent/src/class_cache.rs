@@ -13,26 +13,39 @@
 //! * **Value**: the woven class and its extra class of static parts, or a
 //!   marker saying the weave leaves the class as it is (so such classes are
 //!   not examined again either).
-//! * **Files**: `DIR/ab/cdef…` (the key in hex, its first byte a
-//!   directory). Each file holds a magic, its own key, the value and a
-//!   SHA-256 of everything before it. A file is written to a temporary file
-//!   in the same directory and renamed into place: readers never see half a
-//!   file, and JVMs that store the same class at once are harmless (both
-//!   write the same bytes). Nothing is `fsync`ed: a file that a crash left
-//!   short or empty fails its checksum.
-//! * **Robustness**: a file that does not read back exactly (bad magic,
-//!   another key, a bad checksum, a length past the end, an I/O error) is a
-//!   miss: the class is woven and the entry written again; the first such
-//!   file is named in a warning. A write that fails (a full disk, a
-//!   read-only directory, a file where the directory should be) is a warning
-//!   once; the run goes on uncached (nothing more is written).
+//! * **Files**: *packs*, one file holding many entries. A run that weaves
+//!   classes appends their entries to a temporary file of its own
+//!   (`DIR/.tmp-…`) and at its end renames it to
+//!   `DIR/<environment>-<time>-<pid>.pack` (the environment's key, first 32
+//!   hex digits); a run reads every pack of its environment once, as it
+//!   starts, into an index by key. One file per run instead of one per class:
+//!   creating a file (an inode, a directory entry) costs more than writing
+//!   its bytes, on some file systems far more (ext4 without a journal skips
+//!   recently deleted inodes one by one), and a warm run opens a few files
+//!   instead of hundreds. A record is the key (32 bytes), the entry's length
+//!   (u32 LE) and the entry: a magic, its own key, the value and a SHA-256
+//!   of all that. JVMs that store the same classes at once write separate
+//!   packs (a key in two packs: the later pack's entry is taken); readers
+//!   never see a pack before it is whole. Nothing is `fsync`ed: a record
+//!   that a crash left short ends the pack's reading; one whose bytes
+//!   changed fails its checksum. When an environment has more than
+//!   [`MAX_PACKS`] packs, a run that stored classes merges them into one.
+//! * **Robustness**: an entry that does not read back exactly (bad magic,
+//!   another key, a bad checksum, a length past the end) is a miss: the
+//!   class is woven and stored again (in this run's pack, which later runs
+//!   read after the damaged one); the first such entry is named in a
+//!   warning. A pack that cannot be read is a warning, and its classes are
+//!   misses. A write that fails (a full disk, a read-only directory, a file
+//!   where the directory should be) is a warning once; what was written
+//!   before it is kept (the pack is cut back to its last whole record and
+//!   renamed into place), and the run goes on without storing more.
 //! * **Size**: after a run that stored classes, the oldest files beyond the
 //!   bound ([`DEFAULT_MAX_BYTES`], the agent's `class-cache-max=MB`) are
-//!   removed, down to three quarters of it; a hit older than a day
-//!   refreshes its file's time, so classes in use stay.
-
+//!   removed, down to three quarters of it; a pack older than a day that
+//!   gives a hit has its time refreshed, so packs in use stay.
+use std::collections::HashMap;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -57,8 +70,18 @@ const TEMP_PREFIX: &str = ".tmp-";
 /// A class's key: a SHA-256.
 pub type Key = [u8; 32];
 
-/// An entry for the writer thread: its file and its bytes.
-type WriteJob = (PathBuf, Vec<u8>);
+/// How many packs an environment may have before a run that stored
+/// classes merges them into one.
+pub const MAX_PACKS: usize = 8;
+
+/// The end of a pack's file name.
+const PACK_SUFFIX: &str = ".pack";
+
+/// The bytes of a record before its entry: the key and the entry's length.
+const RECORD_HEADER: usize = 36;
+
+/// An entry for the writer thread: its key and its bytes ([`encode`]).
+type WriteJob = (Key, Vec<u8>);
 
 /// What the weave makes of a class.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,10 +160,76 @@ pub struct CacheStats {
     pub stored: AtomicU64,
 }
 
+/// A pack read as the run started.
+struct Pack {
+    path: PathBuf,
+    data: Vec<u8>,
+    /// Whether a hit already checked the pack's time in this run.
+    refreshed: AtomicBool,
+}
+
+/// The packs of one environment, and where each key's entry is.
+#[derive(Default)]
+struct Packs {
+    packs: Vec<Pack>,
+    /// Key → (pack, offset of the entry, its length); a later pack's entry
+    /// wins.
+    index: HashMap<Key, (usize, usize, usize)>,
+}
+
+/// The pack this run writes: a temporary file until [`ClassCache::publish`].
+#[derive(Default)]
+struct PackWriter {
+    /// The file and the length of its whole records.
+    file: Option<(tempfile::NamedTempFile, u64)>,
+}
+
+/// The records of a pack: each entry's key, offset and length, in the
+/// pack's order, up to the first record that runs past the end (the rest of
+/// a pack cut short).
+pub fn records(data: &[u8]) -> Vec<(Key, usize, usize)> {
+    let mut out = Vec::new();
+    let mut p = 0;
+    while data.len() - p >= RECORD_HEADER {
+        let key: Key = data[p..p + 32].try_into().expect("32 bytes");
+        let n = u32::from_le_bytes(data[p + 32..p + 36].try_into().expect("4 bytes")) as usize;
+        let start = p + RECORD_HEADER;
+        if n > data.len() - start {
+            break;
+        }
+        out.push((key, start, n));
+        p = start + n;
+    }
+    out
+}
+
+/// The packs of the environment whose file names start with `prefix` in
+/// `dir`, oldest first (their names hold the time they were written).
+fn pack_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            n.starts_with(prefix) && n.ends_with(PACK_SUFFIX)
+        })
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+}
+
 /// The cache of woven classes of one run (one environment).
 pub struct ClassCache {
     dir: PathBuf,
     env: String,
+    /// The start of the names of this environment's packs.
+    prefix: String,
+    /// The packs as the run started.
+    packs: Packs,
     /// Cleared after the first failed write: the run goes on uncached.
     writable: AtomicBool,
     /// The first damaged entry was reported.
@@ -154,25 +243,58 @@ pub struct ClassCache {
     queue: Mutex<Option<std::sync::mpsc::Sender<WriteJob>>>,
     /// The writer thread.
     writer: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The pack being written.
+    pack: Mutex<PackWriter>,
     /// The counts.
     pub stats: CacheStats,
 }
 
 impl ClassCache {
     /// The cache in `dir` for the environment whose key is `env`
-    /// ([`Environment::key`]). Nothing is created until a class is stored.
+    /// ([`Environment::key`]): its packs are read now. Nothing is created
+    /// until a class is stored.
     pub fn new(dir: impl Into<PathBuf>, env: String) -> ClassCache {
-        ClassCache {
-            dir: dir.into(),
+        let dir = dir.into();
+        let prefix = format!("{}-", &env[..env.len().min(32)]);
+        let mut cache = ClassCache {
+            dir,
             env,
+            prefix,
+            packs: Packs::default(),
             writable: AtomicBool::new(true),
             warned_damaged: AtomicBool::new(false),
             warnings: Mutex::new(Vec::new()),
             has_warnings: AtomicBool::new(false),
             queue: Mutex::new(None),
             writer: Mutex::new(None),
+            pack: Mutex::new(PackWriter::default()),
             stats: CacheStats::default(),
+        };
+        for path in pack_files(&cache.dir, &cache.prefix) {
+            let data = match fs::read(&path) {
+                Ok(d) => d,
+                // Merged into another pack by a run that just ended.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    cache.warn(format!(
+                        "warning: class cache: {}: cannot be read: {e}; its classes are \
+                         misses",
+                        path.display()
+                    ));
+                    continue;
+                }
+            };
+            let i = cache.packs.packs.len();
+            for (key, at, len) in records(&data) {
+                cache.packs.index.insert(key, (i, at, len));
+            }
+            cache.packs.packs.push(Pack {
+                path,
+                data,
+                refreshed: AtomicBool::new(false),
+            });
         }
+        cache
     }
 
     /// The directory.
@@ -188,12 +310,6 @@ impl ClassCache {
             h.update(part);
         }
         h.finalize().into()
-    }
-
-    /// The file of `key`.
-    pub fn file(&self, key: &Key) -> PathBuf {
-        let hex = major_weaver::hex::hex(key);
-        self.dir.join(&hex[..2]).join(&hex[2..])
     }
 
     /// The warnings since the last call (a damaged entry, a failed write),
@@ -213,58 +329,60 @@ impl ClassCache {
         self.has_warnings.store(true, Ordering::Relaxed);
     }
 
-    /// What the cache holds for `key`; `None` on a miss (no file, or a file
-    /// that does not read back exactly, which is reported once).
+    /// What the cache held for `key` as the run started; `None` on a miss
+    /// (no entry, or an entry that does not read back exactly, which is
+    /// reported once).
     pub fn get(&self, key: &Key) -> Option<Cached> {
-        let path = self.file(key);
-        let read = fs::File::open(&path).and_then(|mut f| {
-            let mut data = Vec::new();
-            f.read_to_end(&mut data)?;
-            Ok((f, data))
-        });
-        let (file, data) = match read {
-            Ok(r) => r,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) =>
-            {
-                self.stats.misses.fetch_add(1, Ordering::Relaxed);
-                return None;
-            }
-            Err(e) => {
-                self.damaged(&path, &format!("cannot be read: {e}"));
-                return None;
-            }
+        let Some(&(i, at, len)) = self.packs.index.get(key) else {
+            self.stats.misses.fetch_add(1, Ordering::Relaxed);
+            return None;
         };
-        match decode(&data, key) {
+        let pack = &self.packs.packs[i];
+        match decode(&pack.data[at..at + len], key) {
             Ok(c) => {
                 let counter = match c {
                     Cached::Unchanged => &self.stats.hits_unchanged,
                     Cached::Woven { .. } => &self.stats.hits_woven,
                 };
                 counter.fetch_add(1, Ordering::Relaxed);
-                refresh(&file);
+                if !pack.refreshed.swap(true, Ordering::Relaxed) {
+                    refresh(&pack.path);
+                }
                 Some(c)
             }
             Err(why) => {
-                self.damaged(&path, why);
+                self.damaged(&pack.path, at, why);
                 None
             }
         }
     }
 
-    fn damaged(&self, path: &Path, why: &str) {
+    /// The number of entries the cache held as the run started.
+    pub fn len(&self) -> usize {
+        self.packs.index.len()
+    }
+
+    /// Whether the cache held no entry as the run started.
+    pub fn is_empty(&self) -> bool {
+        self.packs.index.is_empty()
+    }
+
+    /// Whether the cache held an entry for `key` as the run started (not
+    /// read, not counted).
+    pub fn holds(&self, key: &Key) -> bool {
+        self.packs.index.contains_key(key)
+    }
+
+    fn damaged(&self, path: &Path, at: usize, why: &str) {
         self.stats.misses.fetch_add(1, Ordering::Relaxed);
         self.stats.damaged.fetch_add(1, Ordering::Relaxed);
         if !self.warned_damaged.swap(true, Ordering::Relaxed) {
             self.warn(format!(
-                "warning: class cache: {}: {why}; taken as a miss (the class is woven \
-                 again{}); damaged entries after this one are not named",
+                "warning: class cache: {}: the entry at byte {at}: {why}; taken as a miss (the \
+                 class is woven again{}); damaged entries after this one are not named",
                 path.display(),
                 if self.writable.load(Ordering::Relaxed) {
-                    " and the entry rewritten"
+                    " and stored again"
                 } else {
                     ""
                 }
@@ -272,15 +390,17 @@ impl ClassCache {
         }
     }
 
-    /// Stores `value` under `key`, unless a write failed before in this run:
+    /// Stores `value` under `key` (for later runs: this run's reads see
+    /// the cache as it started), unless a write failed before in this run:
     /// on the writer thread once [`start_writer`](Self::start_writer)
-    /// started it, else now. A failure is a warning (once) and stops further
-    /// writes.
+    /// started it, into the pack [`finish`](Self::finish) renames into
+    /// place; after `finish`, or without a thread, into a pack of its own,
+    /// now. A failure is a warning (once) and stops further writes.
     pub fn put(&self, key: &Key, value: &Cached) {
         if !self.writable.load(Ordering::Relaxed) {
             return;
         }
-        let job = (self.file(key), encode(key, value));
+        let job = (*key, encode(key, value));
         let job = match &*self.queue.lock().unwrap_or_else(|e| e.into_inner()) {
             Some(q) => match q.send(job) {
                 Ok(()) => return,
@@ -289,13 +409,16 @@ impl ClassCache {
             None => job,
         };
         self.write(&job.0, &job.1);
+        self.publish();
     }
 
-    fn write(&self, path: &Path, data: &[u8]) {
+    /// Appends a record to this run's pack.
+    fn write(&self, key: &Key, entry: &[u8]) {
         if !self.writable.load(Ordering::Relaxed) {
             return;
         }
-        match write_atomically(path, data) {
+        let mut w = self.pack.lock().unwrap_or_else(|e| e.into_inner());
+        match append(&mut w, &self.dir, key, entry) {
             Ok(()) => {
                 self.stats.stored.fetch_add(1, Ordering::Relaxed);
             }
@@ -303,12 +426,58 @@ impl ClassCache {
                 if self.writable.swap(false, Ordering::Relaxed) {
                     self.warn(format!(
                         "warning: class cache: cannot write {}: {e}; the run goes on \
-                         without storing woven classes",
-                        path.display()
+                         without storing more woven classes",
+                        w.file
+                            .as_ref()
+                            .map_or(self.dir.as_path(), |(f, _)| f.path())
+                            .display()
                     ));
                 }
             }
         }
+    }
+
+    /// Renames this run's pack into place (the whole records written so
+    /// far), if it has any.
+    fn publish(&self) {
+        let taken = self
+            .pack
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .file
+            .take();
+        let Some((file, len)) = taken else {
+            return;
+        };
+        if len == 0 {
+            return; // removed when dropped
+        }
+        let path = self.dir.join(self.new_pack_name());
+        if let Err(e) = file.persist(&path) {
+            self.writable.store(false, Ordering::Relaxed);
+            self.warn(format!(
+                "warning: class cache: cannot write {}: {}; the classes of this run are \
+                 not stored",
+                path.display(),
+                e.error
+            ));
+        }
+    }
+
+    /// A name for a new pack of this environment: after those written
+    /// before it (the time in nanoseconds, 20 digits), unique (the process,
+    /// a counter).
+    fn new_pack_name(&self) -> String {
+        static COUNT: AtomicU64 = AtomicU64::new(0);
+        let nanos = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        format!(
+            "{}{nanos:020}-{}-{}{PACK_SUFFIX}",
+            self.prefix,
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        )
     }
 
     /// Moves the writing of entries to a thread of its own, so that the
@@ -320,8 +489,8 @@ impl ClassCache {
         let spawned = std::thread::Builder::new()
             .name("major class cache writer".into())
             .spawn(move || {
-                for (path, data) in rx {
-                    self.write(&path, &data);
+                for (key, entry) in rx {
+                    self.write(&key, &entry);
                 }
             });
         if let Ok(handle) = spawned {
@@ -330,9 +499,9 @@ impl ClassCache {
         }
     }
 
-    /// Writes what the writer thread still holds, and ends it; later
-    /// entries are written as they come. Returns how long it waited for the
-    /// writer.
+    /// Writes what the writer thread still holds, ends it, and renames the
+    /// run's pack into place; later entries are written as they come.
+    /// Returns how long it waited for the writer.
     pub fn finish(&self) -> Duration {
         let start = std::time::Instant::now();
         drop(self.queue.lock().unwrap_or_else(|e| e.into_inner()).take());
@@ -340,6 +509,7 @@ impl ClassCache {
         if let Some(h) = handle {
             let _ = h.join();
         }
+        self.publish();
         start.elapsed()
     }
 
@@ -365,16 +535,84 @@ impl ClassCache {
         line
     }
 
-    /// After a run that stored classes: removes the oldest entries while
-    /// the cache holds more than `max_bytes`, down to three quarters of it,
-    /// and temporary files older than a day. Returns the number of files
+    /// After [`finish`](Self::finish): when this environment has more than
+    /// `max_packs` packs, merges them into one (each key's entry from the
+    /// latest pack whose entry for it reads back exactly) and removes them.
+    /// Returns the number of packs merged (0: none). A failure leaves the
+    /// packs as they are.
+    pub fn merge_packs(&self, max_packs: usize) -> usize {
+        let files = pack_files(&self.dir, &self.prefix);
+        if files.len() <= max_packs || !self.writable.load(Ordering::Relaxed) {
+            return 0;
+        }
+        let mut entries: HashMap<Key, Vec<u8>> = HashMap::new();
+        let mut order: Vec<Key> = Vec::new();
+        for f in &files {
+            let Ok(data) = fs::read(f) else { continue };
+            for (key, at, len) in records(&data) {
+                let entry = &data[at..at + len];
+                if decode(entry, &key).is_ok() && entries.insert(key, entry.to_vec()).is_none() {
+                    order.push(key);
+                }
+            }
+        }
+        let mut w = PackWriter::default();
+        for key in &order {
+            if append(&mut w, &self.dir, key, &entries[key]).is_err() {
+                return 0; // the temporary file is removed when dropped
+            }
+        }
+        let Some((file, _)) = w.file.take() else {
+            return 0;
+        };
+        if file.persist(self.dir.join(self.new_pack_name())).is_err() {
+            return 0;
+        }
+        for f in &files {
+            let _ = fs::remove_file(f);
+        }
+        files.len()
+    }
+
+    /// After a run that stored classes: removes the oldest files while the
+    /// cache holds more than `max_bytes`, down to three quarters of it, and
+    /// temporary files older than a day. Returns the number of files
     /// removed.
     pub fn prune(&self, max_bytes: u64) -> usize {
         prune_dir(&self.dir, max_bytes)
     }
 }
 
-/// [`ClassCache::prune`] of the cache in `dir`.
+/// Appends the record of `entry` under `key` to the pack `w` writes (a
+/// temporary file in `dir`, made on the first record). A failed write cuts
+/// the file back to its last whole record.
+fn append(w: &mut PackWriter, dir: &Path, key: &Key, entry: &[u8]) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    if w.file.is_none() {
+        fs::create_dir_all(dir)?;
+        let f = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .tempfile_in(dir)?;
+        w.file = Some((f, 0));
+    }
+    let (f, len) = w.file.as_mut().expect("the pack's file");
+    let n = u32::try_from(entry.len()).map_err(|_| std::io::Error::other("an entry over 4 GiB"))?;
+    let mut record = Vec::with_capacity(RECORD_HEADER + entry.len());
+    record.extend_from_slice(key);
+    record.extend_from_slice(&n.to_le_bytes());
+    record.extend_from_slice(entry);
+    if let Err(e) = f.as_file_mut().write_all(&record) {
+        let _ = f.as_file().set_len(*len);
+        let _ = f.as_file_mut().seek(SeekFrom::Start(*len));
+        return Err(e);
+    }
+    *len += record.len() as u64;
+    Ok(())
+}
+
+/// [`ClassCache::prune`] of the cache in `dir`: its packs and temporary
+/// files, and the files of one entry each in its subdirectories that
+/// earlier versions wrote.
 pub fn prune_dir(dir: &Path, max_bytes: u64) -> usize {
     let day_ago = SystemTime::now() - Duration::from_secs(24 * 3600);
     let mut files: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
@@ -382,20 +620,24 @@ pub fn prune_dir(dir: &Path, max_bytes: u64) -> usize {
     let Ok(top) = fs::read_dir(dir) else {
         return 0;
     };
-    for sub in top.flatten() {
-        let Ok(entries) = fs::read_dir(sub.path()) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let Ok(m) = e.metadata() else { continue };
-            let t = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            if e.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
-                if t < day_ago && fs::remove_file(e.path()).is_ok() {
-                    removed += 1;
-                }
-                continue;
+    let mut consider = |e: fs::DirEntry| {
+        let Ok(m) = e.metadata() else { return };
+        let t = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+        if e.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
+            if t < day_ago && fs::remove_file(e.path()).is_ok() {
+                removed += 1;
             }
-            files.push((t, m.len(), e.path()));
+            return;
+        }
+        files.push((t, m.len(), e.path()));
+    };
+    for e in top.flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            if let Ok(entries) = fs::read_dir(e.path()) {
+                entries.flatten().for_each(&mut consider);
+            }
+        } else {
+            consider(e);
         }
     }
     let mut total: u64 = files.iter().map(|f| f.1).sum();
@@ -416,30 +658,18 @@ pub fn prune_dir(dir: &Path, max_bytes: u64) -> usize {
     removed
 }
 
-/// Refreshes the time of a hit's file when it is older than a day (the
-/// pruning removes the oldest files first); a failure is harmless.
-fn refresh(file: &fs::File) {
+/// Refreshes the time of a pack that gave a hit when it is older than a day
+/// (the pruning removes the oldest files first); a failure is harmless.
+fn refresh(path: &Path) {
     let now = SystemTime::now();
-    let old = file
-        .metadata()
+    let old = fs::metadata(path)
         .and_then(|m| m.modified())
         .is_ok_and(|t| t + Duration::from_secs(24 * 3600) < now);
     if old {
-        let _ = file.set_modified(now);
+        if let Ok(f) = fs::File::options().append(true).open(path) {
+            let _ = f.set_modified(now);
+        }
     }
-}
-
-/// Writes `data` to a temporary file beside `path`, then renames it to
-/// `path`.
-fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(dir)?;
-    tmp.write_all(data)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// The file of `value` under `key`: `MAGIC`, the key, the kind (unchanged,
@@ -535,8 +765,13 @@ mod tests {
         }
     }
 
+    /// The cache as a later run sees it.
+    fn reopen(c: &ClassCache) -> ClassCache {
+        ClassCache::new(c.dir(), c.env.clone())
+    }
+
     #[test]
-    fn stored_values_read_back() {
+    fn stored_values_read_back_in_later_runs() {
         let d = tempfile::tempdir().unwrap();
         let c = ClassCache::new(d.path().join("c"), "env".into());
         let (a, b, x) = (c.key("p/A", b"a"), c.key("p/B", b"b"), c.key("p/X", b"x"));
@@ -548,19 +783,28 @@ mod tests {
             extra: None,
         };
         c.put(&x, &plain);
-        assert_eq!(c.get(&a), Some(woven()));
-        assert_eq!(c.get(&b), Some(Cached::Unchanged));
-        assert_eq!(c.get(&x), Some(plain));
-        let s = &c.stats;
+        // This run reads the cache as it started.
+        assert!(c.get(&b).is_none());
+        assert_eq!(c.stats.stored.load(Ordering::Relaxed), 3);
+        // Without a writer thread, each entry is a pack of its own.
+        assert_eq!(pack_files(c.dir(), &c.prefix).len(), 3);
+        let later = reopen(&c);
+        assert_eq!(later.get(&a), Some(woven()));
+        assert_eq!(later.get(&b), Some(Cached::Unchanged));
+        assert_eq!(later.get(&x), Some(plain));
+        assert!(later.get(&later.key("p/Y", b"y")).is_none());
+        let s = &later.stats;
         assert_eq!(s.hits_woven.load(Ordering::Relaxed), 2);
         assert_eq!(s.hits_unchanged.load(Ordering::Relaxed), 1);
         assert_eq!(s.misses.load(Ordering::Relaxed), 1);
-        assert_eq!(s.stored.load(Ordering::Relaxed), 3);
-        assert!(c.take_warnings().is_empty());
+        assert!(c.take_warnings().is_empty() && later.take_warnings().is_empty());
+        // Another environment in the same directory sees none of them.
+        let other = ClassCache::new(c.dir(), "other env".into());
+        assert!(other.get(&a).is_none());
     }
 
     #[test]
-    fn the_writer_thread_writes_everything_before_finish_returns() {
+    fn the_writer_thread_writes_one_pack_before_finish_returns() {
         let d = tempfile::tempdir().unwrap();
         let c: &'static ClassCache =
             Box::leak(Box::new(ClassCache::new(d.path().join("c"), "env".into())));
@@ -571,13 +815,21 @@ mod tests {
         }
         c.finish();
         assert_eq!(c.stats.stored.load(Ordering::Relaxed), 50);
+        assert_eq!(pack_files(c.dir(), &c.prefix).len(), 1);
+        let later = reopen(c);
         for k in &keys {
-            assert_eq!(c.get(k), Some(woven()));
+            assert_eq!(later.get(k), Some(woven()));
         }
         // After finish, entries are written as they come.
         let late = c.key("p/Late", b"");
         c.put(&late, &Cached::Unchanged);
-        assert_eq!(c.get(&late), Some(Cached::Unchanged));
+        assert_eq!(reopen(c).get(&late), Some(Cached::Unchanged));
+        // No temporary file is left.
+        let names: Vec<String> = fs::read_dir(c.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().all(|n| n.ends_with(PACK_SUFFIX)), "{names:?}");
     }
 
     #[test]
@@ -599,8 +851,15 @@ mod tests {
         let c = ClassCache::new(d.path(), "env".into());
         let k = c.key("p/A", b"a");
         c.put(&k, &woven());
-        let f = c.file(&k);
-        let good = fs::read(&f).unwrap();
+        let f = pack_files(c.dir(), &c.prefix).pop().unwrap();
+        let good = fs::read(&f).unwrap()[RECORD_HEADER..].to_vec();
+        let record = |entry: &[u8]| {
+            let mut r = k.to_vec();
+            r.extend_from_slice(&(entry.len() as u32).to_le_bytes());
+            r.extend_from_slice(entry);
+            r
+        };
+        assert_eq!(fs::read(&f).unwrap(), record(&good));
         let mut damaged: Vec<Vec<u8>> = [0, 7, 40, good.len() - 1]
             .iter()
             .map(|&n| good[..n].to_vec())
@@ -613,25 +872,31 @@ mod tests {
         let mut longer = good.clone();
         longer.push(0);
         damaged.push(longer);
-        for (i, bytes) in damaged.iter().enumerate() {
-            fs::write(&f, bytes).unwrap();
-            assert_eq!(c.get(&k), None, "damage {i} taken as a hit");
-        }
-        // Another key's (intact) file in this key's place.
+        // Another key's (intact) entry under this key.
         let k2 = c.key("p/B", b"b");
-        c.put(&k2, &woven());
-        fs::copy(c.file(&k2), &f).unwrap();
-        assert_eq!(c.get(&k), None, "another key's file taken as a hit");
-        let w = c.take_warnings();
-        assert_eq!(w.len(), 1, "{w:?}");
-        assert!(w[0].contains(&*f.to_string_lossy()), "{w:?}");
-        assert_eq!(
-            c.stats.damaged.load(Ordering::Relaxed),
-            damaged.len() as u64 + 1
-        );
-        // Written again, it is a hit.
+        damaged.push(encode(&k2, &woven()));
+        for (i, entry) in damaged.iter().enumerate() {
+            fs::write(&f, record(entry)).unwrap();
+            let later = reopen(&c);
+            assert_eq!(later.get(&k), None, "damage {i} taken as a hit");
+            assert_eq!(later.stats.damaged.load(Ordering::Relaxed), 1);
+            let w = later.take_warnings();
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(w[0].contains(&*f.to_string_lossy()), "{w:?}");
+        }
+        // A pack cut short in a record's header or entry: the record is
+        // not there (a miss, no warning).
+        let whole = record(&good);
+        for n in [10, RECORD_HEADER + 5] {
+            fs::write(&f, &whole[..n]).unwrap();
+            let later = reopen(&c);
+            assert_eq!(later.get(&k), None);
+            assert_eq!(later.stats.damaged.load(Ordering::Relaxed), 0);
+        }
+        // Stored again (a later pack), it is a hit.
+        fs::write(&f, record(&damaged[5])).unwrap();
         c.put(&k, &woven());
-        assert_eq!(c.get(&k), Some(woven()));
+        assert_eq!(reopen(&c).get(&k), Some(woven()));
     }
 
     #[test]
@@ -654,6 +919,36 @@ mod tests {
     }
 
     #[test]
+    fn many_packs_are_merged_into_one() {
+        let d = tempfile::tempdir().unwrap();
+        let c = ClassCache::new(d.path(), "env".into());
+        let keys: Vec<Key> = (0..10u8).map(|i| c.key("p/A", &[i])).collect();
+        for k in &keys {
+            c.put(k, &woven());
+        }
+        // The same class stored twice, and a damaged entry in the first pack
+        // that a later pack stores again.
+        c.put(&keys[3], &woven());
+        let first = pack_files(c.dir(), &c.prefix)[0].clone();
+        let mut b = fs::read(&first).unwrap();
+        let n = b.len();
+        b[n - 1] ^= 1;
+        fs::write(&first, b).unwrap();
+        c.put(&keys[0], &Cached::Unchanged);
+        assert_eq!(c.merge_packs(20), 0, "within the bound");
+        assert_eq!(c.merge_packs(MAX_PACKS), 12);
+        let packs = pack_files(c.dir(), &c.prefix);
+        assert_eq!(packs.len(), 1);
+        assert_eq!(records(&fs::read(&packs[0]).unwrap()).len(), 10);
+        let later = reopen(&c);
+        assert_eq!(later.get(&keys[0]), Some(Cached::Unchanged));
+        for k in &keys[1..] {
+            assert_eq!(later.get(k), Some(woven()));
+        }
+        assert_eq!(later.stats.damaged.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
     fn pruning_removes_the_oldest_beyond_the_bound() {
         let d = tempfile::tempdir().unwrap();
         let c = ClassCache::new(d.path(), "env".into());
@@ -662,33 +957,47 @@ mod tests {
             extra: None,
         };
         let keys: Vec<Key> = (0..20u8).map(|i| c.key("p/A", &[i])).collect();
-        let base = SystemTime::now() - Duration::from_secs(3600);
-        for (i, k) in keys.iter().enumerate() {
+        for k in &keys {
             c.put(k, &value);
-            let f = fs::File::options().append(true).open(c.file(k)).unwrap();
-            f.set_modified(base + Duration::from_secs(i as u64))
-                .unwrap();
         }
-        let size = fs::metadata(c.file(&keys[0])).unwrap().len();
+        let packs = pack_files(c.dir(), &c.prefix);
+        assert_eq!(packs.len(), 20);
+        let base = SystemTime::now() - Duration::from_secs(3600);
+        let set_time = |f: &Path, t: SystemTime| {
+            fs::File::options()
+                .append(true)
+                .open(f)
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+        };
+        for (i, p) in packs.iter().enumerate() {
+            set_time(p, base + Duration::from_secs(i as u64 + 1));
+        }
+        let size = fs::metadata(&packs[0]).unwrap().len();
+        // An entry file of an earlier version, older than every pack.
+        let legacy = d.path().join("ab").join("cdef");
+        fs::create_dir_all(legacy.parent().unwrap()).unwrap();
+        fs::write(&legacy, vec![0; size as usize]).unwrap();
+        set_time(&legacy, base);
         // A stale temporary file of a killed JVM.
-        let stale = c.file(&keys[0]).with_file_name(".tmp-stale");
+        let stale = d.path().join(".tmp-stale");
         fs::write(&stale, b"partial").unwrap();
-        fs::File::options()
-            .append(true)
-            .open(&stale)
-            .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(2 * 24 * 3600))
-            .unwrap();
+        set_time(
+            &stale,
+            SystemTime::now() - Duration::from_secs(2 * 24 * 3600),
+        );
         assert_eq!(
-            c.prune(size * 20),
+            c.prune(size * 21),
             1,
             "within the bound: only the stale file"
         );
         assert!(!stale.exists());
         let removed = c.prune(size * 10);
-        assert_eq!(removed, 13, "down to three quarters of ten entries");
-        for (i, k) in keys.iter().enumerate() {
-            assert_eq!(c.file(k).exists(), i >= 13, "entry {i}");
+        assert_eq!(removed, 14, "down to three quarters of ten entries");
+        assert!(!legacy.exists());
+        for (i, p) in packs.iter().enumerate() {
+            assert_eq!(p.exists(), i >= 13, "pack {i}");
         }
     }
 }

@@ -92,7 +92,77 @@ struct Agent {
     /// With `dump`: the name of every class the cache of woven classes
     /// missed.
     missed: Mutex<Vec<String>>,
+    /// Where the order of this run's classes is kept for the next runs.
+    order_file: Option<PathBuf>,
+    /// Weaving ahead, when on (see [`weave_ahead`]).
+    ahead: Option<Ahead>,
     stats: Stats,
+}
+
+/// Classes woven on a thread of the agent's own before the JVM asks for
+/// them (see [`weave_ahead`]).
+struct Ahead {
+    /// The running JDK's image, where the classes are read.
+    image: Arc<RuntimeImage>,
+    /// The classes in the order a previous run loaded them.
+    order: Vec<String>,
+    /// What the weave made of each class woven ahead, by its cache key
+    /// (`None`: it stays as it is); the hook takes its class out.
+    done: Mutex<std::collections::HashMap<class_cache::Key, Option<Transformed>>>,
+    /// The classes the hook has seen (the thread skips them).
+    loaded: Mutex<HashSet<String>>,
+    /// Set at `VMDeath`: the thread stops.
+    stop: AtomicBool,
+    /// Classes woven ahead.
+    woven: AtomicUsize,
+    /// Of those, the classes the hook took.
+    taken: AtomicUsize,
+}
+
+/// The file that keeps the order in which a program loaded its classes,
+/// for weaving ahead in its next runs:
+/// `<aspect cache>/load-order/<image>-<class path>`, each part the first 16
+/// hex digits of a SHA-256 of the running image's path or of the class path
+/// (so one per JDK and program, whatever the aspects).
+fn load_order_file(
+    cache: &std::path::Path,
+    image: &std::path::Path,
+    class_path: &[PathBuf],
+) -> PathBuf {
+    use sha2::{Digest, Sha256};
+    let image = Sha256::digest(image.as_os_str().as_encoded_bytes());
+    let mut h = Sha256::new();
+    for p in class_path {
+        h.update(p.as_os_str().as_encoded_bytes());
+        h.update([0]);
+    }
+    let (image, path) = (
+        major_weaver::hex::hex(&image),
+        major_weaver::hex::hex(&h.finalize()),
+    );
+    cache
+        .join("load-order")
+        .join(format!("{}-{}", &image[..16], &path[..16]))
+}
+
+/// The order of classes to weave ahead in: the program's own
+/// ([`load_order_file`]), else the latest kept by another program on the
+/// same JDK (its JDK classes come first in any program; the rest are
+/// classes this program may not have, read in vain); `None` when there is
+/// neither.
+fn read_load_order(file: &std::path::Path) -> Option<String> {
+    if let Ok(text) = std::fs::read_to_string(file) {
+        return Some(text);
+    }
+    let name = file.file_name()?.to_str()?;
+    let image = &name[..name.find('-')? + 1];
+    let latest = std::fs::read_dir(file.parent()?)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with(image)))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()?;
+    std::fs::read_to_string(latest.1).ok()
 }
 
 static AGENT: OnceLock<Agent> = OnceLock::new();
@@ -221,7 +291,32 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         .map(|cp| std::env::split_paths(&cp).collect())
         .unwrap_or_default();
     let start = std::time::Instant::now();
-    let (weaver, cache) = prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
+    let (weaver, cache, image) =
+        prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
+    // Weaving ahead: with a cache of woven classes (whose keys tell the
+    // hook which result is its class's), and the order of a previous run.
+    let order_file = options
+        .cache
+        .clone()
+        .or_else(major_weaver::aspects::cache::default_dir)
+        .map(|c| load_order_file(&c, image.path(), &class_path));
+    // A cache that holds at least half as many classes as the order names
+    // is taken for warm: the thread would only hash classes the cache
+    // holds (a class's key is a SHA-256 of its bytes).
+    let ahead = match (&cache, &order_file) {
+        (Some(c), Some(f)) if !options.no_weave_ahead => read_load_order(f)
+            .filter(|text| c.len() * 2 < text.lines().count())
+            .map(|text| Ahead {
+                image: image.clone(),
+                order: text.lines().map(str::to_string).collect(),
+                done: Mutex::new(Default::default()),
+                loaded: Mutex::new(HashSet::new()),
+                stop: AtomicBool::new(false),
+                woven: AtomicUsize::new(0),
+                taken: AtomicUsize::new(0),
+            }),
+        _ => None,
+    };
     let setup = start.elapsed();
     let feature: u32 = jvmti
         .system_property("java.vm.specification.version")
@@ -273,6 +368,8 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
             hook_nanos: Default::default(),
             seen: Mutex::new(Vec::new()),
             missed: Mutex::new(Vec::new()),
+            ahead,
+            order_file,
             stats: Stats::default(),
         })
         .is_err()
@@ -281,6 +378,11 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     }
     if let Some(cache) = AGENT.get().and_then(|a| a.cache.as_ref()) {
         cache.start_writer();
+    }
+    if let Some(agent) = AGENT.get().filter(|a| a.ahead.is_some()) {
+        let _ = std::thread::Builder::new()
+            .name("major weave ahead".into())
+            .spawn(move || weave_ahead(agent));
     }
     jvmti.set_event_callbacks(&callbacks)?;
     for e in [
@@ -344,7 +446,14 @@ fn prepare(
     options: &Options,
     java_home: &std::path::Path,
     class_path: &[PathBuf],
-) -> Result<(LoadTimeWeaver<'static>, Option<ClassCache>), MajorError> {
+) -> Result<
+    (
+        LoadTimeWeaver<'static>,
+        Option<ClassCache>,
+        Arc<RuntimeImage>,
+    ),
+    MajorError,
+> {
     let javac_jdk = match &options.jdk {
         Some(home) => Jdk::at(home).ok_or_else(|| {
             MajorError::Usage(format!(
@@ -424,7 +533,7 @@ fn prepare(
         }
         (None, _) => None,
     };
-    Ok((weaver, class_cache))
+    Ok((weaver, class_cache, image))
 }
 
 /// The file of the agent library this code was loaded from (`dladdr`).
@@ -602,7 +711,19 @@ fn weave_or_fetch(
             }
         }
     }
-    let t = agent.weaver.weave(bytes)?;
+    let ahead = agent
+        .ahead
+        .as_ref()
+        .and_then(|a| a.done.lock().expect("ahead lock").remove(&key));
+    let t = match ahead {
+        Some(t) => {
+            if let Some(a) = &agent.ahead {
+                a.taken.fetch_add(1, Ordering::Relaxed);
+            }
+            t
+        }
+        None => agent.weaver.weave(bytes)?,
+    };
     let value = match &t {
         None => Cached::Unchanged,
         Some(t) => Cached::Woven {
@@ -612,6 +733,78 @@ fn weave_or_fetch(
     };
     cache.put(&key, &value);
     Ok(t)
+}
+
+/// The thread that weaves ahead: the classes of the running image in the
+/// order a previous run of the program loaded them
+/// ([`load_order_file`]), each unless the hook has seen it or the cache of
+/// woven classes holds it, into [`Ahead::done`] under its cache key. The
+/// hook that then misses the cache takes its class's result from there
+/// instead of weaving it (and stores it, as a class it wove itself): the
+/// same function of the same bytes, so the same class. On two cores, the
+/// start-up's weaving is shared between the loading thread and this one.
+/// A class that fails here is left to the hook, which reports it.
+fn weave_ahead(agent: &'static Agent) {
+    let (Some(cache), Some(ahead)) = (&agent.cache, &agent.ahead) else {
+        return;
+    };
+    for name in &ahead.order {
+        if ahead.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if ahead.loaded.lock().expect("loaded lock").contains(name) {
+            continue;
+        }
+        let Ok(Some(bytes)) = ahead.image.read_class(name) else {
+            continue;
+        };
+        let key = cache.key(name, &bytes);
+        if cache.holds(&key) {
+            continue;
+        }
+        let woven = std::panic::catch_unwind(|| match agent.weaver.admit(name, &bytes) {
+            Ok(true) => agent.weaver.weave(&bytes).ok(),
+            _ => None,
+        });
+        if let Ok(Some(t)) = woven {
+            ahead.done.lock().expect("ahead lock").insert(key, t);
+            ahead.woven.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Keeps the order in which the hook saw the classes of this run (each
+/// once) for weaving ahead in later runs, after a run that stored classes
+/// or when there is none yet; a failure is ignored.
+fn keep_load_order(agent: &Agent) {
+    let Some(file) = &agent.order_file else {
+        return;
+    };
+    let stored = agent
+        .cache
+        .as_ref()
+        .is_some_and(|c| c.stats.stored.load(Ordering::Relaxed) > 0);
+    if !stored && file.exists() {
+        return;
+    }
+    let seen = agent.seen.lock().expect("seen lock");
+    let mut once = HashSet::new();
+    let mut text = String::new();
+    for n in seen.iter().filter(|n| !n.starts_with('(')) {
+        if once.insert(n.as_str()) {
+            text.push_str(n);
+            text.push('\n');
+        }
+    }
+    drop(seen);
+    let Some(dir) = file.parent() else { return };
+    let written = std::fs::create_dir_all(dir).and_then(|()| {
+        let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+        std::io::Write::write_all(&mut tmp, text.as_bytes())?;
+        tmp.persist(file).map_err(|e| e.error)?;
+        Ok(())
+    });
+    let _ = written;
 }
 
 /// `ClassFileLoadHook`: weaves the class.
@@ -639,6 +832,13 @@ unsafe extern "C" fn class_file_load_hook(
         .flatten();
     let shown = || name.unwrap_or("(a class without a name)").to_string();
     agent.seen.lock().expect("seen lock").push(shown());
+    if let (Some(ahead), Some(n)) = (&agent.ahead, name) {
+        ahead
+            .loaded
+            .lock()
+            .expect("loaded lock")
+            .insert(n.to_string());
+    }
     let start = std::time::Instant::now();
     let r = std::panic::catch_unwind(|| weave_or_fetch(agent, name, bytes));
     agent
@@ -834,7 +1034,11 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
             }
         }
     }
+    if let Some(a) = &agent.ahead {
+        a.stop.store(true, Ordering::Relaxed);
+    }
     let waited = agent.cache.as_ref().map(|c| c.finish());
+    keep_load_order(agent);
     if agent.options.verbose || failed > 0 {
         say(&format!(
             "{} classes seen, {} woven, {} failed (loaded as they were), {} extra classes, \
@@ -860,6 +1064,13 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
                 "the classes the hook never saw cannot be counted: {e}"
             )),
         }
+        if let Some(a) = &agent.ahead {
+            say(&format!(
+                "woven ahead: {} classes, {} of them taken by the hook",
+                a.woven.load(Ordering::Relaxed),
+                a.taken.load(Ordering::Relaxed)
+            ));
+        }
         if let Some(cache) = &agent.cache {
             let mut line = cache.summary();
             if let Some(w) = waited.filter(|_| cache.stats.stored.load(Ordering::Relaxed) > 0) {
@@ -876,6 +1087,7 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
             say(&w);
         }
         if cache.stats.stored.load(Ordering::Relaxed) > 0 {
+            cache.merge_packs(class_cache::MAX_PACKS);
             cache.prune(
                 agent
                     .options
@@ -920,6 +1132,34 @@ mod tests {
             line.contains("1 other classes the hook never saw (app/Missed)"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn a_load_order_is_the_programs_else_the_latest_on_the_same_jdk() {
+        let d = tempfile::tempdir().unwrap();
+        let (jdk, other) = (
+            std::path::Path::new("/jdk/lib/modules"),
+            std::path::Path::new("/other/lib/modules"),
+        );
+        let a = super::load_order_file(d.path(), jdk, &["a.jar".into()]);
+        let b = super::load_order_file(d.path(), jdk, &["b.jar".into()]);
+        let c = super::load_order_file(d.path(), jdk, &["c.jar".into()]);
+        assert_ne!(a, b);
+        assert_eq!(super::read_load_order(&a), None);
+        std::fs::create_dir_all(a.parent().unwrap()).unwrap();
+        std::fs::write(&a, "p/A\n").unwrap();
+        std::fs::write(&b, "p/B\n").unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        std::fs::File::options()
+            .append(true)
+            .open(&a)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert_eq!(super::read_load_order(&a).as_deref(), Some("p/A\n"));
+        assert_eq!(super::read_load_order(&c).as_deref(), Some("p/B\n"));
+        let elsewhere = super::load_order_file(d.path(), other, &["a.jar".into()]);
+        assert_eq!(super::read_load_order(&elsewhere), None);
     }
 
     #[test]

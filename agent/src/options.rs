@@ -11,6 +11,9 @@
 //!   `woven-classes` in the aspect cache directory; see [`crate::class_cache`]);
 //! * `no-class-cache`: weave every class, neither reading nor writing the
 //!   cache of woven classes;
+//! * `no-weave-ahead`: no thread weaving ahead the classes a previous run
+//!   of the program loaded (see `weave_ahead` in the crate's code; on by
+//!   default when the cache of woven classes is);
 //! * `class-cache-max=MB`: the bound on that cache's size (default 512);
 //! * `jdk=HOME`: the JDK whose javac compiles the aspects on a cache miss
 //!   (default: the running JVM's `java.home`, else `JAVA_HOME`/`PATH`);
@@ -50,6 +53,8 @@ pub struct Options {
     pub class_cache: Option<PathBuf>,
     /// No cache of woven classes.
     pub no_class_cache: bool,
+    /// No thread weaving ahead.
+    pub no_weave_ahead: bool,
     /// The bound on the size of the cache of woven classes, in bytes.
     pub class_cache_max: Option<u64>,
     /// The JDK whose javac compiles the aspects.
@@ -98,6 +103,7 @@ impl Options {
                 "jdk" => o.jdk = Some(need(value)?),
                 "class-cache" => o.class_cache = Some(need(value)?),
                 "no-class-cache" if value.is_none() => o.no_class_cache = true,
+                "no-weave-ahead" if value.is_none() => o.no_weave_ahead = true,
                 "class-cache-max" => {
                     let v = value.unwrap_or_default();
                     let mb: u64 = v.parse().map_err(|_| {
@@ -118,8 +124,9 @@ impl Options {
                 _ => {
                     return Err(format!(
                         "unknown option `{item}` (expected aspect=PATH, cache=DIR, jdk=HOME, \
-                         class-cache=DIR, no-class-cache, class-cache-max=MB, dump=DIR, \
-                         bypass=FORM, added-jar=JAR, verbose, fatal; separated by commas)"
+                         class-cache=DIR, no-class-cache, no-weave-ahead, class-cache-max=MB, \
+                         dump=DIR, bypass=FORM, added-jar=JAR, verbose, fatal; separated by \
+                         commas)"
                     ))
                 }
             }

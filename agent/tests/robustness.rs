@@ -4,11 +4,13 @@
 //!
 //! * a second run weaves nothing it wove before, and the classes it takes
 //!   from the cache are byte for byte those it wove (JDK 17 and 25);
-//! * damaged cache entries (truncated, bytes flipped, another key's file,
+//! * damaged cache entries (zeroed, bytes flipped, another key's entry,
 //!   garbage) are misses with one warning, and are written again;
 //! * a cache that cannot be written (a file where its directory should be;
 //!   a full file system: a tiny tmpfs, when this process may mount one):
 //!   one warning, the run goes on uncached;
+//! * classes woven ahead (on the agent's thread, in the order a previous
+//!   run loaded them) are byte for byte those the hook weaves;
 //! * two JVMs starting at once on one empty cache both run correctly and
 //!   leave a cache that a third run reads whole;
 //! * an aspect that does not compile: `major run` exits 2 with javac's
@@ -85,11 +87,43 @@ impl Program {
     }
 }
 
-/// The cache's entries (no temporary files).
-fn entries(dir: &Path) -> Vec<PathBuf> {
+/// An entry of the cache: its pack, and where in the pack it is.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    pack: PathBuf,
+    at: usize,
+    len: usize,
+}
+
+impl Entry {
+    fn bytes(&self) -> Vec<u8> {
+        std::fs::read(&self.pack).unwrap()[self.at..self.at + self.len].to_vec()
+    }
+
+    /// Writes `bytes` (as long as the entry) over the entry in its pack.
+    fn overwrite(&self, bytes: &[u8]) {
+        assert_eq!(bytes.len(), self.len);
+        let mut pack = std::fs::read(&self.pack).unwrap();
+        pack[self.at..self.at + self.len].copy_from_slice(bytes);
+        std::fs::write(&self.pack, pack).unwrap();
+    }
+}
+
+/// The cache's entries: the records of its packs (no temporary files).
+fn entries(dir: &Path) -> Vec<Entry> {
     walk(dir)
         .into_iter()
-        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .filter(|p| p.extension().is_some_and(|e| e == "pack"))
+        .flat_map(|pack| {
+            let data = std::fs::read(&pack).unwrap();
+            major_agent::class_cache::records(&data)
+                .into_iter()
+                .map(move |(_, at, len)| Entry {
+                    pack: pack.clone(),
+                    at,
+                    len,
+                })
+        })
         .collect()
 }
 
@@ -126,8 +160,8 @@ fn woven_again(before: &Path, dump: &Path) -> Vec<String> {
 /// The name of the class a cache entry holds woven (`a/b/C`, as the dumps'
 /// lists name them), if it holds one: the entry is the magic (8 bytes), the
 /// key (32), the kind (1: woven), the class file's length and bytes.
-fn woven_class_name(entry: &Path) -> Option<String> {
-    let b = std::fs::read(entry).ok()?;
+fn woven_class_name(entry: &Entry) -> Option<String> {
+    let b = entry.bytes();
     if b.get(40) != Some(&1) {
         return None;
     }
@@ -205,6 +239,79 @@ fn second_run_weaves_nothing(jdk: &Path) {
     assert_eq!(entries(&p.class_cache()), before);
 }
 
+/// The `.class` files under `d`, by path relative to it.
+fn class_files(d: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    walk(d)
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "class"))
+        .map(|f| {
+            (
+                f.strip_prefix(d).unwrap().into(),
+                std::fs::read(&f).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The numbers of `major agent: woven ahead: N classes, M of them taken`.
+fn woven_ahead(err: &str) -> Option<(u64, u64)> {
+    let line = err
+        .lines()
+        .find_map(|l| l.strip_prefix("major agent: woven ahead: "))?;
+    let mut n = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap());
+    Some((n.next()?, n.next()?))
+}
+
+#[test]
+fn classes_woven_ahead_are_those_the_hook_weaves() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let p = Program::new(&jdk);
+    let dump = |n: &str| p.work.path().join(n);
+    // Every class woven in the hook (no order kept yet: nothing ahead); the
+    // run keeps the order of its classes.
+    let plain = p.run(
+        &jdk,
+        &[
+            "no-class-cache".into(),
+            format!("dump={}", dump("hook").display()),
+        ],
+    );
+    assert_eq!(woven_ahead(&plain), None, "{plain}");
+    let orders = walk(&p.cache().join("load-order"));
+    assert_eq!(orders.len(), 1, "{orders:?}");
+    // With the class cache empty, the next run weaves ahead in that order,
+    // and the hook takes classes from there.
+    let err = p.run(&jdk, &[format!("dump={}", dump("ahead").display())]);
+    let (ahead, taken) = woven_ahead(&err).unwrap_or_else(|| panic!("{err}"));
+    let c = cache_counts(&err, &p.class_cache());
+    eprintln!("woven ahead {ahead}, taken {taken}: {c:?}");
+    assert!(taken <= ahead && taken <= c.misses, "{err}");
+    // How many the thread gets to before the hook depends on the machine's
+    // load; some, whatever the load (it starts before the first class).
+    assert!(taken > 0, "{err}");
+    assert_eq!(c.stored, c.misses, "{err}");
+    // The JVM got the same classes as when the hook wove them all.
+    let (hook, ahead) = (class_files(&dump("hook")), class_files(&dump("ahead")));
+    assert!(hook.len() > 300, "{} classes", hook.len());
+    let differ: Vec<&PathBuf> = hook
+        .iter()
+        .filter(|(n, b)| ahead.get(*n).is_some_and(|a| a != *b))
+        .map(|(n, _)| n)
+        .collect();
+    assert!(differ.is_empty(), "woven ahead differently: {differ:?}");
+    let common = hook.keys().filter(|n| ahead.contains_key(*n)).count();
+    assert!(common + 20 >= hook.len(), "{common} of {}", hook.len());
+    // `no-weave-ahead` turns it off.
+    std::fs::remove_dir_all(p.class_cache()).unwrap();
+    let off = p.run(&jdk, &["no-weave-ahead".into()]);
+    assert_eq!(woven_ahead(&off), None, "{off}");
+}
+
 #[test]
 fn second_run_weaves_nothing_on_jdk17() {
     let Some(jdk) = jdk17() else {
@@ -238,34 +345,37 @@ fn damaged_entries_are_misses_with_one_warning() {
     p.run(&jdk, &[format!("dump={}", check.display())]);
     let (once, twice) = (listed(&first, "seen.txt"), listed(&check, "seen.txt"));
     // Seven entries of woven classes of both, spread over the cache, each
-    // damaged another way.
-    let stable: Vec<&PathBuf> = files
+    // damaged another way (in place: the pack keeps its length).
+    let stable: Vec<&Entry> = files
         .iter()
         .filter(|f| woven_class_name(f).is_some_and(|n| once.contains(&n) && twice.contains(&n)))
         .collect();
     assert!(stable.len() > 100, "{} stable woven entries", stable.len());
-    let pick: Vec<&PathBuf> = stable
+    let pick: Vec<&Entry> = stable
         .iter()
         .step_by(stable.len() / 7)
         .take(7)
         .copied()
         .collect();
-    let read = |f: &Path| std::fs::read(f).unwrap();
-    let flip = |f: &Path, at: fn(usize) -> usize| {
-        let mut b = read(f);
+    let flip = |f: &Entry, at: fn(usize) -> usize| {
+        let mut b = f.bytes();
         let i = at(b.len());
         b[i] ^= 0x5a;
-        std::fs::write(f, b).unwrap();
+        f.overwrite(&b);
     };
-    std::fs::write(pick[0], b"").unwrap();
-    let b = read(pick[1]);
-    std::fs::write(pick[1], &b[..b.len() / 2]).unwrap();
+    pick[0].overwrite(&vec![0; pick[0].len]);
+    let mut b = pick[1].bytes();
+    let half = b.len() / 2;
+    b[half..].fill(0);
+    pick[1].overwrite(&b);
     flip(pick[2], |n| n / 2);
     flip(pick[3], |n| n - 1);
     flip(pick[4], |_| 45); // the kind or a length
     let other = files.iter().find(|f| !pick.contains(f)).unwrap();
-    std::fs::copy(other, pick[5]).unwrap();
-    std::fs::write(pick[6], vec![0xab; 4096]).unwrap();
+    let mut b = other.bytes();
+    b.resize(pick[5].len, 0);
+    pick[5].overwrite(&b);
+    pick[6].overwrite(&vec![0xab; pick[6].len]);
     let second = p.work.path().join("second");
     let err = p.run(&jdk, &[format!("dump={}", second.display())]);
     let c = cache_counts(&err, &p.class_cache());
@@ -277,8 +387,9 @@ fn damaged_entries_are_misses_with_one_warning() {
     let w = cache_warnings(&err);
     assert_eq!(w.len(), 1, "one warning: {w:#?}");
     assert!(
-        pick.iter().any(|f| w[0].contains(&*f.to_string_lossy())),
-        "the warning names a damaged file: {}",
+        pick.iter()
+            .any(|f| w[0].contains(&*f.pack.to_string_lossy())),
+        "the warning names a damaged entry's pack: {}",
         w[0]
     );
     // Written again: the next run finds everything.

@@ -7,7 +7,8 @@
 //! compiled by javac (`<key>.classes`), the single-phase agent's cache of
 //! woven classes (`woven-classes/`), the jars of the classes the weave adds
 //! (`added-classes/`), the embedded agent extracted (`agent/`), the agent's
-//! option files (`agent-options/`), CDS archives (`*.jsa`), runtime jars
+//! option files (`agent-options/`), the orders in which programs loaded
+//! their classes (`load-order/`, for weaving ahead), CDS archives (`*.jsa`), runtime jars
 //! (`major-runtime-*.jar`), the binary's digest (`executable-digest-*`, one per
 //! path of a major binary) and the file stamps of incremental weaves
 //! (`incremental-*.stamps`). Anything else in the directory is named and
@@ -25,6 +26,7 @@ fn part_of(name: &str) -> Option<&'static str> {
         "added-classes" => "added classes (single-phase agent)",
         "agent" => "agent library extracted from major",
         "agent-options" => "agent option files",
+        "load-order" => "class load orders (single-phase agent, weaving ahead)",
         // One per path of a major binary (and the name of earlier versions).
         _ if name.starts_with("executable-digest") => {
             "the digest of the major binary (incremental weaving)"
@@ -180,5 +182,20 @@ mod tests {
         assert!(part_of("incremental-00ff.stamps").is_some());
         assert!(part_of("incremental-notes.txt").is_none());
         assert!(part_of("notes.txt").is_none());
+    }
+
+    /// The single-phase agent's parts, the kept load orders among them.
+    #[test]
+    fn agent_directories_are_parts_of_the_cache() {
+        for d in [
+            "woven-classes",
+            "added-classes",
+            "agent",
+            "agent-options",
+            "load-order",
+        ] {
+            assert!(part_of(d).is_some(), "{d}");
+        }
+        assert!(part_of("load-orders").is_none());
     }
 }
