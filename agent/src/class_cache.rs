@@ -590,6 +590,7 @@ fn append(w: &mut PackWriter, dir: &Path, key: &Key, entry: &[u8]) -> std::io::R
     use std::io::{Seek, SeekFrom};
     if w.file.is_none() {
         fs::create_dir_all(dir)?;
+        major_weaver::aspects::cache::tag_cache_dir(dir);
         let f = tempfile::Builder::new()
             .prefix(TEMP_PREFIX)
             .tempfile_in(dir)?;

@@ -328,6 +328,42 @@ fn second_run_weaves_nothing_on_jdk25() {
     second_run_weaves_nothing(&jdk);
 }
 
+/// A cache inside a class path directory (`-cp .` run where the cache is,
+/// as in a home directory holding `.cache/major`): the entries a run stores
+/// there do not change the class path's stamp in the next run's keys (the
+/// cache is tagged, `CACHEDIR.TAG`, and a tagged directory is left out), so
+/// the second run hits.
+#[test]
+fn a_cache_inside_the_class_path_hits() {
+    let Some(jdk) = jdk17() else {
+        return skip("JDK 17 is not installed");
+    };
+    let work = tempfile::tempdir().unwrap();
+    let classes = compile_program(&jdk, work.path());
+    let args = os(&["-cp", classes.to_str().unwrap(), "app.Main"]);
+    let cache = classes.join("cache");
+    let go = || {
+        let o = run(agent_command(&jdk, &counter(), &cache, &[], &args));
+        let err = text(&o.stderr);
+        assert!(o.status.success(), "{}: {err}", o.status);
+        err
+    };
+    let cold = go();
+    assert!(
+        cache.join("CACHEDIR.TAG").is_file(),
+        "the cache is not tagged: {cold}"
+    );
+    assert!(
+        cache.join("woven-classes/CACHEDIR.TAG").is_file(),
+        "the class cache is not tagged: {cold}"
+    );
+    let c = cache_counts(&cold, &cache.join("woven-classes"));
+    assert!(c.misses > 300, "{c:?}");
+    let warm = go();
+    let w = cache_counts(&warm, &cache.join("woven-classes"));
+    assert!(w.misses <= 20 && w.woven > 300, "{w:?}\n{warm}");
+}
+
 #[test]
 fn damaged_entries_are_misses_with_one_warning() {
     let Some(jdk) = jdk17() else {

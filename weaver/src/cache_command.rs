@@ -27,6 +27,7 @@ fn part_of(name: &str) -> Option<&'static str> {
         "agent" => "agent library extracted from major",
         "agent-options" => "agent option files",
         "load-order" => "class load orders (single-phase agent, weaving ahead)",
+        "CACHEDIR.TAG" => "the tag that marks the directory as a cache",
         // One per path of a major binary (and the name of earlier versions).
         _ if name.starts_with("executable-digest") => {
             "the digest of the major binary (incremental weaving)"

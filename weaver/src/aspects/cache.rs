@@ -50,6 +50,34 @@ pub const MAX_ENTRIES: usize = 64;
 const MAGIC: &[u8; 8] = b"MAJORAC3";
 const SUFFIX: &str = ".classes";
 
+/// The file that marks a directory as a cache (the cache directory tagging
+/// convention that backup tools honour): major's cache directories hold
+/// one, and [`CacheKey::path_stamp`] leaves out every directory below a
+/// class path directory that holds one. Without that, a cache inside a
+/// class path directory (`major run -- -cp .` in the home directory, whose
+/// `.cache/major` is the default cache) would change the key of everything
+/// stored in it with every entry stored: nothing would ever hit.
+pub const CACHE_TAG: &str = "CACHEDIR.TAG";
+
+/// Marks `dir` (which exists) as a cache ([`CACHE_TAG`]) unless it is
+/// marked already. A failure is ignored: the tag only spares the keys.
+pub fn tag_cache_dir(dir: &Path) {
+    let tag = dir.join(CACHE_TAG);
+    if tag.is_file() {
+        return;
+    }
+    let text = "Signature: 8a477f597d28d172789f06886806bc55\n\
+                # A cache of major, the aspect weaver: what is here is made again when missing.\n";
+    if let Ok(mut f) = tempfile::Builder::new()
+        .prefix(".major-tag-")
+        .tempfile_in(dir)
+    {
+        if f.write_all(text.as_bytes()).is_ok() {
+            let _ = f.persist(&tag);
+        }
+    }
+}
+
 /// The default cache directory: `$MAJOR_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/major`, else `$HOME/.cache/major`; `None` when none is set.
 pub fn default_dir() -> Option<PathBuf> {
@@ -95,13 +123,19 @@ impl CacheKey {
     }
 
     /// Adds a file or directory by path, size and modification time (of every
-    /// file below it, for a directory); a missing path is recorded as missing.
+    /// file below it, for a directory, but those of caches below it: see
+    /// [`tag_cache_dir`]); a missing path is recorded as missing.
     pub fn path_stamp(&mut self, label: &str, path: &Path) {
         self.bytes(label, path.as_os_str().as_encoded_bytes());
         match fs::metadata(path) {
             Ok(m) if m.is_dir() => {
                 let mut files: Vec<(PathBuf, u64, u128)> = walkdir::WalkDir::new(path)
                     .into_iter()
+                    .filter_entry(|e| {
+                        e.depth() == 0
+                            || !e.file_type().is_dir()
+                            || !e.path().join(CACHE_TAG).is_file()
+                    })
                     .filter_map(Result::ok)
                     .filter(|e| e.file_type().is_file())
                     .filter_map(|e| {
@@ -363,6 +397,7 @@ impl AspectCache {
     /// [`MAX_ENTRIES`] files.
     pub fn store(&self, key: &str, compilation: &Compilation) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
+        tag_cache_dir(&self.dir);
         let mut tmp = tempfile::Builder::new()
             .prefix(".major-cache-")
             .tempfile_in(&self.dir)?;
@@ -378,6 +413,7 @@ impl AspectCache {
     /// (read-only, a file in its place, no space) should not be used.
     pub fn check_writable(&self) -> std::io::Result<()> {
         fs::create_dir_all(&self.dir)?;
+        tag_cache_dir(&self.dir);
         let mut probe = tempfile::Builder::new()
             .prefix(".major-probe-")
             .tempfile_in(&self.dir)?;
@@ -670,8 +706,12 @@ mod tests {
         assert!(AspectCache::new(file.join("below"))
             .check_writable()
             .is_err());
-        // Nothing is left behind by the probe.
-        assert!(fs::read_dir(d.path().join("new")).unwrap().next().is_none());
+        // Nothing is left behind by the probe; the directory is tagged.
+        let left: Vec<_> = fs::read_dir(d.path().join("new"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, [CACHE_TAG]);
     }
 
     #[test]
@@ -711,6 +751,38 @@ mod tests {
         let mut y = CacheKey::new();
         y.bytes("a", b"bc");
         assert_ne!(x.finish(), y.finish());
+    }
+
+    #[test]
+    fn path_stamps_leave_out_tagged_caches_below() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("x.class"), b"one").unwrap();
+        let cache = d.path().join("p/cache");
+        fs::create_dir_all(&cache).unwrap();
+        fs::write(cache.join("entry"), b"1").unwrap();
+        let key = |p: &Path| {
+            let mut k = CacheKey::new();
+            k.path_stamp("cp", p);
+            k.finish()
+        };
+        let untagged = key(d.path());
+        fs::write(cache.join("entry"), b"12").unwrap();
+        assert_ne!(untagged, key(d.path()), "an untagged directory is stamped");
+        tag_cache_dir(&cache);
+        tag_cache_dir(&cache); // marked once
+        assert!(fs::read_to_string(cache.join(CACHE_TAG))
+            .unwrap()
+            .starts_with("Signature: 8a477f597d28d172789f06886806bc55"));
+        let tagged = key(d.path());
+        fs::write(cache.join("entry"), b"123").unwrap();
+        fs::write(cache.join("another"), b"x").unwrap();
+        assert_eq!(tagged, key(d.path()), "a tagged cache is left out");
+        fs::write(d.path().join("x.class"), b"two").unwrap();
+        assert_ne!(tagged, key(d.path()), "the class path's own files count");
+        // A class path that is itself a tagged directory is stamped.
+        let own = key(&cache);
+        fs::write(cache.join("entry"), b"1234").unwrap();
+        assert_ne!(own, key(&cache));
     }
 
     #[test]
