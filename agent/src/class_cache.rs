@@ -622,6 +622,9 @@ pub fn prune_dir(dir: &Path, max_bytes: u64) -> usize {
         return 0;
     };
     let mut consider = |e: fs::DirEntry| {
+        if e.file_name() == major_weaver::aspects::cache::CACHE_TAG {
+            return; // the directory's tag, no entry
+        }
         let Ok(m) = e.metadata() else { return };
         let t = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
         if e.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
@@ -825,10 +828,11 @@ mod tests {
         let late = c.key("p/Late", b"");
         c.put(&late, &Cached::Unchanged);
         assert_eq!(reopen(c).get(&late), Some(Cached::Unchanged));
-        // No temporary file is left.
+        // No temporary file is left (beside the packs, the directory's tag).
         let names: Vec<String> = fs::read_dir(c.dir())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != major_weaver::aspects::cache::CACHE_TAG)
             .collect();
         assert!(names.iter().all(|n| n.ends_with(PACK_SUFFIX)), "{names:?}");
     }

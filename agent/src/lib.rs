@@ -39,6 +39,7 @@ use major_weaver::weave_run::{compile_aspects, AspectSources};
 
 use class_cache::{Cached, ClassCache, Environment};
 use jvmti::{jint, jobject, Capabilities, EventCallbacks, JNIEnv, JavaVM, Jni, Jvmti, JvmtiEnv};
+use major_weaver::weave::statics;
 use options::Options;
 
 /// What the agent counts.
@@ -65,9 +66,10 @@ struct Stats {
 /// loader's parent), so an extra class of static parts defined beside the
 /// accessor would never be found (`NoClassDefFoundError`): it is defined in
 /// the parent ([`Jni::non_reflection_loader`]), and finds the accessor by its
-/// frame (`major_weaver::weave::statics::reflection_accessor`).
+/// frame (the weaver's [`statics::reflection_accessor`] names them, and
+/// makes their extra classes so).
 fn reflection_accessor(name: Option<&str>, loader: jobject) -> bool {
-    !loader.is_null() && name.is_some_and(|n| n.starts_with("jdk/internal/reflect/"))
+    !loader.is_null() && name.is_some_and(statics::reflection_accessor)
 }
 
 /// The agent, set up in `Agent_OnLoad`.

@@ -43,8 +43,8 @@ pub const FRAME_CLASSES: &str = "major/runtime/FrameClasses";
 /// in the accessor's code: the single-phase agent defines the extra class in
 /// that parent, and the extra class's initializer, which the parent cannot
 /// resolve the accessor's name for, finds the accessor by its frame
-/// (`major.runtime.FrameClasses`, implemented by the agent). No class of the run-time image has such a
-/// name: the two-phase mode never sees one.
+/// (`major.runtime.FrameClasses`, implemented by the agent). No class of the
+/// run-time image has such a name: the two-phase mode never sees one.
 pub fn reflection_accessor(class: &str) -> bool {
     class.starts_with("jdk/internal/reflect/Generated")
 }
