@@ -39,6 +39,7 @@
 
 #![warn(missing_docs)]
 
+mod central;
 mod dir_input;
 mod error;
 mod jimage;
@@ -442,8 +443,8 @@ impl Archive {
     pub fn zip_digest(&self, index: usize) -> Option<(u32, u64, u64)> {
         match &self.source {
             Source::Zip(zip) => {
-                let e = zip.entry_data(index).ok()?;
-                Some((e.crc32(), e.compressed_size(), e.size()))
+                let r = zip.record(index)?;
+                Some((r.crc, r.compressed, r.size))
             }
             _ => None,
         }

@@ -7,10 +7,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use zip::{CompressionMethod, DateTime};
+use zip::DateTime;
 
 use crate::prepared::{Prepared, PreparedEntry};
-use crate::zip_input::{zip_error, RawEntry};
+use crate::zip_input::RawEntry;
 use crate::zip_output::{self, Encoded, Header, ZipOutput};
 use crate::{Archive, ArchiveError, ArchiveKind, Entry, Source};
 
@@ -225,14 +225,18 @@ impl EntryMeta {
         if let Source::Zip(input) = &from.source {
             let entry = from.entry(index)?;
             let name = output_name(from, entry);
-            let original = input
-                .entry_data(index)
-                .map_err(|e| zip_error(from.path(), Some(name), e, "cannot read the entry"))?;
-            meta.deflated = original.compression() != CompressionMethod::Stored;
-            if let Some(time) = original.last_modified() {
+            let original = input.record(index).ok_or_else(|| {
+                ArchiveError::corrupt(
+                    from.path(),
+                    Some(name),
+                    "no such entry in the zip directory",
+                )
+            })?;
+            meta.deflated = original.method != crate::central::Method::Stored;
+            if let Some(time) = original.time {
                 meta.time = time;
             }
-            if let Some(mode) = original.unix_mode() {
+            if let Some(mode) = original.mode {
                 meta.mode = mode & 0o7777;
             }
         }

@@ -1,5 +1,5 @@
-//! Zip and jmod inputs, read in place from a memory mapping with the `zip`
-//! crate.
+//! Zip and jmod inputs, read in place from a memory mapping: the central
+//! directory of a plain zip by [`central`], anything else by the `zip` crate.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -8,10 +8,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use memmap2::Mmap;
-use zip::read::ZipFileEntry;
 use zip::result::ZipError;
 use zip::{CompressionMethod, ZipArchive};
 
+use crate::central::{self, Method, Record};
 use crate::{ArchiveError, ArchiveKind, Entry};
 
 /// The largest class entry read, declared or actual uncompressed size: no
@@ -55,12 +55,48 @@ pub(crate) type MapReader = Cursor<MapSlice>;
 
 /// An opened zip or jmod.
 pub(crate) struct ZipInput {
-    /// The parsed central directory. Cloning it is cheap (the metadata is
-    /// shared), which is how reads from several threads get their own
-    /// cursor.
-    zip: ZipArchive<MapReader>,
+    /// What major asks of each entry, in central-directory order.
+    records: Vec<Record>,
+    /// The `zip` crate's index: built on open for a zip that is not plain
+    /// ([`central::read`]), else only if an entry needs the crate (a
+    /// compression method other than stored and deflated). Cloning it is
+    /// cheap (the metadata is shared); each clone has its own cursor.
+    zip: std::sync::OnceLock<Result<ZipArchive<MapReader>, String>>,
+    /// Entry names (their hashes, [`name_key`]) to indices, built on the
+    /// first lookup by name; `u32::MAX` where two names share a hash.
+    by_name: std::sync::OnceLock<rustc_hash::FxHashMap<u64, u32>>,
     /// The same bytes, to return stored entries borrowed.
     data: MapSlice,
+}
+
+/// The key of an entry name in [`ZipInput::by_name`].
+fn name_key(name: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(name)
+}
+
+/// The `zip` crate's index of `data`.
+fn crate_index(data: &MapSlice) -> Result<ZipArchive<MapReader>, ZipError> {
+    ZipArchive::new(Cursor::new(data.clone()))
+}
+
+/// The fields of an entry of the `zip` crate's index.
+fn record_of(file: &zip::read::ZipFileEntry<'_>) -> Record {
+    Record {
+        central_at: file.central_header_start(),
+        local_at: file.header_start(),
+        compressed: file.compressed_size(),
+        size: file.size(),
+        crc: file.crc32(),
+        method: match file.compression() {
+            CompressionMethod::Stored => Method::Stored,
+            CompressionMethod::Deflated => Method::Deflated,
+            _ => Method::Other,
+        },
+        encrypted: file.encrypted(),
+        mode: file.unix_mode(),
+        time: file.last_modified(),
+    }
 }
 
 /// Opens the zip in `map[start..]`, listing its entries.
@@ -75,19 +111,49 @@ pub(crate) fn open(
         map: Arc::new(map),
         start,
     };
-    let zip = ZipArchive::new(Cursor::new(data.clone()))
-        .map_err(|e| zip_error(path, None, e, "cannot read the zip directory"))?;
-
-    if zip.has_duplicate_names() {
-        let duplicate = find_duplicate_name(data.as_ref(), zip.central_directory_start());
-        let detail = match &duplicate {
+    let duplicate = |name: Option<String>| {
+        let detail = match &name {
             Some(name) => format!("the zip directory lists `{name}` more than once"),
             None => "the zip directory lists an entry name more than once".to_owned(),
         };
-        return Err(ArchiveError::corrupt(path, duplicate.as_deref(), detail));
+        ArchiveError::corrupt(path, name.as_deref(), detail)
+    };
+    match central::read(data.as_ref()) {
+        Ok(listed) => {
+            let bytes = data.as_ref();
+            let mut records = Vec::with_capacity(listed.len());
+            let mut entries = Vec::with_capacity(listed.len());
+            for l in listed {
+                // (UTF-8: checked by the read.)
+                let name = String::from_utf8_lossy(&bytes[l.name]).into_owned();
+                let is_dir = central::is_dir(&name);
+                entries.push(Entry::new(name, is_dir, l.record.size, kind));
+                records.push(l.record);
+            }
+            let input = ZipInput {
+                records,
+                zip: std::sync::OnceLock::new(),
+                by_name: std::sync::OnceLock::new(),
+                data,
+            };
+            return Ok((input, entries));
+        }
+        Err(central::NotRead::Duplicate(name)) => return Err(duplicate(Some(name))),
+        Err(central::NotRead::NotPlain) => {}
+    }
+    // Not a plain zip: the `zip` crate reads it.
+    let zip = crate_index(&data)
+        .map_err(|e| zip_error(path, None, e, "cannot read the zip directory"))?;
+
+    if zip.has_duplicate_names() {
+        return Err(duplicate(find_duplicate_name(
+            data.as_ref(),
+            zip.central_directory_start(),
+        )));
     }
 
     let mut entries = Vec::with_capacity(zip.len());
+    let mut records = Vec::with_capacity(zip.len());
     for index in 0..zip.len() {
         let file = zip
             .by_index_data(index)
@@ -103,9 +169,16 @@ pub(crate) fn open(
                     ),
                 )
             })?;
+        records.push(record_of(&file));
         entries.push(Entry::new(name, file.is_dir(), file.size(), kind));
     }
-    Ok((ZipInput { zip, data }, entries))
+    let input = ZipInput {
+        records,
+        zip: std::sync::OnceLock::from(Ok(zip)),
+        by_name: std::sync::OnceLock::new(),
+        data,
+    };
+    Ok((input, entries))
 }
 
 /// Decodes an entry name: UTF-8 when it is valid UTF-8, whatever the
@@ -172,14 +245,30 @@ pub(crate) struct RawEntry<'a> {
 }
 
 impl ZipInput {
-    /// A cheap copy of the archive with its own cursor.
-    pub(crate) fn archive(&self) -> ZipArchive<MapReader> {
-        self.zip.clone()
+    /// The `zip` crate's index of the archive (built on first use for a
+    /// plain zip), a cheap copy with its own cursor.
+    pub(crate) fn archive(&self) -> Result<ZipArchive<MapReader>, String> {
+        self.zip
+            .get_or_init(|| crate_index(&self.data).map_err(|e| e.to_string()))
+            .clone()
     }
 
-    /// The central directory metadata of entry `index`.
-    pub(crate) fn entry_data(&self, index: usize) -> Result<ZipFileEntry<'_>, ZipError> {
-        self.zip.by_index_data(index)
+    /// The central directory fields of entry `index`.
+    pub(crate) fn record(&self, index: usize) -> Option<&Record> {
+        self.records.get(index)
+    }
+
+    /// Where the data of the entry whose local header is at `local_at`
+    /// starts, per that header (`None`: no local header there).
+    fn data_start(&self, local_at: u64) -> Option<usize> {
+        let bytes = self.data.as_ref();
+        let at = usize::try_from(local_at).ok()?;
+        let local = bytes.get(at..at.checked_add(30)?)?;
+        if local[..4] != *b"PK\x03\x04" {
+            return None;
+        }
+        let u16_at = |at: usize| usize::from(u16::from_le_bytes([local[at], local[at + 1]]));
+        Some(at + 30 + u16_at(26) + u16_at(28))
     }
 
     /// Entry `index` (named `name`) for a raw copy: its data located through
@@ -193,9 +282,9 @@ impl ZipInput {
         name: &str,
     ) -> Result<RawEntry<'_>, ArchiveError> {
         let corrupt = |why: &str| ArchiveError::corrupt(path, Some(name), why);
-        let file = self
-            .entry_data(index)
-            .map_err(|e| zip_error(path, Some(name), e, "cannot read the entry"))?;
+        let file = *self
+            .record(index)
+            .ok_or_else(|| corrupt("no such entry in the zip directory"))?;
         let bytes = self.data.as_ref();
         let header_at = |at: u64, len: usize, signature: &[u8; 4]| {
             usize::try_from(at)
@@ -204,16 +293,16 @@ impl ZipInput {
                 .filter(|(_, h)| h[..4] == signature[..])
         };
         let u16_at = |h: &[u8], at: usize| u16::from_le_bytes([h[at], h[at + 1]]);
-        let (_, central) = header_at(file.central_header_start(), 46, b"PK\x01\x02")
+        let (_, central) = header_at(file.central_at, 46, b"PK\x01\x02")
             .ok_or_else(|| corrupt("the entry's central directory record was not found"))?;
-        let (local_at, local) = header_at(file.header_start(), 30, b"PK\x03\x04")
+        let (local_at, local) = header_at(file.local_at, 30, b"PK\x03\x04")
             .ok_or_else(|| corrupt("the entry's local header was not found"))?;
         let extra_at = local_at + 30 + usize::from(u16_at(local, 26));
         let start = extra_at + usize::from(u16_at(local, 28));
         let extra = bytes
             .get(extra_at..start)
             .ok_or_else(|| corrupt("the entry's local header extends past the end of file"))?;
-        let data = usize::try_from(file.compressed_size())
+        let data = usize::try_from(file.compressed)
             .ok()
             .and_then(|len| bytes.get(start..start.checked_add(len)?))
             .ok_or_else(|| corrupt("the entry data extends past the end of file"))?;
@@ -226,9 +315,9 @@ impl ZipInput {
             method: u16_at(central, 10),
             time: u16_at(central, 12),
             date: u16_at(central, 14),
-            crc: file.crc32(),
-            size: file.size(),
-            mode: file.unix_mode(),
+            crc: file.crc,
+            size: file.size,
+            mode: file.mode,
         })
     }
 
@@ -237,9 +326,30 @@ impl ZipInput {
         &self.data
     }
 
-    /// The index of the entry named `name`, per the `zip` crate.
+    /// The index of an entry named `name`, if one is (`None` may also mean
+    /// that two names share its hash: the caller then looks further).
     pub(crate) fn index_for_name(&self, name: &str) -> Option<usize> {
-        self.zip.index_for_name(name)
+        let map = self.by_name.get_or_init(|| {
+            let bytes = self.data.as_ref();
+            let mut map = rustc_hash::FxHashMap::default();
+            map.reserve(self.records.len());
+            for (i, r) in self.records.iter().enumerate() {
+                let Some(name) = usize::try_from(r.central_at).ok().and_then(|at| {
+                    let fixed = bytes.get(at..at.checked_add(46)?)?;
+                    let len = usize::from(u16::from_le_bytes([fixed[28], fixed[29]]));
+                    bytes.get(at + 46..at + 46 + len)
+                }) else {
+                    continue;
+                };
+                map.entry(name_key(name))
+                    .and_modify(|k| *k = u32::MAX)
+                    .or_insert(i as u32);
+            }
+            map
+        });
+        map.get(&name_key(name.as_bytes()))
+            .filter(|&&i| i != u32::MAX)
+            .map(|&i| i as usize)
     }
 
     /// Reads entry `index`: stored entries borrowed from the mapping, deflated
@@ -266,55 +376,43 @@ impl ZipInput {
                 ),
             ));
         }
-        let mut zip = self.archive();
-        let raw = zip
-            .by_index_raw(index)
-            .map_err(|e| zip_error(path, name, e, "cannot locate the entry data"))?;
-        if raw.encrypted() {
+        let record = *self.record(index).ok_or_else(|| {
+            ArchiveError::corrupt(path, name, "no such entry in the zip directory")
+        })?;
+        if record.encrypted {
             return Err(ArchiveError::unsupported(path, name, "encrypted zip entry"));
         }
-        let method = raw.compression();
-        if matches!(
-            method,
-            CompressionMethod::Stored | CompressionMethod::Deflated
-        ) {
-            let size = raw.size();
-            let crc = raw.crc32();
-            let stored = raw.compressed_size();
-            let start = raw.data_start().ok_or_else(|| {
+        let method = record.method;
+        if matches!(method, Method::Stored | Method::Deflated) {
+            let (size, crc, stored) = (record.size, record.crc, record.compressed);
+            let start = self.data_start(record.local_at).ok_or_else(|| {
                 ArchiveError::corrupt(path, name, "the entry's local header was not found")
             })?;
-            drop(raw);
-            if method == CompressionMethod::Stored && stored != size {
+            if method == Method::Stored && stored != size {
                 return Err(ArchiveError::corrupt(
                     path,
                     name,
                     format!("stored entry has {stored} bytes of data but a size of {size}"),
                 ));
             }
-            let data = usize::try_from(start)
+            let data = usize::try_from(stored)
                 .ok()
-                .zip(usize::try_from(stored).ok())
-                .and_then(|(start, len)| self.data.as_ref().get(start..start.checked_add(len)?))
+                .and_then(|len| self.data.as_ref().get(start..start.checked_add(len)?))
                 .ok_or_else(|| {
                     ArchiveError::corrupt(path, name, "the entry data extends past the end of file")
                 })?;
             // A class is checked to start like one before it is inflated
             // whole: a few bytes of the stream are inflated first.
             if check_magic {
-                let head = if method == CompressionMethod::Stored {
+                let head = if method == Method::Stored {
                     data.get(..4).unwrap_or(data).to_vec()
                 } else {
                     inflate_head(data, 4)
                 };
                 check_class_magic(&head).map_err(|why| ArchiveError::corrupt(path, name, why))?;
             }
-            let _budget = InflateBudget::take(if method == CompressionMethod::Stored {
-                0
-            } else {
-                size
-            });
-            let bytes = if method == CompressionMethod::Stored {
+            let _budget = InflateBudget::take(if method == Method::Stored { 0 } else { size });
+            let bytes = if method == Method::Stored {
                 Cow::Borrowed(data)
             } else {
                 Cow::Owned(
@@ -331,9 +429,10 @@ impl ZipInput {
             }
             return Ok(bytes);
         }
-        drop(raw);
-
         let size = entry.size;
+        let mut zip = self.archive().map_err(|e| {
+            ArchiveError::corrupt(path, name, format!("cannot open the entry: {e}"))
+        })?;
         let mut file = zip
             .by_index(index)
             .map_err(|e| zip_error(path, name, e, "cannot open the entry"))?;
@@ -522,6 +621,170 @@ mod tests {
 
     use super::*;
     use crate::Archive;
+
+    /// Records with their entries' names.
+    type Named = Vec<(String, Record)>;
+
+    /// The records of `bytes` as the plain reader gives them and as the
+    /// `zip` crate's index does, and the names of both.
+    fn both_readings(bytes: &[u8]) -> (Named, Named) {
+        let plain = central::read(bytes)
+            .unwrap_or_else(|e| panic!("not read as a plain zip: {e:?}"))
+            .into_iter()
+            .map(|l| {
+                let name = std::str::from_utf8(&bytes[l.name]).unwrap().to_owned();
+                (name, l.record)
+            })
+            .collect();
+        let zip = ZipArchive::new(Cursor::new(bytes)).unwrap();
+        let by_crate = (0..zip.len())
+            .map(|i| {
+                let f = zip.by_index_data(i).unwrap();
+                (f.name().unwrap().into_owned(), record_of(&f))
+            })
+            .collect();
+        (plain, by_crate)
+    }
+
+    #[test]
+    fn the_plain_reader_agrees_with_the_zip_crate() {
+        // Written by the crate: stored, deflated, a directory, Unix modes
+        // (with special bits), odd times, a comment.
+        let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
+        writer
+            .set_comment("a comment with PK\x05\x06 inside")
+            .unwrap();
+        let dt =
+            |y, mo, d, h, mi, s| zip::DateTime::from_date_and_time(y, mo, d, h, mi, s).unwrap();
+        let entries: [(&str, CompressionMethod, u32, zip::DateTime); 5] = [
+            (
+                "META-INF/",
+                CompressionMethod::Stored,
+                0o755,
+                dt(1980, 1, 1, 0, 0, 0),
+            ),
+            (
+                "a/B.class",
+                CompressionMethod::Deflated,
+                0o644,
+                dt(2024, 2, 29, 23, 59, 58),
+            ),
+            (
+                "a/stored.txt",
+                CompressionMethod::Stored,
+                0o4755,
+                dt(2107, 12, 31, 23, 59, 58),
+            ),
+            (
+                "a/ro.txt",
+                CompressionMethod::Deflated,
+                0o444,
+                dt(2001, 9, 9, 1, 46, 40),
+            ),
+            (
+                "\u{e9}t\u{e9}/\u{fc}.txt",
+                CompressionMethod::Deflated,
+                0o600,
+                dt(1999, 12, 31, 12, 0, 0),
+            ),
+        ];
+        for (name, method, mode, time) in entries {
+            let options = SimpleFileOptions::default()
+                .compression_method(method)
+                .unix_permissions(mode)
+                .last_modified_time(time);
+            if name.ends_with('/') {
+                writer.add_directory(name, options).unwrap();
+            } else {
+                writer.start_file(name, options).unwrap();
+                writer.write_all(name.repeat(40).as_bytes()).unwrap();
+            }
+        }
+        let mut bytes = writer.finish().unwrap().into_inner();
+        let (plain, by_crate) = both_readings(&bytes);
+        assert_eq!(plain.len(), 5);
+        assert_eq!(plain, by_crate);
+        // Made on MS-DOS (read-only, directory and plain attribute bits), on
+        // another system with and without Unix bits, and an invalid
+        // MS-DOS date: each record's "made by" and attributes patched.
+        let cases: [(u8, u32, u16); 5] = [
+            (0, 0x01, 0x21),
+            (0, 0x10, 0xffff),
+            (0, 0x20, 0),
+            (11, 0o100640 << 16, 0x5000),
+            (19, 0x20, 0x21),
+        ];
+        let mut at = bytes.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+        for (system, external, date) in cases {
+            bytes[at + 5] = system;
+            bytes[at + 38..at + 42].copy_from_slice(&external.to_le_bytes());
+            bytes[at + 14..at + 16].copy_from_slice(&date.to_le_bytes());
+            let len =
+                |k: usize| usize::from(u16::from_le_bytes([bytes[at + k], bytes[at + k + 1]]));
+            at += 46 + len(28) + len(30) + len(32);
+        }
+        let (plain, by_crate) = both_readings(&bytes);
+        assert_eq!(plain, by_crate);
+        assert!(
+            plain.iter().any(|(_, r)| r.time.is_none()),
+            "an invalid date read as none"
+        );
+    }
+
+    #[test]
+    fn the_plain_reader_agrees_with_the_zip_crate_on_the_jars_here() {
+        let jars: Vec<std::path::PathBuf> = ["guava.jar", "asm.jar", "hsqldb.jar", "h2.jar"]
+            .iter()
+            .map(|j| std::path::Path::new("/usr/share/java").join(j))
+            .filter(|p| p.is_file())
+            .collect();
+        if jars.is_empty() {
+            eprintln!("skipped: none of guava, asm, hsqldb, h2 in /usr/share/java");
+            return;
+        }
+        for jar in jars {
+            let bytes = std::fs::read(&jar).unwrap();
+            let (plain, by_crate) = both_readings(&bytes);
+            assert!(!plain.is_empty());
+            assert_eq!(plain, by_crate, "{}", jar.display());
+        }
+    }
+
+    #[test]
+    fn zips_the_plain_reader_leaves_to_the_crate_are_still_read() {
+        // Bytes before the zip (offsets not counted from them), and a zip64
+        // end record: both read through the crate's index, entries intact.
+        let plain = build_zip(&[
+            ("a.txt", b"hello", CompressionMethod::Deflated),
+            ("b.txt", b"stored", CompressionMethod::Stored),
+        ]);
+        let mut prepended = b"#!/bin/sh\nexit 0\n".to_vec();
+        prepended.extend_from_slice(&plain);
+        assert_eq!(
+            central::read(&prepended).unwrap_err(),
+            central::NotRead::NotPlain
+        );
+        let mut w = ZipWriter::new(Cursor::new(Vec::new()));
+        w.start_file("big.txt", SimpleFileOptions::default().large_file(true))
+            .unwrap();
+        w.write_all(b"zip64").unwrap();
+        let zip64 = w.finish().unwrap().into_inner();
+        for (bytes, names) in [
+            (prepended, vec!["a.txt", "b.txt"]),
+            (zip64, vec!["big.txt"]),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("x.zip");
+            std::fs::write(&path, &bytes).unwrap();
+            let a = Archive::open(&path).unwrap();
+            let listed: Vec<&str> = a.entries().iter().map(|e| e.name.as_str()).collect();
+            assert_eq!(listed, names);
+            for (i, name) in names.iter().enumerate() {
+                assert!(!a.read(i).unwrap().is_empty());
+                assert_eq!(a.find(name), Some(i));
+            }
+        }
+    }
 
     fn build_zip(entries: &[(&str, &[u8], CompressionMethod)]) -> Vec<u8> {
         let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
@@ -771,7 +1034,7 @@ mod tests {
 
     fn archive_zip(archive: &Archive) -> ZipArchive<MapReader> {
         match &archive.source {
-            crate::Source::Zip(zip) => zip.archive(),
+            crate::Source::Zip(zip) => zip.archive().unwrap(),
             _ => panic!("not a zip"),
         }
     }
