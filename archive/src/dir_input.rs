@@ -3,11 +3,13 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use crate::{ArchiveError, ArchiveKind, Entry};
+use crate::{ArchiveError, ArchiveKind, Entry, FileMeta};
 
 /// Lists the regular files under `root` (following symbolic links), named by
 /// their path relative to `root` with `/` separators, sorted by name.
-/// Returns the entries and the sum of their sizes.
+/// Returns the entries, the metadata of each (read for its size anyway: an
+/// incremental weave tells an unchanged file by it without looking again),
+/// and the sum of their sizes.
 ///
 /// Each directory is read once, and a file's size is looked up by its name
 /// in the directory being read (`DirEntry::metadata`: `statx` relative to
@@ -16,7 +18,7 @@ use crate::{ArchiveError, ArchiveKind, Entry};
 /// directory of a few thousand files. Only a symbolic link is looked up by
 /// its path, to follow it; a link to a directory that holds it (a loop) is
 /// an error.
-pub(crate) fn open(root: &Path) -> Result<(Vec<Entry>, u64), ArchiveError> {
+pub(crate) fn open(root: &Path) -> Result<Listing, ArchiveError> {
     let mut walk = Walk {
         root,
         entries: Vec::new(),
@@ -28,14 +30,18 @@ pub(crate) fn open(root: &Path) -> Result<(Vec<Entry>, u64), ArchiveError> {
     let Walk {
         mut entries, total, ..
     } = walk;
-    entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
-    Ok((entries, total))
+    entries.sort_unstable_by(|a, b| a.0.name.cmp(&b.0.name));
+    let (entries, metas) = entries.into_iter().unzip();
+    Ok((entries, metas, total))
 }
+
+/// A directory's files, the metadata of each, and the sum of their sizes.
+pub(crate) type Listing = (Vec<Entry>, Vec<Option<FileMeta>>, u64);
 
 /// A listing in progress.
 struct Walk<'a> {
     root: &'a Path,
-    entries: Vec<Entry>,
+    entries: Vec<(Entry, Option<FileMeta>)>,
     total: u64,
     /// The directories being read, outermost first.
     ancestors: Vec<DirId>,
@@ -115,13 +121,16 @@ impl Walk<'_> {
                 if name == crate::DIR_MANIFEST {
                     continue;
                 }
-                let size = match meta {
-                    Some(m) => m.len(),
-                    None => item.metadata().map_err(|e| err(&name, e))?.len(),
+                let meta = match meta {
+                    Some(m) => m,
+                    None => item.metadata().map_err(|e| err(&name, e))?,
                 };
+                let size = meta.len();
                 self.total = self.total.saturating_add(size);
-                self.entries
-                    .push(Entry::new(name, false, size, ArchiveKind::Directory));
+                self.entries.push((
+                    Entry::new(name, false, size, ArchiveKind::Directory),
+                    FileMeta::of(&meta),
+                ));
             }
         }
         self.ancestors.pop();
@@ -218,8 +227,15 @@ mod tests {
         std::fs::write(root.join("p").join(crate::DIR_MANIFEST), b"n").unwrap();
         std::os::unix::fs::symlink(&other, root.join("linked")).unwrap();
         std::os::unix::fs::symlink(other.join("R.txt"), root.join("p/R.txt")).unwrap();
-        let (entries, total) = open(&root).unwrap();
+        let (entries, metas, total) = open(&root).unwrap();
         let names: Vec<_> = entries.iter().map(|e| e.name.as_str()).collect();
+        // Each file's metadata is its own (a link's: its target's), in the
+        // entries' order.
+        assert_eq!(metas.len(), entries.len());
+        for (e, m) in entries.iter().zip(&metas) {
+            let want = FileMeta::of(&std::fs::metadata(root.join(&e.name)).unwrap());
+            assert_eq!(*m, want, "{}", e.name);
+        }
         let manifest = format!("p/{}", crate::DIR_MANIFEST);
         assert_eq!(
             names,

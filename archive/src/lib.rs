@@ -198,12 +198,51 @@ fn class_name_range(name: &str, kind: ArchiveKind) -> Option<Range<usize>> {
     Some(start..stem.len())
 }
 
+/// What the metadata of a file tells of a change to it: its size,
+/// modification and status-change times (seconds and nanoseconds), inode
+/// and device (see [`Archive::file_meta`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileMeta {
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time.
+    pub mtime: (i64, i64),
+    /// Status-change time.
+    pub ctime: (i64, i64),
+    /// Inode number.
+    pub ino: u64,
+    /// Device.
+    pub dev: u64,
+}
+
+impl FileMeta {
+    /// What `m` tells (`None` where the platform has no status-change time).
+    #[cfg(unix)]
+    pub fn of(m: &std::fs::Metadata) -> Option<FileMeta> {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileMeta {
+            size: m.size(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+            ino: m.ino(),
+            dev: m.dev(),
+        })
+    }
+
+    /// What `m` tells (`None` where the platform has no status-change time).
+    #[cfg(not(unix))]
+    pub fn of(_: &std::fs::Metadata) -> Option<FileMeta> {
+        None
+    }
+}
+
 /// Where the contents of an [`Archive`] come from.
 enum Source {
     /// Zip and jmod.
     Zip(zip_input::ZipInput),
-    /// A directory; entry names are relative to the archive path.
-    Directory,
+    /// A directory; entry names are relative to the archive path. The
+    /// metadata of each file as it was listed.
+    Directory(Vec<Option<FileMeta>>),
     /// A JDK run-time image.
     JImage(jimage::JImage),
 }
@@ -248,13 +287,13 @@ impl Archive {
     pub fn open(path: &Path) -> Result<Archive, ArchiveError> {
         let meta = std::fs::metadata(path).map_err(|e| ArchiveError::io(path, None, e))?;
         if meta.is_dir() {
-            let (entries, size_bytes) = dir_input::open(path)?;
+            let (entries, metas, size_bytes) = dir_input::open(path)?;
             return Ok(Archive {
                 path: path.to_path_buf(),
                 kind: ArchiveKind::Directory,
                 entries,
                 size_bytes,
-                source: Source::Directory,
+                source: Source::Directory(metas),
             });
         }
 
@@ -413,7 +452,7 @@ impl Archive {
                 .index_for_name(name)
                 .filter(|&i| self.entries.get(i).is_some_and(|e| e.name == name))
                 .or_else(|| self.entries.iter().position(|e| e.name == name)),
-            Source::Directory | Source::JImage(_) => self
+            Source::Directory(_) | Source::JImage(_) => self
                 .entries
                 .binary_search_by(|e| e.name.as_str().cmp(name))
                 .ok(),
@@ -430,8 +469,18 @@ impl Archive {
         let entry = self.entry(index)?;
         match &self.source {
             Source::Zip(zip) => zip.read(&self.path, index, entry),
-            Source::Directory => dir_input::read(&self.path, entry),
+            Source::Directory(_) => dir_input::read(&self.path, entry),
             Source::JImage(image) => image.read(&self.path, index, entry),
+        }
+    }
+
+    /// For a directory's entry `index`: the metadata its file had when the
+    /// directory was listed (`None` for other archives, or where the
+    /// platform does not tell a change by it).
+    pub fn file_meta(&self, index: usize) -> Option<FileMeta> {
+        match &self.source {
+            Source::Directory(metas) => metas.get(index).copied().flatten(),
+            _ => None,
         }
     }
 

@@ -215,7 +215,7 @@ impl EntryMeta {
     /// a directory; else as [`EntryMeta::new`].
     pub(crate) fn like(from: &Archive, index: usize) -> Result<EntryMeta, ArchiveError> {
         let mut meta = EntryMeta::new();
-        if let Source::Directory = &from.source {
+        if let Source::Directory(_) = &from.source {
             let entry = from.entry(index)?;
             let file = from.path().join(&entry.name);
             let m = fs::metadata(&file)

@@ -21,6 +21,16 @@ fn digest(bytes: &[u8]) -> [u8; DIGEST_LEN] {
     *blake3::hash(bytes).as_bytes()
 }
 
+/// The digest of `parts` one after the other: that of a file whose bytes
+/// before its digest are these parts.
+pub fn digest_of_parts(parts: &[&[u8]]) -> [u8; DIGEST_LEN] {
+    let mut h = blake3::Hasher::new();
+    for p in parts {
+        h.update(p);
+    }
+    *h.finalize().as_bytes()
+}
+
 /// The length of the trailing digest.
 pub const DIGEST_LEN: usize = 32;
 
@@ -68,18 +78,11 @@ impl Writer {
         Writer { buf }
     }
 
-    /// A part of a file, to be appended to one with [`raw`](Self::raw):
-    /// no first line.
+    /// A part of a file, to be written after another: no first line.
     pub fn part(capacity: usize) -> Writer {
         Writer {
             buf: Vec::with_capacity(capacity),
         }
-    }
-
-    /// Bytes as they are (a [`part`](Self::part)'s, from
-    /// [`into_part`](Self::into_part)).
-    pub fn raw(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
     }
 
     /// What a [`part`](Self::part) holds, without a digest.

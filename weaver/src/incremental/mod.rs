@@ -282,21 +282,15 @@ impl Stamped {
                     .and_then(|o| o.inputs.get(k))
                     .filter(|(p, _)| p == text)
                     .map(|(_, m)| m);
-                // A class directory's files, statted a directory at a time.
-                let files = match a.kind() {
-                    ArchiveKind::Directory => {
-                        let names: Vec<&str> =
-                            a.entries().iter().map(|e| e.name.as_str()).collect();
-                        stamps::stat_under(a.path(), &names)
-                    }
-                    _ => Vec::new(),
-                };
                 (0..a.entries().len())
                     .into_par_iter()
                     .map(|i| {
                         let e = &a.entries()[i];
                         let mark = match a.kind() {
-                            ArchiveKind::Directory => files[i].map(|(s, _)| {
+                            // A class directory's files: as they were when
+                            // the directory was listed (before any was read).
+                            ArchiveKind::Directory => a.file_meta(i).map(|m| {
+                                let s = FileStamp::from(m);
                                 if s.racy(start) {
                                     Mark::Racy
                                 } else {

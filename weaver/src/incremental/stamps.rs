@@ -61,6 +61,18 @@ pub struct FileStamp {
     dev: u64,
 }
 
+impl From<major_archive::FileMeta> for FileStamp {
+    fn from(m: major_archive::FileMeta) -> FileStamp {
+        FileStamp {
+            size: m.size,
+            mtime: m.mtime,
+            ctime: m.ctime,
+            ino: m.ino,
+            dev: m.dev,
+        }
+    }
+}
+
 impl FileStamp {
     /// The stamp of the file at `path` (symbolic links followed), if it can
     /// be read.
@@ -417,7 +429,16 @@ impl StampFile {
     /// The file's bytes, with `inputs` ([`encode_inputs`]) for its inputs
     /// (its own are not written).
     pub fn with_inputs(&self, inputs: &[u8]) -> Vec<u8> {
-        let mut w = Writer::new(HEADER, inputs.len() + 1024);
+        let mut bytes = self.head(inputs.len() + binary::DIGEST_LEN);
+        bytes.extend_from_slice(inputs);
+        let digest = binary::digest_of_parts(&[&bytes]);
+        bytes.extend_from_slice(&digest);
+        bytes
+    }
+
+    /// The file's bytes up to its inputs, with room for `more` bytes after.
+    fn head(&self, more: usize) -> Vec<u8> {
+        let mut w = Writer::new(HEADER, 1024 + more);
         w.print(&self.state);
         write_stamp(&mut w, &self.image);
         match &self.output {
@@ -433,8 +454,7 @@ impl StampFile {
             w.text(p);
             write_stamp(&mut w, s);
         }
-        w.raw(inputs);
-        w.finish()
+        w.into_part()
     }
 
     /// Reads a stamps file; `None` if it is damaged or of another version.
@@ -504,11 +524,21 @@ pub fn save(path: &Path, file: &StampFile) {
 /// Writes `file` with `inputs` ([`encode_inputs`]) for its inputs to `path`,
 /// as [`save`] does.
 pub fn save_encoded(path: &Path, file: &StampFile, inputs: &[u8]) {
-    save_bytes(path, &file.with_inputs(inputs));
+    // The head, the inputs and the digest of both written one after the
+    // other: the inputs (most of the file) are not copied behind the head.
+    let head = file.head(0);
+    let digest = binary::digest_of_parts(&[&head, inputs]);
+    save_parts(path, &[&head, inputs, &digest]);
 }
 
 /// Writes `bytes` to `path` (by temporary file and rename), best effort.
 fn save_bytes(path: &Path, bytes: &[u8]) {
+    save_parts(path, &[bytes]);
+}
+
+/// Writes `parts`, one after the other, to `path` (by temporary file and
+/// rename), best effort.
+fn save_parts(path: &Path, parts: &[&[u8]]) {
     let Some(dir) = path.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;
@@ -516,7 +546,11 @@ fn save_bytes(path: &Path, bytes: &[u8]) {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, path).is_err() {
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        use std::io::Write;
+        parts.iter().try_for_each(|p| f.write_all(p))
+    });
+    if written.is_err() || std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
 }
