@@ -17,7 +17,6 @@
 //! `force` allows every replacement. The check takes any number of targets,
 //! so that a run writing one output per input asks once for all of them.
 
-use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
@@ -139,11 +138,11 @@ fn foreign(target: &Path) -> Option<String> {
     if !kind.is_dir() {
         return Some("it is not a regular file or directory".into());
     }
-    let listed = match fs::read_to_string(target.join(DIR_MANIFEST)) {
-        Ok(text) if text.lines().next() == Some(MANIFEST_HEADER) => {
-            text.lines().skip(1).map(str::to_owned).collect()
-        }
-        _ => HashSet::new(),
+    let manifest = fs::read_to_string(target.join(DIR_MANIFEST)).unwrap_or_default();
+    // The names listed, borrowed from the manifest (none if it is not one).
+    let listed: rustc_hash::FxHashSet<&str> = match manifest.lines().next() {
+        Some(MANIFEST_HEADER) => manifest.lines().skip(1).collect(),
+        _ => Default::default(),
     };
     for item in walkdir::WalkDir::new(target).min_depth(1) {
         let item = match item {
@@ -154,12 +153,18 @@ fn foreign(target: &Path) -> Option<String> {
             continue;
         }
         let relative = item.path().strip_prefix(target).unwrap_or(item.path());
-        let name = relative
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
-        if name == DIR_MANIFEST || listed.contains(&name) {
+        // The `/`-separated name: the relative path itself where that is
+        // what it is (no copy per file), else built from its components.
+        let name: std::borrow::Cow<'_, str> = match relative.to_str() {
+            Some(s) if std::path::MAIN_SEPARATOR == '/' => s.into(),
+            _ => relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/")
+                .into(),
+        };
+        if name == DIR_MANIFEST || listed.contains(&*name) {
             continue;
         }
         return Some(if listed.is_empty() {
