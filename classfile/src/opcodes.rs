@@ -357,8 +357,8 @@ pub enum Flow {
     Ret,
 }
 
-/// The control flow of `opcode`.
-pub fn flow(opcode: u8) -> Flow {
+/// The control flow of `opcode`, computed.
+const fn flow_of(opcode: u8) -> Flow {
     match opcode {
         153..=166 | op::IFNULL | op::IFNONNULL => Flow::Conditional,
         op::GOTO | op::GOTO_W => Flow::Goto,
@@ -368,6 +368,25 @@ pub fn flow(opcode: u8) -> Flow {
         op::RET => Flow::Ret,
         _ => Flow::Next,
     }
+}
+
+/// [`flow_of`] of every opcode, built at compile time: the analyses ask it
+/// of every instruction they visit, and a load is cheaper than the chain of
+/// range checks the `match` compiles to.
+static FLOWS: [Flow; 256] = {
+    let mut t = [Flow::Next; 256];
+    let mut o = 0;
+    while o < 256 {
+        t[o] = flow_of(o as u8);
+        o += 1;
+    }
+    t
+};
+
+/// The control flow of `opcode`.
+#[inline]
+pub fn flow(opcode: u8) -> Flow {
+    FLOWS[opcode as usize]
 }
 
 /// The conditional branch with the opposite condition (`ifeq` ↔ `ifne` ...).
@@ -447,6 +466,21 @@ pub fn short_form(opcode: u8) -> Option<(u8, u16)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flow_table_matches_the_rules() {
+        for o in 0..=255u8 {
+            assert_eq!(flow(o), flow_of(o), "opcode {o}");
+        }
+        assert_eq!(flow(op::IFNULL), Flow::Conditional);
+        assert_eq!(flow(op::GOTO_W), Flow::Goto);
+        assert_eq!(flow(op::LOOKUPSWITCH), Flow::Switch);
+        assert_eq!(flow(op::ATHROW), Flow::Exit);
+        assert_eq!(flow(op::RETURN), Flow::Exit);
+        assert_eq!(flow(op::JSR_W), Flow::Jsr);
+        assert_eq!(flow(op::RET), Flow::Ret);
+        assert_eq!(flow(op::NOP), Flow::Next);
+    }
 
     #[test]
     fn table_has_every_defined_opcode() {
