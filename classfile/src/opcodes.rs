@@ -454,13 +454,31 @@ pub fn shuffle_slots<T: Copy>(s: &mut Vec<T>, o: u8) {
     }
 }
 
-/// For the short forms `xload_n`/`xstore_n`: the long-form opcode and the index.
-pub fn short_form(opcode: u8) -> Option<(u8, u16)> {
+/// [`short_form`], computed.
+const fn short_form_of(opcode: u8) -> Option<(u8, u16)> {
     match opcode {
         26..=45 => Some((21 + (opcode - 26) / 4, ((opcode - 26) % 4) as u16)),
         59..=78 => Some((54 + (opcode - 59) / 4, ((opcode - 59) % 4) as u16)),
         _ => None,
     }
+}
+
+/// [`short_form_of`] of every opcode, built at compile time (asked of every
+/// instruction by `init_calls`' linear pass and the frame analyses).
+static SHORT_FORMS: [Option<(u8, u16)>; 256] = {
+    let mut t = [None; 256];
+    let mut o = 0;
+    while o < 256 {
+        t[o] = short_form_of(o as u8);
+        o += 1;
+    }
+    t
+};
+
+/// For the short forms `xload_n`/`xstore_n`: the long-form opcode and the index.
+#[inline]
+pub fn short_form(opcode: u8) -> Option<(u8, u16)> {
+    SHORT_FORMS[opcode as usize]
 }
 
 #[cfg(test)]
@@ -480,6 +498,18 @@ mod tests {
         assert_eq!(flow(op::JSR_W), Flow::Jsr);
         assert_eq!(flow(op::RET), Flow::Ret);
         assert_eq!(flow(op::NOP), Flow::Next);
+    }
+
+    #[test]
+    fn short_form_table_matches_the_rules() {
+        for o in 0..=255u8 {
+            assert_eq!(short_form(o), short_form_of(o), "opcode {o}");
+        }
+        assert_eq!(short_form(op::ALOAD_0), Some((op::ALOAD, 0)));
+        assert_eq!(short_form(op::ALOAD_3), Some((op::ALOAD, 3)));
+        assert_eq!(short_form(op::ASTORE_3), Some((op::ASTORE, 3)));
+        assert_eq!(short_form(op::ILOAD), None);
+        assert_eq!(short_form(op::ISTORE), None);
     }
 
     #[test]
