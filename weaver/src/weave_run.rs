@@ -212,15 +212,32 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         })
         .chain(classpath.iter().cloned().map(Some))
         .collect();
-    let compiled = compile_aspects_with(
-        &AspectSources {
-            aspects: &opts.aspects,
-            classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
-            jdk: &opts.jdk,
-            cache: opts.cache.as_deref(),
-        },
-        &opened,
-    )?;
+    let sources = AspectSources {
+        aspects: &opts.aspects,
+        classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
+        jdk: &opts.jdk,
+        cache: opts.cache.as_deref(),
+    };
+    let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
+    // Without incremental weaving the index of the inputs needs nothing of
+    // the aspects: it is read (the inputs inflated on the pool) while another
+    // thread compiles or loads them. Errors keep their order: the aspects',
+    // then the run-time image's, then the inputs'.
+    let (compiled, early_index) = std::thread::scope(|scope| {
+        let aspects = scope.spawn(|| compile_aspects_with(&sources, &opened));
+        let early = (!crate::incremental::eligible(opts, &inputs, &multi_release)).then(|| {
+            let mut index = ClassIndex::new();
+            for a in &inputs {
+                index.add_input(a.clone(), None)?;
+            }
+            Ok::<_, MajorError>(index)
+        });
+        match aspects.join() {
+            Ok(compiled) => (compiled, early),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    let compiled = compiled?;
     let CompiledProgram {
         program,
         aspects,
@@ -239,7 +256,6 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // release that a multi-release input has classes for (its versioned
     // classes replacing the base ones, as a JDK of that release loads them).
     let image = Arc::new(RuntimeImage::open(&opts.jdk.modules())?);
-    let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
     // Incremental weaving: the inputs' stamps tell which entries the index
     // need not read.
     let session =
@@ -251,36 +267,44 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .flat_map(|(a, _)| a.entries().iter().filter_map(|e| e.versioned_class()))
         .map(|(k, _)| k)
         .collect();
-    let build_index = |release: Option<u32>| -> Result<ClassIndex, MajorError> {
-        let mut index = ClassIndex::new();
-        for (k, a) in inputs.iter().enumerate() {
-            match (&session, release) {
-                (Some(s), None) => {
-                    index.add_input_known(a.clone(), release, |i| s.known_name(k, i))?
+    // `early`: the base index with the inputs in already.
+    let build_index =
+        |release: Option<u32>, early: Option<ClassIndex>| -> Result<ClassIndex, MajorError> {
+            let mut index = match early {
+                Some(index) => index,
+                None => {
+                    let mut index = ClassIndex::new();
+                    for (k, a) in inputs.iter().enumerate() {
+                        match (&session, release) {
+                            (Some(s), None) => {
+                                index.add_input_known(a.clone(), release, |i| s.known_name(k, i))?
+                            }
+                            _ => index.add_input(a.clone(), release)?,
+                        }
+                    }
+                    index
                 }
-                _ => index.add_input(a.clone(), release)?,
+            };
+            for a in &classpath {
+                index.add_shared(a.clone());
             }
-        }
-        for a in &classpath {
-            index.add_shared(a.clone());
-        }
-        for (_, bytes) in &aspects.classes {
-            index
-                .add_class(bytes)
-                .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
-        }
-        for (_, bytes) in RUNTIME_CLASSES {
-            index
-                .add_class(bytes)
-                .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
-        }
-        index.add_image(image.clone());
-        Ok(index)
-    };
-    let index = build_index(None)?;
+            for (_, bytes) in &aspects.classes {
+                index
+                    .add_class(bytes)
+                    .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
+            }
+            for (_, bytes) in RUNTIME_CLASSES {
+                index
+                    .add_class(bytes)
+                    .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
+            }
+            index.add_image(image.clone());
+            Ok(index)
+        };
+    let index = build_index(None, early_index.transpose()?)?;
     let release_indexes: Vec<(u32, ClassIndex)> = releases
         .iter()
-        .map(|&k| Ok((k, build_index(Some(k))?)))
+        .map(|&k| Ok((k, build_index(Some(k), None)?)))
         .collect::<Result<_, MajorError>>()?;
     clock.lap("index classes");
     // Incremental weaving: what the weave as a whole looks up is recorded
