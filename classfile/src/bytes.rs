@@ -31,7 +31,7 @@ impl<'a> Cursor<'a> {
         self.data.len() - self.pos
     }
     /// Takes `n` bytes.
-    #[inline]
+    #[inline(always)]
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
         if self.remaining() < n {
             return Err(self.truncated(what));
@@ -46,18 +46,18 @@ impl<'a> Cursor<'a> {
         Error::truncated(self.abs(), what)
     }
     /// Reads a `u1`.
-    #[inline]
+    #[inline(always)]
     pub fn u8(&mut self, what: &str) -> Result<u8> {
         Ok(self.bytes(1, what)?[0])
     }
     /// Reads a big-endian `u2`.
-    #[inline]
+    #[inline(always)]
     pub fn u16(&mut self, what: &str) -> Result<u16> {
         let b = self.bytes(2, what)?;
         Ok(u16::from_be_bytes([b[0], b[1]]))
     }
     /// Reads a big-endian `u4`.
-    #[inline]
+    #[inline(always)]
     pub fn u32(&mut self, what: &str) -> Result<u32> {
         let b = self.bytes(4, what)?;
         Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))

@@ -188,6 +188,7 @@ fn compute_inner(
             max_locals,
             mut types,
             rewritten,
+            inserted,
         } = result;
         code.max_stack = max_stack;
         code.max_locals = max_locals;
@@ -202,8 +203,9 @@ fn compute_inner(
             }
             layout
         } else {
-            drop(layout);
-            code.layout()
+            let layout = layout_with_inserted(layout, &inserted, code.label_count());
+            debug_assert!(layout == code.layout(), "derived layout differs");
+            layout
         };
         if ctx.major_version >= 50 {
             let name = pool.utf8("StackMapTable")?;
@@ -370,6 +372,8 @@ struct Analysis<'c, 'p> {
     this_id: u32,
     /// The interned class each handler catches (`Throwable` for any), by handler.
     catch_types: Vec<u32>,
+    /// The labels `normalize` inserted ([`Scan::inserted`]).
+    inserted: Vec<(usize, Label)>,
 }
 
 /// What the analyses of one class's methods share, kept in the class's
@@ -441,6 +445,10 @@ struct Finished {
     types: ClassTypes,
     /// Whether dead code was replaced (offsets may have moved).
     rewritten: bool,
+    /// The labels `normalize` inserted ([`Scan::inserted`]): with the
+    /// layout before the analysis, the layout after it
+    /// ([`layout_with_inserted`]) where nothing was rewritten.
+    inserted: Vec<(usize, Label)>,
 }
 
 fn local_size(op: u8) -> usize {
@@ -463,6 +471,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             leaders,
             max_locals: code_locals,
             news,
+            inserted,
         } = normalize(code)?;
         let n = code.insns.len();
         let mut types = pool.take_frame_types();
@@ -533,6 +542,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             max_locals,
             this_id,
             catch_types,
+            inserted,
         })
     }
 
@@ -1223,6 +1233,7 @@ impl<'c, 'p> Analysis<'c, 'p> {
             max_locals: self.max_locals as u16,
             types: std::mem::take(&mut self.types),
             rewritten: any_dead,
+            inserted: std::mem::take(&mut self.inserted),
         })
     }
 
@@ -1303,6 +1314,9 @@ struct Scan {
     max_locals: usize,
     /// The index of each `new` and the pool index of its class, in code order.
     news: Vec<(usize, u16)>,
+    /// The labels normalize inserted, each with the index (before the
+    /// insertion) of the instruction it stands before, in code order.
+    inserted: Vec<(usize, Label)>,
 }
 
 /// Puts a label before every block leader and every `new` that lacks one.
@@ -1425,6 +1439,7 @@ fn normalize(code: &mut Code) -> Result<Scan> {
             leaders,
             max_locals,
             news,
+            inserted: Vec::new(),
         });
     }
     // Insert the labels, copying the runs of instructions between them; every
@@ -1434,6 +1449,7 @@ fn normalize(code: &mut Code) -> Result<Scan> {
     let mut out = Vec::with_capacity(total);
     let mut new_leaders = Vec::with_capacity(total);
     let mut added = Vec::with_capacity(missing.len());
+    let mut inserted = Vec::with_capacity(missing.len());
     let mut old = std::mem::take(&mut code.insns).into_iter();
     let mut prev = 0;
     for &i in &missing {
@@ -1443,6 +1459,7 @@ fn normalize(code: &mut Code) -> Result<Scan> {
         out.push(Insn::Label(l));
         new_leaders.push(false);
         added.push((l, out.len()));
+        inserted.push((i, l));
         prev = i;
     }
     out.extend(old);
@@ -1465,7 +1482,41 @@ fn normalize(code: &mut Code) -> Result<Scan> {
         leaders: new_leaders,
         max_locals,
         news,
+        inserted,
     })
+}
+
+/// The layout of a body after [`normalize`] inserted `inserted` labels into
+/// it, from its layout before (`before`, of the same body unlabelled): labels
+/// take no bytes, so every instruction keeps its offset and an inserted label
+/// takes that of the instruction it stands before. Cheaper than laying the
+/// body out again.
+fn layout_with_inserted(before: Layout, inserted: &[(usize, Label)], label_count: usize) -> Layout {
+    if inserted.is_empty() {
+        return before;
+    }
+    let Layout {
+        insn_offsets: old,
+        mut label_offsets,
+        code_len,
+    } = before;
+    let mut insn_offsets = Vec::with_capacity(old.len() + inserted.len());
+    let mut prev = 0;
+    for &(i, _) in inserted {
+        insn_offsets.extend_from_slice(&old[prev..i]);
+        insn_offsets.push(old[i]);
+        prev = i;
+    }
+    insn_offsets.extend_from_slice(&old[prev..]);
+    label_offsets.resize(label_count, u32::MAX);
+    for &(i, l) in inserted {
+        label_offsets[l.0 as usize] = old[i];
+    }
+    Layout {
+        insn_offsets,
+        label_offsets,
+        code_len,
+    }
 }
 
 /// What [`vti`] writes with: the names, the layout, the pool, and the pool

@@ -357,8 +357,8 @@ pub enum Flow {
     Ret,
 }
 
-/// The control flow of `opcode`.
-pub fn flow(opcode: u8) -> Flow {
+/// The control flow of `opcode`, computed.
+const fn flow_of(opcode: u8) -> Flow {
     match opcode {
         153..=166 | op::IFNULL | op::IFNONNULL => Flow::Conditional,
         op::GOTO | op::GOTO_W => Flow::Goto,
@@ -368,6 +368,25 @@ pub fn flow(opcode: u8) -> Flow {
         op::RET => Flow::Ret,
         _ => Flow::Next,
     }
+}
+
+/// [`flow_of`] of every opcode, built at compile time: the analyses ask it
+/// of every instruction they visit, and a load is cheaper than the chain of
+/// range checks the `match` compiles to.
+static FLOWS: [Flow; 256] = {
+    let mut t = [Flow::Next; 256];
+    let mut o = 0;
+    while o < 256 {
+        t[o] = flow_of(o as u8);
+        o += 1;
+    }
+    t
+};
+
+/// The control flow of `opcode`.
+#[inline]
+pub fn flow(opcode: u8) -> Flow {
+    FLOWS[opcode as usize]
 }
 
 /// The conditional branch with the opposite condition (`ifeq` ↔ `ifne` ...).
@@ -435,8 +454,8 @@ pub fn shuffle_slots<T: Copy>(s: &mut Vec<T>, o: u8) {
     }
 }
 
-/// For the short forms `xload_n`/`xstore_n`: the long-form opcode and the index.
-pub fn short_form(opcode: u8) -> Option<(u8, u16)> {
+/// [`short_form`], computed.
+const fn short_form_of(opcode: u8) -> Option<(u8, u16)> {
     match opcode {
         26..=45 => Some((21 + (opcode - 26) / 4, ((opcode - 26) % 4) as u16)),
         59..=78 => Some((54 + (opcode - 59) / 4, ((opcode - 59) % 4) as u16)),
@@ -444,9 +463,54 @@ pub fn short_form(opcode: u8) -> Option<(u8, u16)> {
     }
 }
 
+/// [`short_form_of`] of every opcode, built at compile time (asked of every
+/// instruction by `init_calls`' linear pass and the frame analyses).
+static SHORT_FORMS: [Option<(u8, u16)>; 256] = {
+    let mut t = [None; 256];
+    let mut o = 0;
+    while o < 256 {
+        t[o] = short_form_of(o as u8);
+        o += 1;
+    }
+    t
+};
+
+/// For the short forms `xload_n`/`xstore_n`: the long-form opcode and the index.
+#[inline]
+pub fn short_form(opcode: u8) -> Option<(u8, u16)> {
+    SHORT_FORMS[opcode as usize]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flow_table_matches_the_rules() {
+        for o in 0..=255u8 {
+            assert_eq!(flow(o), flow_of(o), "opcode {o}");
+        }
+        assert_eq!(flow(op::IFNULL), Flow::Conditional);
+        assert_eq!(flow(op::GOTO_W), Flow::Goto);
+        assert_eq!(flow(op::LOOKUPSWITCH), Flow::Switch);
+        assert_eq!(flow(op::ATHROW), Flow::Exit);
+        assert_eq!(flow(op::RETURN), Flow::Exit);
+        assert_eq!(flow(op::JSR_W), Flow::Jsr);
+        assert_eq!(flow(op::RET), Flow::Ret);
+        assert_eq!(flow(op::NOP), Flow::Next);
+    }
+
+    #[test]
+    fn short_form_table_matches_the_rules() {
+        for o in 0..=255u8 {
+            assert_eq!(short_form(o), short_form_of(o), "opcode {o}");
+        }
+        assert_eq!(short_form(op::ALOAD_0), Some((op::ALOAD, 0)));
+        assert_eq!(short_form(op::ALOAD_3), Some((op::ALOAD, 3)));
+        assert_eq!(short_form(op::ASTORE_3), Some((op::ASTORE, 3)));
+        assert_eq!(short_form(op::ILOAD), None);
+        assert_eq!(short_form(op::ISTORE), None);
+    }
 
     #[test]
     fn table_has_every_defined_opcode() {

@@ -43,12 +43,102 @@ fn other_key(c: &Constant<'_>) -> Option<(u8, u64)> {
 }
 
 /// Lookup tables over the original and appended entries, built on first use.
-/// Original Utf8 entries are keyed by their bytes in the class file (no copies).
+///
+/// The original entries are found through one open-addressing table of their
+/// indices (linear probing, at most half full), hashed by a few words of
+/// their content and compared in place: built in one pass over the pool, with
+/// no keys copied or hashed in full (a woven class looks up some 50 entries,
+/// while its pool holds hundreds). Entries go in by increasing index, and an
+/// entry equal to an earlier one has the same home slot, so the first equal
+/// entry along a probe sequence is the one with the smallest index: lookups
+/// answer the first of duplicate entries, as a map filled with `or_insert`
+/// would.
 #[derive(Debug, Default)]
-struct Index<'a> {
-    utf8: HashMap<&'a [u8], u16>,
+struct Index {
+    /// Original entry indices by hash slot; 0 (never a usable entry) is empty.
+    slots: Vec<u16>,
+    /// `64 - log2(slots.len())`: a hash's slot is its top bits.
+    shift: u32,
     appended_utf8: HashMap<Box<[u8]>, u16>,
-    other: HashMap<(u8, u64), u16>,
+    appended_other: HashMap<(u8, u64), u16>,
+}
+
+/// Spreads a word's bits over the top ones (which pick the slot).
+#[inline]
+fn spread(x: u64) -> u64 {
+    (x ^ (x >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The lookup hash of Utf8 bytes: their length and first and last eight
+/// bytes (all of them when shorter), in constant time.
+#[inline]
+fn utf8_hash(b: &[u8]) -> u64 {
+    let n = b.len();
+    let w = if n >= 8 {
+        let head = u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+        let tail = u64::from_le_bytes(b[n - 8..].try_into().expect("8 bytes"));
+        head.wrapping_mul(0xFF51_AFD7_ED55_8CCD) ^ tail
+    } else {
+        b.iter().fold(0u64, |v, &c| v << 8 | u64::from(c))
+    };
+    spread(w ^ (n as u64).wrapping_mul(0xC4CE_B9FE_1A85_EC53))
+}
+
+/// The lookup hash of a non-Utf8 entry's [`other_key`].
+#[inline]
+fn other_hash((t, packed): (u8, u64)) -> u64 {
+    spread(packed ^ u64::from(t) << 56 ^ 0x5555)
+}
+
+impl Index {
+    /// The table over `original`'s entries.
+    fn of(original: &ConstantPool<'_>) -> Self {
+        let entries = original.entries();
+        let bits = (entries.len() * 2)
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
+        let mask = (1usize << bits) - 1;
+        let shift = 64 - bits;
+        let mut slots = vec![0u16; 1 << bits];
+        for (i, c) in entries.iter().enumerate() {
+            let h = match c {
+                Constant::Unusable => continue,
+                Constant::Utf8(b) => utf8_hash(b),
+                other => match other_key(other) {
+                    Some(k) => other_hash(k),
+                    None => continue,
+                },
+            };
+            let mut p = (h >> shift) as usize;
+            while slots[p] != 0 {
+                p = (p + 1) & mask;
+            }
+            slots[p] = i as u16;
+        }
+        Index {
+            slots,
+            shift,
+            ..Index::default()
+        }
+    }
+
+    /// The first original entry of hash `h` that `is` accepts.
+    #[inline]
+    fn find(&self, h: u64, is: impl Fn(usize) -> bool) -> Option<u16> {
+        let mask = self.slots.len() - 1;
+        let mut p = (h >> self.shift) as usize;
+        loop {
+            let i = self.slots[p];
+            if i == 0 {
+                return None;
+            }
+            if is(usize::from(i)) {
+                return Some(i);
+            }
+            p = (p + 1) & mask;
+        }
+    }
 }
 
 /// Stores `v` at `i` of a per-index cache of a pool of `len` entries.
@@ -67,7 +157,7 @@ pub struct PoolBuilder<'a> {
     original_bytes: &'a [u8],
     appended: Vec<u8>,
     count: usize,
-    index: Option<Index<'a>>,
+    index: Option<Index>,
     /// Appended entries by slot (`None` for the second slot of a long/double).
     appended_entries: Vec<Option<Appended>>,
     /// Field and method references asked for before, by `owner NUL name NUL
@@ -173,29 +263,9 @@ impl<'a> PoolBuilder<'a> {
         self.count
     }
 
-    fn index(&mut self) -> &mut Index<'a> {
+    fn index(&mut self) -> &mut Index {
         let original = self.original;
-        self.index.get_or_insert_with(|| {
-            let mut ix = Index::default();
-            let (mut utf8, mut other) = (0, 0);
-            for c in original.entries() {
-                match c {
-                    Constant::Utf8(_) => utf8 += 1,
-                    Constant::Unusable => {}
-                    _ => other += 1,
-                }
-            }
-            ix.utf8.reserve(utf8);
-            ix.other.reserve(other);
-            for (i, c) in original.entries().iter().enumerate() {
-                if let Constant::Utf8(b) = *c {
-                    ix.utf8.entry(b).or_insert(i as u16);
-                } else if let Some(k) = other_key(c) {
-                    ix.other.entry(k).or_insert(i as u16);
-                }
-            }
-            ix
-        })
+        self.index.get_or_insert_with(|| Index::of(original))
     }
 
     /// Reserves the next `slots` slots, failing when the pool would overflow.
@@ -213,8 +283,13 @@ impl<'a> PoolBuilder<'a> {
     }
 
     fn intern_utf8(&mut self, b: &[u8]) -> Result<u16> {
+        let entries = self.original.entries();
         let ix = self.index();
-        if let Some(&i) = ix.utf8.get(b).or_else(|| ix.appended_utf8.get(b)) {
+        let found = ix.find(
+            utf8_hash(b),
+            |i| matches!(entries[i], Constant::Utf8(e) if e == b),
+        );
+        if let Some(i) = found.or_else(|| ix.appended_utf8.get(b).copied()) {
             return Ok(i);
         }
         let idx = self.next_slot(1)?;
@@ -228,7 +303,11 @@ impl<'a> PoolBuilder<'a> {
     }
 
     fn intern(&mut self, t: u8, packed: u64, bytes: impl FnOnce(&mut Vec<u8>)) -> Result<u16> {
-        if let Some(&i) = self.index().other.get(&(t, packed)) {
+        let entries = self.original.entries();
+        let ix = self.index();
+        let key = (t, packed);
+        let found = ix.find(other_hash(key), |i| other_key(&entries[i]) == Some(key));
+        if let Some(i) = found.or_else(|| ix.appended_other.get(&key).copied()) {
             return Ok(i);
         }
         let wide = matches!(t, tag::LONG | tag::DOUBLE);
@@ -239,7 +318,7 @@ impl<'a> PoolBuilder<'a> {
         if wide {
             self.appended_entries.push(None);
         }
-        self.index().other.insert((t, packed), idx);
+        self.index().appended_other.insert((t, packed), idx);
         Ok(idx)
     }
 
@@ -590,5 +669,93 @@ impl<'a> PoolBuilder<'a> {
         out.extend_from_slice(&(self.count as u16).to_be_bytes());
         out.extend_from_slice(self.original_bytes);
         out.extend_from_slice(&self.appended);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bytes::Cursor;
+
+    /// A pool's bytes (`constant_pool_count` first) from raw entries.
+    fn pool_bytes(entries: &[Vec<u8>], slots: usize) -> Vec<u8> {
+        let mut out = ((slots + 1) as u16).to_be_bytes().to_vec();
+        for e in entries {
+            out.extend_from_slice(e);
+        }
+        out
+    }
+
+    fn utf8(s: &str) -> Vec<u8> {
+        let mut e = vec![tag::UTF8];
+        e.extend_from_slice(&(s.len() as u16).to_be_bytes());
+        e.extend_from_slice(s.as_bytes());
+        e
+    }
+
+    fn ref1(t: u8, a: u16) -> Vec<u8> {
+        let mut e = vec![t];
+        e.extend_from_slice(&a.to_be_bytes());
+        e
+    }
+
+    /// Lookups answer the first of equal original entries, find entries
+    /// whose hashes collide (same length, same first and last eight bytes)
+    /// by their content, and append what the pool lacks once.
+    #[test]
+    fn lookups_answer_the_first_equal_entry() {
+        let mut entries = vec![
+            utf8("java/lang/Object"),                                // 1
+            ref1(tag::CLASS, 1),                                     // 2
+            utf8("java/lang/Object"),                                // 3: equal to 1
+            ref1(tag::CLASS, 3),                                     // 4: another key than 2
+            ref1(tag::CLASS, 1),                                     // 5: equal to 2
+            [vec![tag::LONG], 7i64.to_be_bytes().to_vec()].concat(), // 6, 7
+            utf8("x"),                                               // 8
+            utf8(""),                                                // 9
+        ];
+        let mut names = Vec::new();
+        for i in 0..300 {
+            // Same length and ends: only the middle tells them apart.
+            names.push(format!("java/lang/{i:04}/Thing;)V"));
+        }
+        for n in &names {
+            entries.push(utf8(n));
+        }
+        entries.push(utf8("java/lang/0007/Thing;)V")); // equal to an earlier one
+        let slots = entries.len() + 1; // the long takes two
+        let bytes = pool_bytes(&entries, slots);
+        let pool = ConstantPool::parse(&mut Cursor::new(&bytes, 0)).unwrap();
+        let mut pb = PoolBuilder::new(&pool, &bytes);
+        assert_eq!(pb.utf8("java/lang/Object").unwrap(), 1);
+        assert_eq!(pb.class("java/lang/Object").unwrap(), 2);
+        assert_eq!(pb.long(7).unwrap(), 6);
+        assert_eq!(pb.utf8("x").unwrap(), 8);
+        assert_eq!(pb.utf8("").unwrap(), 9);
+        for (k, n) in names.iter().enumerate() {
+            assert_eq!(pb.utf8(n).unwrap(), 10 + k as u16, "{n}");
+        }
+        assert!(pb.is_unchanged());
+        // Every original entry's lookup answers the first equal entry.
+        for (i, c) in pool.entries().iter().enumerate() {
+            let first = pool.entries().iter().position(|d| d == c).unwrap() as u16;
+            let found = match *c {
+                Constant::Utf8(b) => pb.intern_utf8(b).unwrap(),
+                Constant::Unusable => continue,
+                _ => {
+                    let (t, packed) = other_key(c).unwrap();
+                    pb.intern(t, packed, |_| unreachable!("entry {i} is in the pool"))
+                        .unwrap()
+                }
+            };
+            assert_eq!(found, first, "entry {i}");
+        }
+        assert!(pb.is_unchanged());
+        let count = pb.count() as u16;
+        assert_eq!(pb.utf8("java/lang/0007/Thing;)W").unwrap(), count);
+        assert_eq!(pb.utf8("java/lang/0007/Thing;)W").unwrap(), count);
+        assert_eq!(pb.class("java/lang/0007/Thing;)W").unwrap(), count + 1);
+        assert_eq!(pb.class("java/lang/0007/Thing;)W").unwrap(), count + 1);
+        assert_eq!(pb.count() as u16, count + 2);
     }
 }

@@ -212,15 +212,32 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         })
         .chain(classpath.iter().cloned().map(Some))
         .collect();
-    let compiled = compile_aspects_with(
-        &AspectSources {
-            aspects: &opts.aspects,
-            classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
-            jdk: &opts.jdk,
-            cache: opts.cache.as_deref(),
-        },
-        &opened,
-    )?;
+    let sources = AspectSources {
+        aspects: &opts.aspects,
+        classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
+        jdk: &opts.jdk,
+        cache: opts.cache.as_deref(),
+    };
+    let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
+    // Without incremental weaving the index of the inputs needs nothing of
+    // the aspects: it is read (the inputs inflated on the pool) while another
+    // thread compiles or loads them. Errors keep their order: the aspects',
+    // then the run-time image's, then the inputs'.
+    let (compiled, early_index) = std::thread::scope(|scope| {
+        let aspects = scope.spawn(|| compile_aspects_with(&sources, &opened));
+        let early = (!crate::incremental::eligible(opts, &inputs, &multi_release)).then(|| {
+            let mut index = ClassIndex::new();
+            for a in &inputs {
+                index.add_input(a.clone(), None)?;
+            }
+            Ok::<_, MajorError>(index)
+        });
+        match aspects.join() {
+            Ok(compiled) => (compiled, early),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    let compiled = compiled?;
     let CompiledProgram {
         program,
         aspects,
@@ -239,7 +256,6 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // release that a multi-release input has classes for (its versioned
     // classes replacing the base ones, as a JDK of that release loads them).
     let image = Arc::new(RuntimeImage::open(&opts.jdk.modules())?);
-    let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
     // Incremental weaving: the inputs' stamps tell which entries the index
     // need not read.
     let session =
@@ -251,36 +267,44 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .flat_map(|(a, _)| a.entries().iter().filter_map(|e| e.versioned_class()))
         .map(|(k, _)| k)
         .collect();
-    let build_index = |release: Option<u32>| -> Result<ClassIndex, MajorError> {
-        let mut index = ClassIndex::new();
-        for (k, a) in inputs.iter().enumerate() {
-            match (&session, release) {
-                (Some(s), None) => {
-                    index.add_input_known(a.clone(), release, |i| s.known_name(k, i))?
+    // `early`: the base index with the inputs in already.
+    let build_index =
+        |release: Option<u32>, early: Option<ClassIndex>| -> Result<ClassIndex, MajorError> {
+            let mut index = match early {
+                Some(index) => index,
+                None => {
+                    let mut index = ClassIndex::new();
+                    for (k, a) in inputs.iter().enumerate() {
+                        match (&session, release) {
+                            (Some(s), None) => {
+                                index.add_input_known(a.clone(), release, |i| s.known_name(k, i))?
+                            }
+                            _ => index.add_input(a.clone(), release)?,
+                        }
+                    }
+                    index
                 }
-                _ => index.add_input(a.clone(), release)?,
+            };
+            for a in &classpath {
+                index.add_shared(a.clone());
             }
-        }
-        for a in &classpath {
-            index.add_shared(a.clone());
-        }
-        for (_, bytes) in &aspects.classes {
-            index
-                .add_class(bytes)
-                .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
-        }
-        for (_, bytes) in RUNTIME_CLASSES {
-            index
-                .add_class(bytes)
-                .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
-        }
-        index.add_image(image.clone());
-        Ok(index)
-    };
-    let index = build_index(None)?;
+            for (_, bytes) in &aspects.classes {
+                index
+                    .add_class(bytes)
+                    .map_err(|e| MajorError::Usage(format!("compiled aspect class: {e}")))?;
+            }
+            for (_, bytes) in RUNTIME_CLASSES {
+                index
+                    .add_class(bytes)
+                    .map_err(|e| MajorError::Usage(format!("runtime class: {e}")))?;
+            }
+            index.add_image(image.clone());
+            Ok(index)
+        };
+    let index = build_index(None, early_index.transpose()?)?;
     let release_indexes: Vec<(u32, ClassIndex)> = releases
         .iter()
-        .map(|&k| Ok((k, build_index(Some(k))?)))
+        .map(|&k| Ok((k, build_index(Some(k), None)?)))
         .collect::<Result<_, MajorError>>()?;
     clock.lap("index classes");
     // Incremental weaving: what the weave as a whole looks up is recorded
@@ -462,6 +486,44 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             write_inputs(w, opts.jars.signed_jars, rx)
         });
         let woven = (|| -> Result<(), MajorError> {
+            if recorder.is_none() {
+                // Nothing recorded, nothing reused: no barrier between chunks.
+                return weave_streamed(
+                    &inputs,
+                    |input, i| {
+                        let a = &inputs[input];
+                        crate::incremental::observe(None, &index, input, a, i, || {
+                            weave_entry(
+                                &weavers,
+                                a,
+                                multi_release[input],
+                                i,
+                                plan.kind_of_input(input),
+                                plan.compression,
+                            )
+                        })
+                        .map(|(w, _)| w)
+                    },
+                    |input, index, w| {
+                        let (class, extra) = match w {
+                            Some(w) => {
+                                tally(&mut report, &mut hits, &mut errors, &w, Some(input));
+                                (w.class, w.extra)
+                            }
+                            None => (None, None),
+                        };
+                        progress.advance(1);
+                        // false: the writer failed, its error is reported
+                        tx.send(Written {
+                            input,
+                            index,
+                            class,
+                            extra,
+                        })
+                        .is_ok()
+                    },
+                );
+            }
             for (input, a) in inputs.iter().enumerate() {
                 let n = a.entries().len();
                 let kind = plan.kind_of_input(input);
@@ -913,6 +975,88 @@ fn weave_aspect_classes(
 /// Input entries woven per parallel step; the writer copies one chunk while the
 /// next is woven.
 const CHUNK: usize = 256;
+
+/// Chunks of [`weave_streamed`] queued on the pool ahead of the first one
+/// not yet written.
+const CHUNKS_AHEAD: usize = 2;
+
+/// Weaves every entry of `inputs` with `weave` (input, entry) on the rayon
+/// pool and hands each result, in input order, to `done` (input, entry,
+/// result), which returns false to stop.
+///
+/// The entries go in chunks of [`CHUNK`] (within an input), each a task
+/// that weaves its entries in parallel, with [`CHUNKS_AHEAD`] more chunks
+/// queued behind the first one not handed on yet: a core that finds no more
+/// work in one chunk takes up the next, instead of idling at the chunk's
+/// end until the other core finishes its last classes (a parallel loop per
+/// chunk waits for them), and `done` runs on this thread while the pool
+/// weaves on. The first error in input order is returned (the chunks queued
+/// finish first); a panic in a task is resumed here.
+fn weave_streamed<T: Send>(
+    inputs: &[Arc<Archive>],
+    weave: impl Fn(usize, usize) -> Result<T, MajorError> + Sync,
+    mut done: impl FnMut(usize, usize, T) -> bool,
+) -> Result<(), MajorError> {
+    type Outcome<T> = std::thread::Result<Vec<Result<T, MajorError>>>;
+    // (input, first entry, end)
+    let chunks: Vec<(usize, usize, usize)> = inputs
+        .iter()
+        .enumerate()
+        .flat_map(|(k, a)| {
+            let n = a.entries().len();
+            (0..n)
+                .step_by(CHUNK)
+                .map(move |s| (k, s, (s + CHUNK).min(n)))
+        })
+        .collect();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome<T>)>();
+    let weave = &weave;
+    rayon::in_place_scope(|scope| {
+        let spawn = |c: usize| {
+            let (input, start, end) = chunks[c];
+            let tx = tx.clone();
+            scope.spawn(move |_| {
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    (start..end)
+                        .into_par_iter()
+                        .map(|i| weave(input, i))
+                        .collect()
+                }));
+                // The receiver outlives the scope.
+                let _ = tx.send((c, r));
+            });
+        };
+        let ahead = CHUNKS_AHEAD + 1;
+        // Results by chunk, in a ring: chunk c is at c % ahead while queued.
+        let mut slots: Vec<Option<Outcome<T>>> = (0..ahead).map(|_| None).collect();
+        let mut next = 0;
+        while next < chunks.len().min(ahead) {
+            spawn(next);
+            next += 1;
+        }
+        for (c, &(input, start, _)) in chunks.iter().enumerate() {
+            while slots[c % ahead].is_none() {
+                let (got, r) = rx.recv().expect("a sender is kept here");
+                slots[got % ahead] = Some(r);
+            }
+            let results = match slots[c % ahead].take().expect("received") {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            // Its slot is free: the chunk `ahead` further on takes it.
+            if next < chunks.len() {
+                spawn(next);
+                next += 1;
+            }
+            for (i, r) in (start..).zip(results) {
+                if !done(input, i, r?) {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    })
+}
 
 /// One input class after weaving: what the weave found, and the woven class
 /// and its extra class ready for the output (`None`: copy the input entry).

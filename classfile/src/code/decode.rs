@@ -424,8 +424,11 @@ fn check_operand(insn: &Insn, pool: &ConstantPool<'_>) -> Result<()> {
     pool.expect(index, tags).map(|_| ())
 }
 
-/// Decodes the (already length-checked) instruction at `pc`.
-fn decode_insn(code: &[u8], pc: usize, lab: &dyn Fn(usize) -> Label) -> (Insn, usize) {
+/// Decodes the (already length-checked) instruction at `pc` (inlined into
+/// `Code::decode`'s loop, with `lab` known there: a call through `&dyn Fn`
+/// per instruction and per branch target cost more than the decoding).
+#[inline]
+fn decode_insn(code: &[u8], pc: usize, lab: &impl Fn(usize) -> Label) -> (Insn, usize) {
     let opcode = code[pc];
     let u16_at = |at: usize| be_u16(code, at);
     let rel16 = |at: usize| lab((pc as i64 + be_u16(code, at) as i16 as i64) as usize);

@@ -10,7 +10,7 @@ use crate::opcodes::{invert_condition, op, Shape, OPCODES};
 pub const MAX_CODE_LEN: usize = 65535;
 
 /// Offsets assigned to a [`Code`]'s instructions and labels.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     /// Offset of each entry of `insns` (a label gets the offset of what follows it).
     pub insn_offsets: Vec<u32>,

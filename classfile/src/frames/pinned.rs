@@ -92,11 +92,10 @@ pub fn compute_pinned_with_layout(
     {
         return Ok(None);
     }
-    let (_, layout) = code.widen_jumps_with_layout()?;
-    if layout.code_len > crate::code::MAX_CODE_LEN {
+    let (_, before) = code.widen_jumps_with_layout()?;
+    if before.code_len > crate::code::MAX_CODE_LEN {
         return Ok(None);
     }
-    drop(layout);
     let mut kept = true;
     let finished = {
         let mut a = match Analysis::new(code, ctx, pool, hierarchy) {
@@ -127,11 +126,15 @@ pub fn compute_pinned_with_layout(
         max_stack,
         max_locals,
         mut types,
+        inserted,
         ..
     } = finished;
     code.max_stack = max_stack;
     code.max_locals = max_locals;
-    let layout = code.layout();
+    // Nothing was rewritten: the layout before the analysis holds, with the
+    // labels it inserted.
+    let layout = layout_with_inserted(before, &inserted, code.label_count());
+    debug_assert!(layout == code.layout(), "derived layout differs");
     let name = pool.utf8("StackMapTable")?;
     let data = encode_frames(&frames, initial, &mut types, &layout, pool)?;
     pool.keep_frame_types(types);
