@@ -81,22 +81,11 @@ impl FileStamp {
         Self::from_metadata(&m)
     }
 
-    #[cfg(unix)]
+    /// What `m` tells (`None` where the platform has no status-change time
+    /// to catch a restored modification time): the fields a directory
+    /// listing keeps ([`major_archive::FileMeta`]).
     fn from_metadata(m: &std::fs::Metadata) -> Option<FileStamp> {
-        use std::os::unix::fs::MetadataExt;
-        Some(FileStamp {
-            size: m.size(),
-            mtime: (m.mtime(), m.mtime_nsec()),
-            ctime: (m.ctime(), m.ctime_nsec()),
-            ino: m.ino(),
-            dev: m.dev(),
-        })
-    }
-
-    #[cfg(not(unix))]
-    fn from_metadata(_: &std::fs::Metadata) -> Option<FileStamp> {
-        // No status-change time to catch a restored modification time.
-        None
+        major_archive::FileMeta::of(m).map(FileStamp::from)
     }
 
     /// Whether the file was modified after `t`.
