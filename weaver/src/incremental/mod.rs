@@ -678,8 +678,9 @@ pub fn stored_outcome(o: &ClassOutcome, woven: bool) -> StoredOutcome {
     }
 }
 
-/// The join-point kind names a report counts, as `&'static str`.
-pub(crate) fn kind_named(name: &str) -> Option<&'static str> {
+/// The join-point kinds a report counts, in the order of their codes in the
+/// state file.
+const KINDS: [major_pointcut_lang::matcher::ShadowKind; 11] = {
     use major_pointcut_lang::matcher::ShadowKind as K;
     [
         K::MethodCall,
@@ -694,9 +695,22 @@ pub(crate) fn kind_named(name: &str) -> Option<&'static str> {
         K::ExceptionHandler,
         K::AdviceExecution,
     ]
-    .into_iter()
-    .map(crate::weave::kind_name)
-    .find(|k| *k == name)
+};
+
+/// The join-point kind name a report counts of code `code` (its index in
+/// [`KINDS`]), as `&'static str`.
+pub(crate) fn kind_of_code(code: u64) -> Option<&'static str> {
+    KINDS
+        .get(usize::try_from(code).ok()?)
+        .map(|&k| crate::weave::kind_name(k))
+}
+
+/// The code of the join-point kind name `name` ([`kind_of_code`]).
+pub(crate) fn code_of_kind(name: &str) -> Option<u64> {
+    KINDS
+        .iter()
+        .position(|&k| crate::weave::kind_name(k) == name)
+        .map(|i| i as u64)
 }
 
 /// Adds a stored outcome of entry `e` (class `class` of input `e.input`) to
