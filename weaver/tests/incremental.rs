@@ -655,7 +655,7 @@ fn edit_sequence_of(jar: bool, several: bool) {
     // A state an older major wrote (the text format of version 3, its
     // first line): a full weave, saying so.
     let bytes = std::fs::read(&state).unwrap();
-    let header = b"major incremental state 5\n";
+    let header = b"major incremental state 6\n";
     let at = bytes
         .windows(header.len())
         .position(|w| w == header)
