@@ -1364,7 +1364,7 @@ impl Recorder {
             hash: seen.hash,
             outputs,
             deps: sorted(seen.deps),
-            outcome: outcome.map(|(o, woven)| stored_outcome(o, woven)),
+            outcome: outcome.map(|(o, woven)| Box::new(stored_outcome(o, woven))),
         });
     }
 
@@ -1787,7 +1787,7 @@ fn redo_entry(
     record.deps = sorted(deps);
     let woven = outcome.bytes.take();
     let extra = outcome.extra.take();
-    record.outcome = Some(stored_outcome(&outcome, woven.is_some()));
+    record.outcome = Some(Box::new(stored_outcome(&outcome, woven.is_some())));
     if replaced.contains(class) {
         return Ok(Redone {
             record,

@@ -83,8 +83,10 @@ pub struct EntryRecord {
     pub outputs: Vec<String>,
     /// The classes its weave looked up (sorted by name).
     pub deps: Vec<(Dep, Level)>,
-    /// For a class that was woven: what the report says of it.
-    pub outcome: Option<StoredOutcome>,
+    /// For a class that was woven: what the report says of it (boxed: a
+    /// record is moved several times on its way from the old state to the
+    /// new, and most of its size would be this).
+    pub outcome: Option<Box<StoredOutcome>>,
 }
 
 /// What a looked-up class was: a digest of the bytes its name resolved to,
@@ -323,13 +325,19 @@ impl State {
                         intrinsics: num(&mut r)?,
                         ..StoredOutcome::default()
                     };
-                    for _ in 0..r.count(r.left())? {
+                    let n = r.count(r.left())?;
+                    o.advised.reserve_exact(n);
+                    for _ in 0..n {
                         o.advised.push((kind(&mut r)?, num(&mut r)?));
                     }
-                    for _ in 0..r.count(r.left())? {
+                    let n = r.count(r.left())?;
+                    o.hits.reserve_exact(n);
+                    for _ in 0..n {
                         o.hits.push((num(&mut r)?, num(&mut r)?));
                     }
-                    for _ in 0..r.count(r.left())? {
+                    let n = r.count(r.left())?;
+                    o.kinds.reserve_exact(n);
+                    for _ in 0..n {
                         o.kinds.push((num(&mut r)?, kind(&mut r)?, num(&mut r)?));
                     }
                     for _ in 0..r.count(r.left())? {
@@ -355,7 +363,7 @@ impl State {
                     for _ in 0..r.count(r.left())? {
                         o.notes.push(r.text()?);
                     }
-                    Some(o)
+                    Some(Box::new(o))
                 }
                 _ => return Err(format!("{name}: an outcome flag neither 0 nor 1")),
             };
@@ -419,7 +427,7 @@ mod tests {
                         ("java/lang/Object".into(), Level::Header),
                         ("p/A b".into(), Level::Details),
                     ],
-                    outcome: Some(StoredOutcome {
+                    outcome: Some(Box::new(StoredOutcome {
                         woven: true,
                         advised: vec![("method-call", 3)],
                         hits: vec![(0, 3)],
@@ -444,7 +452,7 @@ mod tests {
                         notes: vec!["n".into()],
                         empty_finalizers: 1,
                         intrinsics: 2,
-                    }),
+                    })),
                 },
                 EntryRecord {
                     name: "res.txt".into(),
