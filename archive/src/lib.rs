@@ -448,10 +448,7 @@ impl Archive {
     /// The index of the entry called `name`, if there is one.
     pub fn find(&self, name: &str) -> Option<usize> {
         match &self.source {
-            Source::Zip(zip) => zip
-                .index_for_name(name)
-                .filter(|&i| self.entries.get(i).is_some_and(|e| e.name == name))
-                .or_else(|| self.entries.iter().position(|e| e.name == name)),
+            Source::Zip(zip) => zip.index_for_name(name, &self.entries),
             Source::Directory(_) | Source::JImage(_) => self
                 .entries
                 .binary_search_by(|e| e.name.as_str().cmp(name))

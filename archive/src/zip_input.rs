@@ -62,15 +62,16 @@ pub(crate) struct ZipInput {
     /// compression method other than stored and deflated). Cloning it is
     /// cheap (the metadata is shared); each clone has its own cursor.
     zip: std::sync::OnceLock<Result<ZipArchive<MapReader>, String>>,
-    /// Entry names (their hashes, [`name_key`]) to indices, built on the
-    /// first lookup by name; `u32::MAX` where two names share a hash.
+    /// Entry names (their hashes, [`name_key`]) to indices, built from the
+    /// listed names on the first lookup by name; `u32::MAX` where two names
+    /// share a hash.
     by_name: std::sync::OnceLock<rustc_hash::FxHashMap<u64, u32>>,
     /// The same bytes, to return stored entries borrowed.
     data: MapSlice,
 }
 
 /// The key of an entry name in [`ZipInput::by_name`].
-fn name_key(name: &[u8]) -> u64 {
+fn name_key(name: &str) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(name)
 }
@@ -326,30 +327,26 @@ impl ZipInput {
         &self.data
     }
 
-    /// The index of an entry named `name`, if one is (`None` may also mean
-    /// that two names share its hash: the caller then looks further).
-    pub(crate) fn index_for_name(&self, name: &str) -> Option<usize> {
+    /// The index of the entry named `name` among `entries` (this zip's, as
+    /// it listed them), if there is one. The index by name is built from
+    /// the listed names on the first call, so an absent name is answered
+    /// without a scan; only a name whose hash another name shares is looked
+    /// for entry by entry.
+    pub(crate) fn index_for_name(&self, name: &str, entries: &[Entry]) -> Option<usize> {
         let map = self.by_name.get_or_init(|| {
-            let bytes = self.data.as_ref();
             let mut map = rustc_hash::FxHashMap::default();
-            map.reserve(self.records.len());
-            for (i, r) in self.records.iter().enumerate() {
-                let Some(name) = usize::try_from(r.central_at).ok().and_then(|at| {
-                    let fixed = bytes.get(at..at.checked_add(46)?)?;
-                    let len = usize::from(u16::from_le_bytes([fixed[28], fixed[29]]));
-                    bytes.get(at + 46..at + 46 + len)
-                }) else {
-                    continue;
-                };
-                map.entry(name_key(name))
+            map.reserve(entries.len());
+            for (i, e) in entries.iter().enumerate() {
+                map.entry(name_key(&e.name))
                     .and_modify(|k| *k = u32::MAX)
                     .or_insert(i as u32);
             }
             map
         });
-        map.get(&name_key(name.as_bytes()))
-            .filter(|&&i| i != u32::MAX)
-            .map(|&i| i as usize)
+        match *map.get(&name_key(name))? {
+            u32::MAX => entries.iter().position(|e| e.name == name),
+            i => Some(i as usize).filter(|&i| entries.get(i).is_some_and(|e| e.name == name)),
+        }
     }
 
     /// Reads entry `index`: stored entries borrowed from the mapping, deflated
@@ -783,7 +780,42 @@ mod tests {
                 assert!(!a.read(i).unwrap().is_empty());
                 assert_eq!(a.find(name), Some(i));
             }
+            assert_eq!(a.find("absent.txt"), None);
         }
+    }
+
+    /// Every listed name finds its entry and an absent one none, also
+    /// where the index by name holds a hash two names share (looked for
+    /// entry by entry) or a hash that leads to another entry.
+    #[test]
+    fn entries_are_found_by_name() {
+        let names: Vec<String> = (0..300).map(|i| format!("p/C{i}.class")).collect();
+        let entries: Vec<(&str, &[u8], CompressionMethod)> = names
+            .iter()
+            .map(|n| {
+                (
+                    n.as_str(),
+                    b"\xCA\xFE".as_slice(),
+                    CompressionMethod::Stored,
+                )
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.jar");
+        std::fs::write(&path, build_zip(&entries)).unwrap();
+        let mut a = Archive::open(&path).unwrap();
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(a.find(n), Some(i), "{n}");
+        }
+        assert_eq!(a.find("p/Absent.class"), None);
+        let crate::Source::Zip(zip) = &mut a.source else {
+            panic!("not read as a zip");
+        };
+        let map = zip.by_name.get_mut().unwrap();
+        map.insert(name_key(&names[7]), u32::MAX);
+        map.insert(name_key("p/Absent.class"), 3);
+        assert_eq!(a.find(&names[7]), Some(7));
+        assert_eq!(a.find("p/Absent.class"), None);
     }
 
     fn build_zip(entries: &[(&str, &[u8], CompressionMethod)]) -> Vec<u8> {

@@ -876,7 +876,6 @@ impl Session {
                 entries,
                 changed: p.changed,
                 now: p.now,
-                jar_names: names_of(&jar),
                 jar,
                 summary: Summary::default(),
             }));
@@ -1103,43 +1102,13 @@ pub struct Reuse {
     now: BTreeMap<String, ClassPrint>,
     /// The previous output jar (still in place until this weave's replaces it).
     jar: Archive,
-    /// Its entries by the hash of their names ([`name_hash`]; `usize::MAX`
-    /// where two names share one): a lookup that neither allocates nor
-    /// hashes the name twice, as the jar's own does.
-    jar_names: HashMap<u64, usize>,
     summary: Summary,
-}
-
-/// The hash of an entry name in [`Reuse::jar_names`].
-fn name_hash(name: &str) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(name)
-}
-
-/// The entries of `jar` by the hash of their names (`usize::MAX`: shared).
-fn names_of(jar: &Archive) -> HashMap<u64, usize> {
-    let mut names = HashMap::with_capacity_and_hasher(jar.entries().len(), Default::default());
-    for (i, e) in jar.entries().iter().enumerate() {
-        names
-            .entry(name_hash(&e.name))
-            .and_modify(|k| *k = usize::MAX)
-            .or_insert(i);
-    }
-    names
-}
-
-/// The index of `jar`'s entry `name`, by `names` ([`names_of`]).
-fn find_named(jar: &Archive, names: &HashMap<u64, usize>, name: &str) -> Option<usize> {
-    match *names.get(&name_hash(name))? {
-        usize::MAX => jar.find(name),
-        i => (jar.entries().get(i)?.name == name).then_some(i),
-    }
 }
 
 impl Reuse {
     /// The index of the previous jar's entry `name`.
     fn find(&self, name: &str) -> Option<usize> {
-        find_named(&self.jar, &self.jar_names, name)
+        self.jar.find(name)
     }
 }
 
@@ -1820,37 +1789,4 @@ fn redo_entry(
 /// versioned section that is woven).
 fn is_module_info(e: &major_archive::Entry) -> bool {
     e.name == "module-info.class"
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The previous jar's entries are found by the hash of their names: every
-    /// name finds its entry, an absent one none, and a hash two names share
-    /// (or one that names another entry) is told apart by the name.
-    #[test]
-    fn previous_entries_are_found_by_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("previous.jar");
-        let mut out = OutputArchive::create(&path, OutputKind::Zip).unwrap();
-        let names: Vec<String> = (0..300).map(|i| format!("p/C{i}.class")).collect();
-        for n in &names {
-            out.write(n, b"\xCA\xFE\xBA\xBE").unwrap();
-        }
-        out.finish().unwrap();
-        let jar = Archive::open(&path).unwrap();
-        let mut map = names_of(&jar);
-        for n in &names {
-            assert_eq!(find_named(&jar, &map, n), jar.find(n), "{n}");
-            assert!(find_named(&jar, &map, n).is_some());
-        }
-        assert_eq!(find_named(&jar, &map, "p/Absent.class"), None);
-        // A shared hash: the jar is asked.
-        map.insert(name_hash(&names[7]), usize::MAX);
-        assert_eq!(find_named(&jar, &map, &names[7]), jar.find(&names[7]));
-        // A hash that leads to another entry: not that entry.
-        map.insert(name_hash("p/Absent.class"), 3);
-        assert_eq!(find_named(&jar, &map, "p/Absent.class"), None);
-    }
 }
