@@ -34,34 +34,8 @@ pub fn digest_of_parts(parts: &[&[u8]]) -> [u8; DIGEST_LEN] {
 /// The length of the trailing digest.
 pub const DIGEST_LEN: usize = 32;
 
+use super::print::Print;
 pub use crate::hex::hex;
-use crate::hex::HEX;
-
-/// Decodes lower-case hex `s` into `out` (twice as short); false if `s` is
-/// not lower-case hex of that length.
-fn unhex_into(s: &str, out: &mut [u8]) -> bool {
-    // Each byte's value as a lower-case hex digit, 0xff if it is none.
-    const DIGIT: [u8; 256] = {
-        let mut t = [0xffu8; 256];
-        let mut i = 0;
-        while i < 16 {
-            t[HEX[i] as usize] = i as u8;
-            i += 1;
-        }
-        t
-    };
-    let b = s.as_bytes();
-    if b.len() != out.len() * 2 {
-        return false;
-    }
-    let mut bad = 0u8;
-    for (o, p) in out.iter_mut().zip(b.chunks_exact(2)) {
-        let (h, l) = (DIGIT[usize::from(p[0])], DIGIT[usize::from(p[1])]);
-        bad |= (h | l) & 0xf0;
-        *o = h << 4 | (l & 15);
-    }
-    bad == 0
-}
 
 /// Builds a file: the header line, then fields; [`finish`](Self::finish)
 /// appends the digest.
@@ -114,19 +88,19 @@ impl Writer {
         self.buf.extend_from_slice(s.as_bytes());
     }
 
-    /// A print: raw bytes if it is 32 or 64 lower-case hex digits, else text.
-    pub fn print(&mut self, s: &str) {
-        if s.len() == 32 || s.len() == 64 {
-            let mut raw = [0u8; 32];
-            let n = s.len() / 2;
-            if unhex_into(s, &mut raw[..n]) {
-                self.buf.push(n as u8);
-                self.buf.extend_from_slice(&raw[..n]);
-                return;
+    /// A print: a digest as its raw bytes (its length, then them), a text
+    /// as 0 and the text.
+    pub fn print(&mut self, p: &Print) {
+        match p.as_digest() {
+            Some(d) => {
+                self.buf.push(d.len() as u8);
+                self.buf.extend_from_slice(d);
+            }
+            None => {
+                self.buf.push(0);
+                self.text(p.as_text().unwrap_or_default());
             }
         }
-        self.buf.push(0);
-        self.text(s);
     }
 
     /// The file: what was written, then its digest.
@@ -160,13 +134,13 @@ pub fn body<'a>(bytes: &'a [u8], header: &str) -> Result<&'a [u8], Error> {
     Ok(&content[line..])
 }
 
-/// The digest (hex) a file written by [`Writer`] ends with (already checked
-/// by [`body`] for a file read, computed by [`Writer::finish`] for one
+/// The digest a file written by [`Writer`] ends with (already checked by
+/// [`body`] for a file read, computed by [`Writer::finish`] for one
 /// written): what names that file, with no need to hash it again.
-pub fn digest_of(bytes: &[u8]) -> String {
+pub fn digest_of(bytes: &[u8]) -> Print {
     match bytes.len().checked_sub(DIGEST_LEN) {
-        Some(at) => hex(&bytes[at..]),
-        None => hex(&digest(bytes)),
+        Some(at) => Print::from(<[u8; DIGEST_LEN]>::try_from(&bytes[at..]).unwrap_or_default()),
+        None => Print::from(digest(bytes)),
     }
 }
 
@@ -247,18 +221,21 @@ impl<'a> Reader<'a> {
     }
 
     /// A print, as lower-case hex (or the text it was stored as).
-    pub fn print(&mut self) -> Result<String, Error> {
-        match self.byte()? {
-            0 => self.text(),
-            n @ (16 | 32) => Ok(hex(self.take(usize::from(n))?)),
-            t => Err(format!("a print of unknown form {t} at byte {}", self.at)),
-        }
+    pub fn print(&mut self) -> Result<Print, Error> {
+        let at = self.at;
+        let p = match self.byte()? {
+            0 => Print::text(self.str()?),
+            n @ (16 | 32) => Print::digest(self.take(usize::from(n))?),
+            t => return Err(format!("a print of unknown form {t} at byte {at}")),
+        };
+        p.ok_or_else(|| format!("a print text too long at byte {at}"))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hex::unhex_into;
 
     #[test]
     fn fields_round_trip_and_damage_is_refused() {
@@ -267,25 +244,26 @@ mod tests {
         w.num(300);
         w.num(u64::MAX);
         w.text("a b%\n");
-        w.print(&"ab".repeat(16));
-        w.print(&"0f".repeat(32));
-        w.print("absent");
-        w.print(&"AB".repeat(16));
+        let p = |s: &str| Print::text(s).unwrap();
+        w.print(&p(&"ab".repeat(16)));
+        w.print(&p(&"0f".repeat(32)));
+        w.print(&p("absent"));
+        w.print(&p(&"AB".repeat(16)));
         let bytes = w.finish();
         let mut r = Reader::new(body(&bytes, "h 1").unwrap());
         assert_eq!(r.num().unwrap(), 0);
         assert_eq!(r.num().unwrap(), 300);
         assert_eq!(r.num().unwrap(), u64::MAX);
         assert_eq!(r.text().unwrap(), "a b%\n");
-        assert_eq!(r.print().unwrap(), "ab".repeat(16));
-        assert_eq!(r.print().unwrap(), "0f".repeat(32));
-        assert_eq!(r.print().unwrap(), "absent");
-        assert_eq!(r.print().unwrap(), "AB".repeat(16));
+        assert_eq!(r.print().unwrap().to_string(), "ab".repeat(16));
+        assert_eq!(r.print().unwrap().as_digest(), Some(&[0x0f; 32][..]));
+        assert_eq!(r.print().unwrap(), p("absent"));
+        assert_eq!(r.print().unwrap().as_text(), Some(&*"AB".repeat(16)));
         assert!(r.done());
         assert!(r.byte().is_err());
         assert_eq!(
             digest_of(&bytes),
-            hex(blake3::hash(&bytes[..bytes.len() - 32]).as_bytes())
+            Print::from(*blake3::hash(&bytes[..bytes.len() - 32]).as_bytes())
         );
         assert!(body(&bytes, "h 2").is_err());
         for cut in 0..bytes.len() {

@@ -14,7 +14,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use super::binary::hex;
+use super::print::Print;
 
 /// The end of central directory record's signature.
 const EOCD: [u8; 4] = [0x50, 0x4b, 0x05, 0x06];
@@ -23,8 +23,8 @@ const EOCD_LEN: usize = 22;
 /// The longest tail that may hold it (the comment is at most 65,535 bytes).
 const TAIL_MAX: u64 = EOCD_LEN as u64 + 65_535;
 
-/// The digest (hex) of the jar at `path`, or the error reading it.
-pub fn of(path: &Path) -> std::io::Result<String> {
+/// The digest of the jar at `path`, or the error reading it.
+pub fn of(path: &Path) -> std::io::Result<Print> {
     let mut f = std::fs::File::open(path)?;
     let len = f.metadata()?.len();
     let tail_len = len.min(TAIL_MAX);
@@ -47,16 +47,16 @@ pub fn of(path: &Path) -> std::io::Result<String> {
         h.update(&head);
         h.update(&tail);
     }
-    Ok(hex(h.finalize().as_bytes()))
+    Ok(Print::from(*h.finalize().as_bytes()))
 }
 
 /// The digest of the whole file, under another label (the two kinds of
 /// digest never collide).
-fn whole(path: &Path) -> std::io::Result<String> {
+fn whole(path: &Path) -> std::io::Result<Print> {
     let mut h = blake3::Hasher::new();
     h.update(b"major jar whole\n");
     h.update(&std::fs::read(path)?);
-    Ok(hex(h.finalize().as_bytes()))
+    Ok(Print::from(*h.finalize().as_bytes()))
 }
 
 /// Where the central directory starts in a file of `len` bytes whose last
@@ -114,7 +114,7 @@ mod tests {
         assert_ne!(da, of(&a2).unwrap());
         // Not a zip at all: hashed whole.
         std::fs::write(&a2, b"PK\x05\x06 not a jar").unwrap();
-        assert!(of(&a2).unwrap().len() == 64);
+        assert!(of(&a2).unwrap().as_digest().is_some_and(|d| d.len() == 32));
         assert!(of(&d.path().join("missing.jar")).is_err());
     }
 }

@@ -34,6 +34,7 @@
 mod binary;
 pub mod deps;
 mod jar_digest;
+pub mod print;
 pub mod stamps;
 pub mod state;
 
@@ -53,6 +54,7 @@ use crate::report::MajorError;
 use crate::weave::{ClassOutcome, DeclareHit, Weaver};
 use crate::weave_run::{WeaveOptions, WeaveReport};
 use deps::{Deps, Level};
+use print::Print;
 use stamps::{FileStamp, Known, Mark, StampFile};
 use state::{hex, ClassPrint, Dep, EntryRecord, State, StoredOutcome, STATE_FILE};
 
@@ -215,15 +217,15 @@ pub fn global_key(opts: &WeaveOptions, program: &Program, aspects: &CompiledAspe
     hex(&h.finalize())
 }
 
-/// SHA-256 (hex) of entry `i` of the input `a`: a class as the index shares
-/// it (read once), another file as read.
-pub fn hash_entry(index: &ClassIndex, a: &Arc<Archive>, i: usize) -> Result<String, MajorError> {
+/// SHA-256 of entry `i` of the input `a`: a class as the index shares it
+/// (read once), another file as read.
+pub fn hash_entry(index: &ClassIndex, a: &Arc<Archive>, i: usize) -> Result<Print, MajorError> {
     let digest = if a.entries()[i].class_name().is_some() {
         Sha256::digest(&*index.input_bytes(a, i)?)
     } else {
         Sha256::digest(&*a.read(i)?)
     };
-    Ok(hex(&digest))
+    Ok(Print::from(<[u8; 32]>::from(digest)))
 }
 
 /// What a run knows of its inputs from the file stamps of the last weave into
@@ -245,7 +247,7 @@ pub struct Stamped {
     classpath: Vec<(String, Option<FileStamp>)>,
     /// Entries hashed so far by [`hash`](Self::hash), and their hashes.
     hashed: std::sync::atomic::AtomicUsize,
-    computed: Vec<Vec<OnceLock<String>>>,
+    computed: Vec<Vec<OnceLock<Print>>>,
 }
 
 /// `path`, absolute, as text.
@@ -337,7 +339,7 @@ impl Stamped {
         self.now.get(input)?.get(i)?.1.as_ref()?.class.clone()
     }
 
-    /// SHA-256 (hex) of entry `i` of input `input` (`a`): as recorded if the
+    /// SHA-256 of entry `i` of input `input` (`a`): as recorded if the
     /// entry is known unchanged, else hashed.
     pub fn hash(
         &self,
@@ -345,26 +347,25 @@ impl Stamped {
         input: usize,
         a: &Arc<Archive>,
         i: usize,
-    ) -> Result<String, MajorError> {
+    ) -> Result<Print, MajorError> {
         match self.now.get(input).and_then(|v| v.get(i)?.1.as_ref()) {
-            Some(k) => Ok(k.hash.clone()),
+            Some(k) => Ok(k.hash),
             None => {
                 let Some(slot) = self.computed.get(input).and_then(|v| v.get(i)) else {
                     return hash_entry(index, a, i);
                 };
                 if let Some(h) = slot.get() {
-                    return Ok(h.clone());
+                    return Ok(*h);
                 }
                 self.hashed
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let h = hash_entry(index, a, i)?;
-                Ok(slot.get_or_init(|| h).clone())
+                Ok(*slot.get_or_init(|| h))
             }
         }
     }
 
-    /// Whether entry `i` of input `input` (`a`) has the SHA-256 (hex)
-    /// `hash`: compared with the recorded one if the entry is known
+    /// Whether entry `i` of input `input` (`a`) has the SHA-256 `hash`: compared with the recorded one if the entry is known
     /// unchanged, else with its bytes hashed.
     pub fn same_hash(
         &self,
@@ -372,11 +373,11 @@ impl Stamped {
         input: usize,
         a: &Arc<Archive>,
         i: usize,
-        hash: &str,
+        hash: &Print,
     ) -> Result<bool, MajorError> {
         match self.now.get(input).and_then(|v| v.get(i)?.1.as_ref()) {
-            Some(k) => Ok(k.hash == hash),
-            None => Ok(self.hash(index, input, a, i)? == hash),
+            Some(k) => Ok(k.hash == *hash),
+            None => Ok(self.hash(index, input, a, i)? == *hash),
         }
     }
 
@@ -467,9 +468,9 @@ impl Stamped {
                 inputs: Vec::new(),
             };
         };
-        let hashes: HashMap<(usize, &str), &str> = records
+        let hashes: HashMap<(usize, &str), Print> = records
             .iter()
-            .map(|r| ((r.input, r.name.as_str()), r.hash.as_str()))
+            .map(|r| ((r.input, r.name.as_str()), r.hash))
             .collect();
         // Encoded from what this weave holds (borrowed): no map of the
         // entries is built for it.
@@ -484,7 +485,7 @@ impl Stamped {
                     .enumerate()
                     .filter_map(|(i, e)| {
                         let (mark, known) = &self.now[k][i];
-                        let hash = hashes.get(&(k, e.name.as_str()))?;
+                        let hash = *hashes.get(&(k, e.name.as_str()))?;
                         let class = match known {
                             Some(k) => k.class.as_deref(),
                             None => index.input_class_name(a, i),
@@ -516,9 +517,9 @@ impl Stamped {
 
     /// The digest ([`jar_digest`]) of the jar `output` a weave wrote, if the stamps
     /// recorded it and its stamp is still the one recorded.
-    fn output_digest(&self, output: &Path) -> Option<&str> {
+    fn output_digest(&self, output: &Path) -> Option<Print> {
         let (stamp, sha) = self.old.as_ref()?.output.as_ref()?;
-        (FileStamp::of(output)? == *stamp).then_some(sha.as_str())
+        (FileStamp::of(output)? == *stamp).then_some(*sha)
     }
 }
 
@@ -542,8 +543,20 @@ impl PendingStamps {
 }
 
 /// A short digest (128 bits, hex) of `bytes`.
-fn short(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes)[..16])
+fn short(bytes: &[u8]) -> Print {
+    cut(Sha256::digest(bytes).into())
+}
+
+/// A SHA-256 cut to its first 16 bytes.
+fn cut(d: [u8; 32]) -> Print {
+    let mut half = [0; 16];
+    half.copy_from_slice(&d[..16]);
+    Print::from(half)
+}
+
+/// The print of whether a class is present: the marker `1` or `0`.
+fn presence(present: bool) -> Print {
+    Print::marker(if present { "1" } else { "0" })
 }
 
 /// Feeds what [`Level::Details`] shows of a class to `h`, each field
@@ -589,26 +602,26 @@ fn hash_details(d: &crate::index::ClassDetails, h: &mut Sha256) {
 }
 
 /// The digest of the bytes class `name` resolves to in `index`.
-fn bytes_print(index: &ClassIndex, name: &str) -> String {
+fn bytes_print(index: &ClassIndex, name: &str) -> Print {
     match index.resolved_bytes(name) {
-        None => "absent".to_string(),
-        Some(None) => "unread".to_string(),
+        None => Print::marker("absent"),
+        Some(None) => Print::marker("unread"),
         Some(Some(b)) => short(&b),
     }
 }
 
 /// What class `name` shows at `level` in `index`, as a digest.
-fn level_print(index: &ClassIndex, name: &str, level: Level) -> String {
+fn level_print(index: &ClassIndex, name: &str, level: Level) -> Print {
     match level {
-        Level::Presence => u8::from(index.resolved_bytes(name).is_some()).to_string(),
+        Level::Presence => presence(index.resolved_bytes(name).is_some()),
         Level::Header => short(format!("{:?}", index.class_info_unrecorded(name)).as_bytes()),
         Level::Details => match index.details_unrecorded(name) {
             Some(d) => {
                 let mut h = Sha256::new();
                 hash_details(&d, &mut h);
-                hex(&h.finalize()[..16])
+                cut(h.finalize().into())
             }
-            None => u8::from(index.resolved_bytes(name).is_some()).to_string(),
+            None => presence(index.resolved_bytes(name).is_some()),
         },
     }
 }
@@ -628,7 +641,7 @@ fn prints(
         .par_iter()
         .map(|(name, levels)| {
             let bytes = match known.get(*name) {
-                Some(p) if current => p.bytes.clone(),
+                Some(p) if current => p.bytes,
                 _ => bytes_print(index, name),
             };
             let same = known.get(*name).filter(|p| p.bytes == bytes);
@@ -636,7 +649,7 @@ fn prints(
                 .iter()
                 .map(|&l| {
                     let fp = same
-                        .and_then(|p| p.levels.get(&l).cloned())
+                        .and_then(|p| p.levels.get(&l).copied())
                         .unwrap_or_else(|| level_print(index, name, l));
                     (l, fp)
                 })
@@ -1182,7 +1195,7 @@ fn jar_as_left<'a>(
     // The jar's digest: as recorded with its stamp, if the stamp is the
     // same, else read and hashed.
     let sha = match stamped.output_digest(output) {
-        Some(sha) => sha.to_string(),
+        Some(sha) => sha,
         None => jar_digest::of(output).map_err(|_| not_as_left())?,
     };
     if first != format!("output {sha}").as_bytes() {
@@ -1195,7 +1208,7 @@ fn jar_as_left<'a>(
 /// One input entry as a full weave saw it: its hash and what its weave looked
 /// up (from [`observe`]).
 pub struct Observed {
-    hash: String,
+    hash: Print,
     deps: Deps,
 }
 
@@ -1474,7 +1487,7 @@ impl Update {
             .collect();
         let n = input.entries().len();
         // Which entries can stay as they are (with the hash of each).
-        type Told = Result<(Option<usize>, String), MajorError>;
+        type Told = Result<(Option<usize>, Print), MajorError>;
         let told: Vec<Told> = (0..n)
             .into_par_iter()
             .map(|i| {
@@ -1494,14 +1507,14 @@ impl Update {
             })
             .collect();
         drop((old, left));
-        let (kept, mut hashes): (Vec<Option<usize>>, Vec<String>) = told
+        let (kept, hashes): (Vec<Option<usize>>, Vec<Print>) = told
             .into_iter()
             .collect::<Result<Vec<_>, _>>()?
             .into_iter()
             .unzip();
-        let redo: Vec<(usize, String)> = (0..n)
+        let redo: Vec<(usize, Print)> = (0..n)
             .filter(|&i| kept[i].is_none())
-            .map(|i| (i, std::mem::take(&mut hashes[i])))
+            .map(|i| (i, hashes[i]))
             .collect();
         let redone: Vec<Result<Redone, MajorError>> = redo
             .into_par_iter()
@@ -1722,7 +1735,7 @@ fn redo_entry(
     index: &ClassIndex,
     a: &Arc<Archive>,
     i: usize,
-    hash: String,
+    hash: Print,
     replaced: &FxHashSet<&str>,
     added_packages: &BTreeSet<String>,
 ) -> Result<Redone, MajorError> {

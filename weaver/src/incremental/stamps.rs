@@ -44,6 +44,7 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use super::binary::{self, hex, Reader, Writer};
+use super::print::Print;
 
 /// How recent (before the weave started) a file's times may be for its
 /// stamp to be trusted by the next weave.
@@ -248,12 +249,12 @@ fn stat_in<'a>(
         .collect()
 }
 
-/// What an input entry was when a weave read it: its SHA-256 (hex) and the
+/// What an input entry was when a weave read it: its SHA-256 and the
 /// class name in its bytes (`None`: not a class).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Known {
-    /// SHA-256 of the bytes, hex.
-    pub hash: String,
+    /// SHA-256 of the bytes.
+    pub hash: Print,
     /// The name in the class's bytes.
     pub class: Option<Arc<str>>,
 }
@@ -313,14 +314,14 @@ pub struct Recorded {
 /// A stamps file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StampFile {
-    /// The digest (hex) that ends the state file written with these stamps.
-    pub state: String,
+    /// The digest that ends the state file written with these stamps.
+    pub state: Print,
     /// The JDK image's stamp.
     pub image: Option<FileStamp>,
     /// A weave into a jar: the jar's stamp when it was written, and its
-    /// digest (hex, `jar_digest`), so that the next weave need not read it to
+    /// digest (`jar_digest`), so that the next weave need not read it to
     /// check it.
-    pub output: Option<(FileStamp, String)>,
+    pub output: Option<(FileStamp, Print)>,
     /// The class path: each element's absolute path and stamp (`None`: not a
     /// jar, or unreadable).
     pub classpath: Vec<(String, Option<FileStamp>)>,
@@ -352,8 +353,8 @@ fn read_stamp(r: &mut Reader) -> Result<Option<FileStamp>, binary::Error> {
 pub struct EntryStamp<'a> {
     /// The entry's name in its input.
     pub name: &'a str,
-    /// SHA-256 of its bytes, hex.
-    pub hash: &'a str,
+    /// SHA-256 of its bytes.
+    pub hash: Print,
     /// The name in the class's bytes, if it is a class.
     pub class: Option<&'a str>,
     /// How it is told unchanged.
@@ -379,7 +380,7 @@ pub fn encode_inputs<'a>(inputs: Vec<(&'a str, Vec<EntryStamp<'a>>)>) -> Vec<u8>
         w.num(entries.len() as u64);
         for e in entries {
             w.text(e.name);
-            w.print(e.hash);
+            w.print(&e.hash);
             match e.class {
                 None => w.byte(0),
                 Some(c) => {
@@ -404,7 +405,7 @@ impl StampFile {
                     .iter()
                     .map(|(n, r)| EntryStamp {
                         name: n,
-                        hash: &r.known.hash,
+                        hash: r.known.hash,
                         class: r.known.class.as_deref(),
                         mark: r.mark,
                     })
@@ -605,7 +606,7 @@ mod tests {
             .iter()
             .map(|(n, r)| EntryStamp {
                 name: n,
-                hash: &r.known.hash,
+                hash: r.known.hash,
                 class: r.known.class.as_deref(),
                 mark: r.mark,
             })

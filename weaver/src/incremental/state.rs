@@ -36,6 +36,7 @@ use std::collections::BTreeMap;
 
 use super::binary::{self, Reader, Writer};
 use super::deps::Level;
+use super::print::Print;
 use crate::weave::DeclareHit;
 
 /// The name of a class looked up, shared by every record that names it.
@@ -77,8 +78,8 @@ pub struct EntryRecord {
     pub name: String,
     /// Which input (its index on the command line).
     pub input: usize,
-    /// SHA-256 of its bytes, hex.
-    pub hash: String,
+    /// SHA-256 of its bytes.
+    pub hash: Print,
     /// The files of the output it produced.
     pub outputs: Vec<String>,
     /// The classes its weave looked up (sorted by name).
@@ -93,10 +94,10 @@ pub struct EntryRecord {
 /// and one per level some weave asked about.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ClassPrint {
-    /// Digest of the bytes (or `absent`).
-    pub bytes: String,
+    /// Digest of the bytes (or `absent`, `unread`).
+    pub bytes: Print,
     /// Digest of what each level asked for shows.
-    pub levels: BTreeMap<Level, String>,
+    pub levels: BTreeMap<Level, Print>,
 }
 
 /// The whole state.
@@ -399,7 +400,7 @@ mod tests {
             "java/lang/Object".to_string(),
             ClassPrint {
                 bytes: "ab".into(),
-                levels: [(Level::Header, "01".to_string())].into(),
+                levels: [(Level::Header, "01".into())].into(),
             },
         );
         table.insert(
@@ -407,8 +408,8 @@ mod tests {
             ClassPrint {
                 bytes: "absent".into(),
                 levels: [
-                    (Level::Presence, "02".to_string()),
-                    (Level::Details, "03".to_string()),
+                    (Level::Presence, "02".into()),
+                    (Level::Details, "03".into()),
                 ]
                 .into(),
             },
