@@ -11,8 +11,8 @@
 //! cryptographic hash: a file's digest names it as well.
 //!
 //! Numbers are unsigned LEB128; a text is its length and its UTF-8 bytes; a
-//! *print* (a digest kept as lower-case hex in memory) is stored as its raw
-//! bytes when it is 32 or 64 hex digits, else as a text. A reader checks the
+//! *print* ([`super::print`]) is its length and raw bytes when it is a
+//! digest, else 0 and its text. A reader checks the
 //! first line and the digest before it decodes anything, and every read is
 //! bounds-checked: a damaged file is an error, never a panic.
 
@@ -139,7 +139,7 @@ pub fn body<'a>(bytes: &'a [u8], header: &str) -> Result<&'a [u8], Error> {
 /// written): what names that file, with no need to hash it again.
 pub fn digest_of(bytes: &[u8]) -> Print {
     match bytes.len().checked_sub(DIGEST_LEN) {
-        Some(at) => Print::from(<[u8; DIGEST_LEN]>::try_from(&bytes[at..]).unwrap_or_default()),
+        Some(at) => Print::digest(&bytes[at..]).expect("a digest of DIGEST_LEN bytes"),
         None => Print::from(digest(bytes)),
     }
 }
@@ -220,7 +220,8 @@ impl<'a> Reader<'a> {
         self.str().map(str::to_string)
     }
 
-    /// A print, as lower-case hex (or the text it was stored as).
+    /// A print: a digest of 16 or 32 bytes, or a text of at most
+    /// [`MAX_TEXT`](super::print::MAX_TEXT) bytes.
     pub fn print(&mut self) -> Result<Print, Error> {
         let at = self.at;
         let p = match self.byte()? {

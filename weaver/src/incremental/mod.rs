@@ -365,8 +365,9 @@ impl Stamped {
         }
     }
 
-    /// Whether entry `i` of input `input` (`a`) has the SHA-256 `hash`: compared with the recorded one if the entry is known
-    /// unchanged, else with its bytes hashed.
+    /// Whether entry `i` of input `input` (`a`) has the SHA-256 `hash`:
+    /// compared with the recorded one if the entry is known unchanged, else
+    /// with its bytes hashed.
     pub fn same_hash(
         &self,
         index: &ClassIndex,
@@ -549,9 +550,7 @@ fn short(bytes: &[u8]) -> Print {
 
 /// A SHA-256 cut to its first 16 bytes.
 fn cut(d: [u8; 32]) -> Print {
-    let mut half = [0; 16];
-    half.copy_from_slice(&d[..16]);
-    Print::from(half)
+    Print::digest(&d[..16]).expect("16 bytes make a digest")
 }
 
 /// The print of whether a class is present: the marker `1` or `0`.
@@ -1118,13 +1117,6 @@ pub struct Reuse {
     summary: Summary,
 }
 
-impl Reuse {
-    /// The index of the previous jar's entry `name`.
-    fn find(&self, name: &str) -> Option<usize> {
-        self.jar.find(name)
-    }
-}
-
 /// An input entry that needs no weave: its record, and the bytes its woven
 /// class and extra class (name, bytes) had in the previous output.
 pub struct Kept {
@@ -1269,7 +1261,7 @@ impl Recorder {
         // weave of the same key deflated the same bytes the same way), else
         // inflated and deflated again.
         let prepared = |name: &str, like: bool| -> Result<Option<PreparedEntry>, MajorError> {
-            let Some(k) = reuse.find(name) else {
+            let Some(k) = reuse.jar.find(name) else {
                 return Ok(None);
             };
             let reused = match like {

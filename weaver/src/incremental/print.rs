@@ -89,15 +89,6 @@ impl From<[u8; 32]> for Print {
     }
 }
 
-impl From<[u8; 16]> for Print {
-    /// A 16-byte digest (a SHA-256 cut short).
-    fn from(d: [u8; 16]) -> Print {
-        let mut bytes = [0; MAX_TEXT];
-        bytes[..16].copy_from_slice(&d);
-        Print { kind: 16, bytes }
-    }
-}
-
 impl fmt::Display for Print {
     /// Lower-case hex of a digest; a text as it is.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
