@@ -8,9 +8,10 @@
 //! woven classes (`woven-classes/`), the jars of the classes the weave adds
 //! (`added-classes/`), the embedded agent extracted (`agent/`), the agent's
 //! option files (`agent-options/`), the orders in which programs loaded
-//! their classes (`load-order/`, for weaving ahead), CDS archives (`*.jsa`), runtime jars
-//! (`major-runtime-*.jar`), the binary's digest (`executable-digest-*`, one per
-//! path of a major binary) and the file stamps of incremental weaves
+//! their classes (`load-order/`, for weaving ahead), CDS archives (`*.jsa`),
+//! runtime jars (`major-runtime-*.jar`, each with its digest in
+//! `major-runtime-*.jar.blake3`), the binary's digest (`executable-digest-*`,
+//! one per path of a major binary) and the file stamps of incremental weaves
 //! (`incremental-*.stamps`). Anything else in the directory is named and
 //! left alone, so a mistaken `--cache-dir` never removes a user's files.
 
@@ -37,7 +38,7 @@ fn part_of(name: &str) -> Option<&'static str> {
         }
         _ if name.ends_with(".classes") => "aspects compiled by javac",
         _ if name.ends_with(".jsa") => "class-data sharing archives",
-        _ if name.starts_with("major-runtime-") && name.ends_with(".jar") => "runtime jars",
+        _ if name.starts_with("major-runtime-") => "runtime jars and their digests",
         // Temporary files of an interrupted write.
         _ if name.starts_with('.') => "temporary files",
         _ => return None,

@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use major_archive::{Archive, ArchiveError, OutputArchive, OutputKind};
+use major_archive::{ArchiveError, OutputArchive, OutputKind};
 use sha2::{Digest, Sha256};
 
 include!(concat!(env!("OUT_DIR"), "/runtime_classes.rs"));
@@ -64,24 +64,45 @@ pub fn classes_digest() -> &'static [u8; 32] {
 }
 
 /// The runtime jar kept in `dir` (a cache directory), written there first if
-/// it is missing or does not read back with every class: its name holds a
-/// hash of the embedded classes, so one jar serves every weave by the same
-/// build of major and nothing is written per weave.
+/// it is missing or damaged: its name holds a hash of the embedded classes,
+/// so one jar serves every weave by the same build of major and nothing is
+/// written per weave. Its raw (compressed) entries are copied into woven
+/// outputs as they are, so a damaged byte anywhere in it must be caught: the
+/// BLAKE3 digest of the whole file, taken when it was written, is kept beside
+/// it (`<jar>.blake3`, hex) and compared with the file's on every use (a
+/// hash of its 70 KB, where inflating its classes to compare them took a
+/// one-class incremental weave of guava 3% of its time). A jar or digest
+/// file that is missing, damaged, or of another build is written again.
 pub fn cached_runtime_jar(dir: &Path) -> Result<PathBuf, ArchiveError> {
     let hex = crate::hex::hex(&classes_digest()[..8]);
     let path = dir.join(format!("major-runtime-{hex}.jar"));
-    // Its classes are copied into woven outputs as they are: it is used only
-    // if it holds exactly the embedded classes, else written again.
-    let intact = Archive::open(&path).is_ok_and(|a| {
-        a.entries().len() == RUNTIME_CLASSES.len() + 1
-            && RUNTIME_CLASSES.iter().all(|(name, bytes)| {
-                a.find(name)
-                    .and_then(|i| a.read(i).ok())
-                    .is_some_and(|b| *b == **bytes)
-            })
-    });
+    let sum = dir.join(format!("major-runtime-{hex}.jar.blake3"));
+    let digest_of =
+        |jar: &Path| std::fs::read(jar).map(|bytes| blake3::hash(&bytes).to_hex().to_string());
+    let intact = match (digest_of(&path), std::fs::read(&sum)) {
+        (Ok(have), Ok(kept)) => have.as_bytes() == kept.as_slice(),
+        _ => false,
+    };
     if !intact {
         write_runtime_jar(&path)?;
+        // The bytes are a function of the embedded classes (the same in every
+        // process of this build), so a concurrent writer's jar is this one.
+        let io = |source| ArchiveError::Io {
+            path: sum.clone(),
+            entry: None,
+            source,
+        };
+        let digest = digest_of(&path).map_err(io)?;
+        let tmp = dir.join(format!(
+            ".major-runtime-{hex}.jar.blake3.{}.tmp",
+            std::process::id()
+        ));
+        std::fs::write(&tmp, digest)
+            .and_then(|()| std::fs::rename(&tmp, &sum))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                io(e)
+            })?;
     }
     Ok(path)
 }
@@ -89,6 +110,7 @@ pub fn cached_runtime_jar(dir: &Path) -> Result<PathBuf, ArchiveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use major_archive::Archive;
 
     /// The cached jar is written once, reused, and rewritten when damaged.
     #[test]
@@ -138,6 +160,34 @@ mod tests {
             Archive::open(&jar).unwrap().entries().len(),
             RUNTIME_CLASSES.len() + 1
         );
+        let good = std::fs::read(&jar).unwrap();
+        // One byte flipped in the middle (compressed class data; the central
+        // directory still reads): written again.
+        let mut flipped = good.clone();
+        flipped[good.len() / 2] ^= 0x40;
+        std::fs::write(&jar, &flipped).unwrap();
+        cached_runtime_jar(dir.path()).unwrap();
+        assert_eq!(std::fs::read(&jar).unwrap(), good);
+        // A damaged or missing digest file: the jar written again, the
+        // digest with it.
+        let sum = dir.path().join(format!(
+            "{}.blake3",
+            jar.file_name().unwrap().to_str().unwrap()
+        ));
+        let kept = std::fs::read(&sum).unwrap();
+        assert_eq!(kept, blake3::hash(&good).to_hex().as_bytes());
+        for damage in [Some(&b"0000"[..]), None] {
+            match damage {
+                Some(bytes) => std::fs::write(&sum, bytes).unwrap(),
+                None => std::fs::remove_file(&sum).unwrap(),
+            }
+            std::fs::write(&jar, &flipped).unwrap();
+            cached_runtime_jar(dir.path()).unwrap();
+            assert_eq!(std::fs::read(&jar).unwrap(), good);
+            assert_eq!(std::fs::read(&sum).unwrap(), kept);
+        }
+        // Nothing else left in the directory (no temporary file).
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
     #[test]
