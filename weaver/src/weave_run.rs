@@ -221,19 +221,22 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
     // Without incremental weaving the index of the inputs needs nothing of
     // the aspects: it is read (the inputs inflated on the pool) while another
-    // thread compiles or loads them. Errors keep their order: the aspects',
-    // then the run-time image's, then the inputs'.
-    let (compiled, early_index) = std::thread::scope(|scope| {
+    // thread compiles or loads them; with it, the inputs' stamps and the
+    // previous weave's state are read then. Errors keep their order: the
+    // aspects', then the run-time image's, then the inputs'.
+    let incremental = crate::incremental::eligible(opts, &inputs, &multi_release);
+    let (compiled, early_index, prefetched) = std::thread::scope(|scope| {
         let aspects = scope.spawn(|| compile_aspects_with(&sources, &opened));
-        let early = (!crate::incremental::eligible(opts, &inputs, &multi_release)).then(|| {
+        let early = (!incremental).then(|| {
             let mut index = ClassIndex::new();
             for a in &inputs {
                 index.add_input(a.clone(), None)?;
             }
             Ok::<_, MajorError>(index)
         });
+        let prefetched = incremental.then(|| crate::incremental::Prefetched::read(opts, &inputs));
         match aspects.join() {
-            Ok(compiled) => (compiled, early),
+            Ok(compiled) => (compiled, early, prefetched),
             Err(panic) => std::panic::resume_unwind(panic),
         }
     });
@@ -259,7 +262,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // Incremental weaving: the inputs' stamps tell which entries the index
     // need not read.
     let session =
-        crate::incremental::Session::new(opts, &inputs, &multi_release, &program, &aspects);
+        prefetched.map(|read| crate::incremental::Session::new(opts, &program, &aspects, read));
     let releases: BTreeSet<u32> = inputs
         .iter()
         .zip(&multi_release)

@@ -807,6 +807,26 @@ pub struct Session {
     dir: PathBuf,
     key: String,
     stamped: Stamped,
+    state: Result<ReadState, Option<String>>,
+}
+
+/// What a session reads before it needs the aspects: the inputs' stamps and
+/// the previous weave's state, read and parsed on the main thread while
+/// another compiles or loads the aspects (on a one-class update of guava,
+/// about 3 ms that would otherwise follow them).
+pub struct Prefetched {
+    stamped: Stamped,
+    state: Result<ReadState, Option<String>>,
+}
+
+impl Prefetched {
+    /// Reads what the session of a weave (`opts`, of `inputs`, [`eligible`]
+    /// for incremental state) starts from.
+    pub fn read(opts: &WeaveOptions, inputs: &[Arc<Archive>]) -> Prefetched {
+        let stamped = Stamped::take(opts, inputs);
+        let state = read_state(&opts.output, &stamped);
+        Prefetched { stamped, state }
+    }
 }
 
 /// What a run with incremental state does.
@@ -818,19 +838,20 @@ pub enum Mode {
 }
 
 impl Session {
-    /// The session of a weave, if it keeps incremental state ([`eligible`]).
+    /// The session of a weave that keeps incremental state ([`eligible`]),
+    /// from what was read for it.
     pub fn new(
         opts: &WeaveOptions,
-        inputs: &[Arc<Archive>],
-        multi_release: &[bool],
         program: &Program,
         aspects: &CompiledAspects,
-    ) -> Option<Session> {
-        eligible(opts, inputs, multi_release).then(|| Session {
+        read: Prefetched,
+    ) -> Session {
+        Session {
             dir: opts.output.clone(),
             key: global_key(opts, program, aspects),
-            stamped: Stamped::take(opts, inputs),
-        })
+            stamped: read.stamped,
+            state: read.state,
+        }
     }
 
     /// The class name in the bytes of entry `i` of input `input`, if its
@@ -846,8 +867,13 @@ impl Session {
     /// (`global`) unchanged.
     pub fn decide(self, index: &ClassIndex, global: Deps, advice: usize) -> Mode {
         let global = sorted(global);
-        let Session { dir, key, stamped } = self;
-        let found = previous(&dir, &key, index, &global, advice, &stamped);
+        let Session {
+            dir,
+            key,
+            stamped,
+            state,
+        } = self;
+        let found = previous(&dir, &key, index, &global, advice, &stamped, state);
         // One record per input entry: allocated once, not grown.
         let inputs = stamped.inputs.iter().map(|(a, _)| a.entries().len()).sum();
         let mut recorder = Recorder {
@@ -927,17 +953,25 @@ struct Previous {
     changed: FxHashSet<(Dep, Level)>,
 }
 
-/// The previous weave into `dir`, if this one (of key `key`, whose weave as
-/// a whole looked up `global`) can build on it; else why not (`None`: no
-/// state, nothing to say).
-fn previous(
-    dir: &Path,
-    key: &str,
-    index: &ClassIndex,
-    global: &[(Dep, Level)],
-    advice: usize,
-    stamped: &Stamped,
-) -> Result<Previous, Option<String>> {
+/// A state file read and parsed, not yet checked against this weave.
+struct ReadState {
+    /// The state, or what is wrong with its bytes.
+    parsed: Result<State, String>,
+    /// Its file's bytes (a jar's: without the jar's digest).
+    bytes: Vec<u8>,
+    /// The file.
+    path: PathBuf,
+    /// When it was written.
+    written_at: std::time::SystemTime,
+    /// The previous jar, for a weave into a jar (checked against the digest
+    /// the state begins with).
+    jar: Option<Archive>,
+}
+
+/// Reads and parses the state the previous weave into `dir` left (what
+/// needs neither the aspects nor the index: done while they are compiled
+/// or loaded); `Err(None)`: no state.
+fn read_state(dir: &Path, stamped: &Stamped) -> Result<ReadState, Option<String>> {
     let into_jar = OutputArchive::kind_for(dir) == OutputKind::Zip;
     let path = if into_jar {
         state_beside(dir)
@@ -963,7 +997,36 @@ fn previous(
     let written_at = std::fs::metadata(&path)
         .and_then(|m| m.modified())
         .map_err(|_| None)?;
-    let old = State::parse(&bytes)
+    let parsed = State::parse(&bytes);
+    Ok(ReadState {
+        parsed,
+        bytes,
+        path,
+        written_at,
+        jar,
+    })
+}
+
+/// The previous weave into `dir`, if this one (of key `key`, whose weave as
+/// a whole looked up `global`) can build on it; else why not (`None`: no
+/// state, nothing to say).
+fn previous(
+    dir: &Path,
+    key: &str,
+    index: &ClassIndex,
+    global: &[(Dep, Level)],
+    advice: usize,
+    stamped: &Stamped,
+    read: Result<ReadState, Option<String>>,
+) -> Result<Previous, Option<String>> {
+    let ReadState {
+        parsed,
+        bytes,
+        path,
+        written_at,
+        jar,
+    } = read?;
+    let old = parsed
         .and_then(|s| check_outcomes(s, advice))
         .map_err(|why| Some(format!("{} is damaged ({why})", path.display())))?;
     if old.key != key {
