@@ -1226,6 +1226,8 @@ pub fn write_beside(
     std::fs::File::create(&tmp)
         .and_then(|mut f| {
             use std::io::Write;
+            // Its blocks reserved: it replaces the previous state by rename.
+            major_archive::preallocate(&f, (first.len() + state.len()) as u64);
             f.write_all(first.as_bytes())?;
             f.write_all(state)
         })

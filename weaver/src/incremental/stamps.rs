@@ -538,6 +538,9 @@ fn save_parts(path: &Path, parts: &[&[u8]]) {
     let tmp = PathBuf::from(tmp);
     let written = std::fs::File::create(&tmp).and_then(|mut f| {
         use std::io::Write;
+        // Its blocks reserved: it replaces the previous file by rename.
+        let len = parts.iter().map(|p| p.len() as u64).sum();
+        major_archive::preallocate(&f, len);
         parts.iter().try_for_each(|p| f.write_all(p))
     });
     if written.is_err() || std::fs::rename(&tmp, path).is_err() {
