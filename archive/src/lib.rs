@@ -64,7 +64,9 @@ use memmap2::Mmap;
 pub use error::ArchiveError;
 pub use jimage::RuntimeImage;
 pub use jimage_writer::ImageWriter;
-pub use output::{preallocate, write_dir_manifest, Compression, OutputArchive, OutputKind};
+pub use output::{
+    preallocate, write_dir_manifest, write_reserved, Compression, OutputArchive, OutputKind,
+};
 pub use output_dir::OutputDir;
 pub use prepared::PreparedEntry;
 pub use replace::{check_replace, DIR_MANIFEST, ZIP_MARKER};

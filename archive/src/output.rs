@@ -112,6 +112,16 @@ pub fn preallocate(file: &File, len: u64) -> bool {
     }
 }
 
+/// Writes `bytes` to the file at `path` as [`fs::write`] does (created, or
+/// truncated), its blocks reserved first ([`preallocate`]): ext4 writes out
+/// a file rewritten through truncation inside its `close`, as it does a
+/// file replacing another by rename, unless its blocks are not delayed.
+pub fn write_reserved(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = File::create(path)?;
+    preallocate(&file, bytes.len() as u64);
+    io::Write::write_all(&mut file, bytes)
+}
+
 /// Makes temporary names unique within the process.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
@@ -655,7 +665,7 @@ pub fn write_dir_manifest<'a>(dir: &Path, files: impl Iterator<Item = &'a str>) 
         text.push_str(f);
         text.push('\n');
     }
-    fs::write(dir.join(crate::DIR_MANIFEST), text)
+    write_reserved(&dir.join(crate::DIR_MANIFEST), text.as_bytes())
 }
 
 /// Renames the directory `temp` to `target`. Whatever is at the target is

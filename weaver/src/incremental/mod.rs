@@ -1675,7 +1675,8 @@ impl Update {
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| io("cannot create", parent, e))?;
             }
-            std::fs::write(&path, bytes).map_err(|e| io("cannot write", &path, e))?;
+            major_archive::write_reserved(&path, bytes)
+                .map_err(|e| io("cannot write", &path, e))?;
             if let Some(mode) = mode {
                 set_mode(&path, mode).map_err(|e| io("cannot set the mode of", &path, e))?;
             }
