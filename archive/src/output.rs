@@ -398,11 +398,14 @@ impl OutputArchive {
                     .map_err(io_error)?;
                 // A jar replacing another is about its size (a weave again):
                 // its blocks reserved ([`preallocate`]), with room to grow.
+                // Cut to its length when finished whether or not that
+                // succeeded: a reservation that failed part way (a disk
+                // nearly full) may have made the file longer.
                 let previous = fs::metadata(path).ok().filter(|m| m.is_file());
-                let reserved = previous.is_some_and(|m| {
-                    preallocate(&file, m.len().saturating_add(m.len() / 8 + (64 << 10)))
-                });
-                Some(ZipOutput::new(file, reserved).map_err(io_error)?)
+                if let Some(m) = &previous {
+                    preallocate(&file, m.len().saturating_add(m.len() / 8 + (64 << 10)));
+                }
+                Some(ZipOutput::new(file, previous.is_some()).map_err(io_error)?)
             }
             OutputKind::Directory => {
                 fs::create_dir(&temp).map_err(io_error)?;
@@ -846,6 +849,50 @@ mod tests {
             assert_eq!(written, fresh, "after {previous:?}, {n} entries");
             assert_eq!(Archive::open(&target).unwrap().entries().len(), n);
         }
+    }
+
+    /// Where the blocks cannot be reserved (a small file system, nearly
+    /// full), the zip is written as without the reservation, and is still
+    /// exactly its own bytes. Needs a tmpfs mounted (root).
+    #[test]
+    fn a_zip_replacing_a_file_on_a_nearly_full_disk_is_its_own_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = dir.path().join("small");
+        fs::create_dir(&at).unwrap();
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+            .arg(&at)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !mounted {
+            eprintln!("SKIP: cannot mount a tmpfs here (needs root)");
+            return;
+        }
+        struct Unmount<'a>(&'a Path);
+        impl Drop for Unmount<'_> {
+            fn drop(&mut self) {
+                let _ = std::process::Command::new("umount").arg(self.0).output();
+            }
+        }
+        let _unmount = Unmount(&at);
+        let write = |target: &Path| {
+            let mut out = OutputArchive::create(target, OutputKind::Zip).unwrap();
+            for i in 0..25u32 {
+                let data: Vec<u8> = (0..4096u32)
+                    .map(|k| (k.wrapping_mul(2_654_435_761).wrapping_add(i) >> 13) as u8)
+                    .collect();
+                out.write(&format!("p/C{i}.class"), &data).unwrap();
+            }
+            out.finish().unwrap();
+            fs::read(target).unwrap()
+        };
+        let fresh = write(&dir.path().join("fresh.jar"));
+        // 600 KB replaced on a 1 MB file system: its reservation (739 KB)
+        // does not fit beside it, the new zip (about 100 KB) does.
+        let target = at.join("out.jar");
+        fs::write(&target, vec![7u8; 600 << 10]).unwrap();
+        assert_eq!(write(&target), fresh);
+        assert_eq!(fs::metadata(&target).unwrap().len(), fresh.len() as u64);
     }
 
     #[test]
