@@ -280,9 +280,6 @@ pub(crate) struct ZipOutput {
     entries: u64,
     /// Scratch space for a local header.
     local: Vec<u8>,
-    /// The file was made longer than the zip may be
-    /// ([`preallocate`](crate::output::preallocate)): cut at the end.
-    cut: bool,
 }
 
 fn put16(buf: &mut Vec<u8>, v: u16) {
@@ -304,10 +301,10 @@ fn field32(v: u64) -> u32 {
 
 impl ZipOutput {
     /// Starts a zip at the current position of `file` (normally its start;
-    /// offsets in the zip are file offsets). `cut`: the file may be longer
-    /// than what is written (blocks reserved ahead): cut to the zip's end
-    /// when finished.
-    pub(crate) fn new(mut file: File, cut: bool) -> io::Result<ZipOutput> {
+    /// offsets in the zip are file offsets). The file may be longer than
+    /// the zip (blocks reserved ahead, [`preallocate`](crate::preallocate)):
+    /// it is cut where the zip ends when finished.
+    pub(crate) fn new(mut file: File) -> io::Result<ZipOutput> {
         let offset = file.stream_position()?;
         Ok(ZipOutput {
             out: BufWriter::with_capacity(BUFFER, file),
@@ -315,7 +312,6 @@ impl ZipOutput {
             central: Vec::new(),
             entries: 0,
             local: Vec::with_capacity(128),
-            cut,
         })
     }
 
@@ -468,10 +464,8 @@ impl ZipOutput {
             .out
             .into_inner()
             .map_err(io::IntoInnerError::into_error)?;
-        if self.cut {
-            let end = file.stream_position()?;
-            file.set_len(end)?;
-        }
+        let end = file.stream_position()?;
+        file.set_len(end)?;
         Ok(file)
     }
 }
@@ -980,7 +974,7 @@ mod tests {
         let base = (1u64 << 32) + 100;
         let mut file = File::create(&path).unwrap();
         file.seek(SeekFrom::Start(base)).unwrap();
-        let mut z = ZipOutput::new(file, false).unwrap();
+        let mut z = ZipOutput::new(file).unwrap();
         let small = Encoded::new("small.txt", b"small", EntryMeta::new()).unwrap();
         z.add(&small.header("small.txt"), small.bytes()).unwrap();
         let (stream, size, crc) = zeros_deflated(4097);

@@ -93,16 +93,14 @@ pub fn cached_runtime_jar(dir: &Path) -> Result<PathBuf, ArchiveError> {
             source,
         };
         let digest = digest_of(&path).map_err(io)?;
-        let tmp = dir.join(format!(
-            ".major-runtime-{hex}.jar.blake3.{}.tmp",
-            std::process::id()
-        ));
-        std::fs::write(&tmp, digest)
-            .and_then(|()| std::fs::rename(&tmp, &sum))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                io(e)
-            })?;
+        // Into place by rename (a temporary removed if that fails), as the
+        // aspect cache writes its entries.
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".major-runtime-")
+            .tempfile_in(dir)
+            .map_err(io)?;
+        std::io::Write::write_all(&mut tmp, digest.as_bytes()).map_err(io)?;
+        tmp.persist(&sum).map_err(|e| io(e.error))?;
     }
     Ok(path)
 }

@@ -806,8 +806,7 @@ fn class_record(
 pub struct Session {
     dir: PathBuf,
     key: String,
-    stamped: Stamped,
-    state: Result<ReadState, Option<String>>,
+    read: Prefetched,
 }
 
 /// What a session reads before it needs the aspects: the inputs' stamps and
@@ -849,8 +848,7 @@ impl Session {
         Session {
             dir: opts.output.clone(),
             key: global_key(opts, program, aspects),
-            stamped: read.stamped,
-            state: read.state,
+            read,
         }
     }
 
@@ -858,7 +856,7 @@ impl Session {
     /// stamp shows it unchanged since the last weave read it (the index
     /// then need not read it: [`ClassIndex::add_input_known`]).
     pub fn known_name(&self, input: usize, i: usize) -> Option<Arc<str>> {
-        self.stamped.known_name(input, i)
+        self.read.stamped.known_name(input, i)
     }
 
     /// Decides between a full weave and an update: an update needs a sound
@@ -870,8 +868,7 @@ impl Session {
         let Session {
             dir,
             key,
-            stamped,
-            state,
+            read: Prefetched { stamped, state },
         } = self;
         let found = previous(&dir, &key, index, &global, advice, &stamped, state);
         // One record per input entry: allocated once, not grown.
@@ -1222,15 +1219,9 @@ pub fn write_beside(
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
     // The first line, then the state: two writes, not a copy of the state
-    // into a buffer of its own.
-    std::fs::File::create(&tmp)
-        .and_then(|mut f| {
-            use std::io::Write;
-            // Its blocks reserved: it replaces the previous state by rename.
-            major_archive::preallocate(&f, (first.len() + state.len()) as u64);
-            f.write_all(first.as_bytes())?;
-            f.write_all(state)
-        })
+    // into a buffer of its own; its blocks reserved, as it replaces the
+    // previous state by rename.
+    major_archive::write_reserved(&tmp, &[first.as_bytes(), state])
         .and_then(|()| std::fs::rename(&tmp, &path))
         .map_err(fail)?;
     stamps.save();
@@ -1675,7 +1666,7 @@ impl Update {
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| io("cannot create", parent, e))?;
             }
-            major_archive::write_reserved(&path, bytes)
+            major_archive::write_reserved(&path, &[bytes])
                 .map_err(|e| io("cannot write", &path, e))?;
             if let Some(mode) = mode {
                 set_mode(&path, mode).map_err(|e| io("cannot set the mode of", &path, e))?;

@@ -545,13 +545,8 @@ fn save_parts(path: &Path, parts: &[&[u8]]) {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        use std::io::Write;
-        // Its blocks reserved: it replaces the previous file by rename.
-        let len = parts.iter().map(|p| p.len() as u64).sum();
-        major_archive::preallocate(&f, len);
-        parts.iter().try_for_each(|p| f.write_all(p))
-    });
+    // Its blocks reserved: it replaces the previous file by rename.
+    let written = major_archive::write_reserved(&tmp, parts);
     if written.is_err() || std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
