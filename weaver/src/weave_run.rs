@@ -219,24 +219,39 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         cache: opts.cache.as_deref(),
     };
     let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
-    // Without incremental weaving the index of the inputs needs nothing of
-    // the aspects: it is read (the inputs inflated on the pool) while another
-    // thread compiles or loads them; with it, the inputs' stamps and the
-    // previous weave's state are read then. Errors keep their order: the
-    // aspects', then the run-time image's, then the inputs'.
+    // The index of the inputs needs nothing of the aspects: it is read (the
+    // inputs inflated on the pool) while another thread compiles or loads
+    // them. With incremental weaving, the inputs' stamps are taken first
+    // (the index need not read the entries they tell unchanged), and the
+    // thread of the aspects reads the previous weave's state once they are
+    // done. Errors keep their order: the aspects', then the run-time
+    // image's, then the inputs'.
     let incremental = crate::incremental::eligible(opts, &inputs, &multi_release);
     let (compiled, early_index, prefetched) = std::thread::scope(|scope| {
-        let aspects = scope.spawn(|| compile_aspects_with(&sources, &opened));
-        let early = (!incremental).then(|| {
+        let aspects = scope.spawn(|| {
+            let compiled = compile_aspects_with(&sources, &opened);
+            let state = incremental
+                .then(|| crate::incremental::StateFile::read(&opts.output))
+                .flatten();
+            (compiled, state)
+        });
+        let stamped = incremental.then(|| crate::incremental::Prefetched::stamps(opts, &inputs));
+        let early = (|| {
             let mut index = ClassIndex::new();
-            for a in &inputs {
-                index.add_input(a.clone(), None)?;
+            for (k, a) in inputs.iter().enumerate() {
+                match &stamped {
+                    Some(s) => index.add_input_known(a.clone(), None, |i| s.known_name(k, i))?,
+                    None => index.add_input(a.clone(), None)?,
+                }
             }
             Ok::<_, MajorError>(index)
-        });
-        let prefetched = incremental.then(|| crate::incremental::Prefetched::read(opts, &inputs));
+        })();
         match aspects.join() {
-            Ok(compiled) => (compiled, early, prefetched),
+            Ok((compiled, state)) => {
+                let prefetched =
+                    stamped.map(|s| crate::incremental::Prefetched::new(opts, s, state));
+                (compiled, early, prefetched)
+            }
             Err(panic) => std::panic::resume_unwind(panic),
         }
     });
@@ -277,13 +292,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                 Some(index) => index,
                 None => {
                     let mut index = ClassIndex::new();
-                    for (k, a) in inputs.iter().enumerate() {
-                        match (&session, release) {
-                            (Some(s), None) => {
-                                index.add_input_known(a.clone(), release, |i| s.known_name(k, i))?
-                            }
-                            _ => index.add_input(a.clone(), release)?,
-                        }
+                    for a in &inputs {
+                        index.add_input(a.clone(), release)?;
                     }
                     index
                 }
@@ -304,7 +314,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             index.add_image(image.clone());
             Ok(index)
         };
-    let index = build_index(None, early_index.transpose()?)?;
+    let index = build_index(None, Some(early_index?))?;
     let release_indexes: Vec<(u32, ClassIndex)> = releases
         .iter()
         .map(|&k| Ok((k, build_index(Some(k), None)?)))

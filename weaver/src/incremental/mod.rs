@@ -809,21 +809,32 @@ pub struct Session {
     read: Prefetched,
 }
 
-/// What a session reads before it needs the aspects: the inputs' stamps and
-/// the previous weave's state, read and parsed on the main thread while
-/// another compiles or loads the aspects (on a one-class update of guava,
-/// about 3 ms that would otherwise follow them).
+/// What a session reads before it needs the aspects: the inputs' stamps
+/// ([`Prefetched::stamps`], on the main thread, which then indexes the
+/// inputs with them) and the previous weave's state ([`StateFile::read`], on
+/// the thread that compiles or loads the aspects, once they are done). On a
+/// one-class update of guava each is 2–3 ms that would otherwise follow the
+/// aspects.
 pub struct Prefetched {
     stamped: Stamped,
     state: Result<ReadState, Option<String>>,
 }
 
 impl Prefetched {
-    /// Reads what the session of a weave (`opts`, of `inputs`, [`eligible`]
-    /// for incremental state) starts from.
-    pub fn read(opts: &WeaveOptions, inputs: &[Arc<Archive>]) -> Prefetched {
-        let stamped = Stamped::take(opts, inputs);
-        let state = read_state(&opts.output, &stamped);
+    /// The stamps of `inputs` for a weave (`opts`, [`eligible`] for
+    /// incremental state).
+    pub fn stamps(opts: &WeaveOptions, inputs: &[Arc<Archive>]) -> Stamped {
+        Stamped::take(opts, inputs)
+    }
+
+    /// What a session starts from: the stamps, and the state `file` read
+    /// from the output `opts.output` (checked, for a jar, against the jar
+    /// now there).
+    pub fn new(opts: &WeaveOptions, stamped: Stamped, file: Option<StateFile>) -> Prefetched {
+        let state = match file {
+            Some(f) => f.check(&opts.output, &stamped),
+            None => Err(None),
+        };
         Prefetched { stamped, state }
     }
 }
@@ -850,13 +861,6 @@ impl Session {
             key: global_key(opts, program, aspects),
             read,
         }
-    }
-
-    /// The class name in the bytes of entry `i` of input `input`, if its
-    /// stamp shows it unchanged since the last weave read it (the index
-    /// then need not read it: [`ClassIndex::add_input_known`]).
-    pub fn known_name(&self, input: usize, i: usize) -> Option<Arc<str>> {
-        self.read.stamped.known_name(input, i)
     }
 
     /// Decides between a full weave and an update: an update needs a sound
@@ -965,43 +969,81 @@ struct ReadState {
     jar: Option<Archive>,
 }
 
-/// Reads and parses the state the previous weave into `dir` left (what
-/// needs neither the aspects nor the index: done while they are compiled
-/// or loaded); `Err(None)`: no state.
-fn read_state(dir: &Path, stamped: &Stamped) -> Result<ReadState, Option<String>> {
-    let into_jar = OutputArchive::kind_for(dir) == OutputKind::Zip;
-    let path = if into_jar {
-        state_beside(dir)
-    } else {
-        dir.join(STATE_FILE)
-    };
-    let mut bytes = std::fs::read(&path).map_err(|_| None)?;
-    // A jar's state begins with the digest of the jar it describes
-    // ([`jar_digest`]: its central directory).
-    let jar = if into_jar {
-        let (state, jar) = jar_as_left(&bytes, dir, stamped).map_err(Some)?;
-        // The state moved to the front of the buffer it was read into, not
-        // copied into a new one.
-        let first = bytes.len() - state.len();
-        bytes.drain(..first);
-        Some(jar)
-    } else {
-        None
-    };
-    // The state is written last: an output file changed after it was
-    // changed by something else (a compiler writing into the classes
-    // directory again), and its entry is woven again.
-    let written_at = std::fs::metadata(&path)
-        .and_then(|m| m.modified())
-        .map_err(|_| None)?;
-    let parsed = State::parse(&bytes);
-    Ok(ReadState {
-        parsed,
-        bytes,
-        path,
-        written_at,
-        jar,
-    })
+/// The state file the previous weave into an output left, read and parsed
+/// (what needs neither the aspects, nor the index, nor the stamps).
+pub struct StateFile {
+    /// The file.
+    path: PathBuf,
+    /// Its bytes (a jar's: without its first line, the jar's digest).
+    bytes: Vec<u8>,
+    /// A jar's first line.
+    first: Option<Vec<u8>>,
+    /// The state, or what is wrong with its bytes.
+    parsed: Result<State, String>,
+    /// When it was written.
+    written_at: std::time::SystemTime,
+}
+
+impl StateFile {
+    /// Reads and parses the state the previous weave into `output` (a
+    /// directory, or a jar: the state is then beside it) left; `None`: no
+    /// state to read.
+    pub fn read(output: &Path) -> Option<StateFile> {
+        let into_jar = OutputArchive::kind_for(output) == OutputKind::Zip;
+        let path = if into_jar {
+            state_beside(output)
+        } else {
+            output.join(STATE_FILE)
+        };
+        let mut bytes = std::fs::read(&path).ok()?;
+        // A jar's state begins with the digest of the jar it describes
+        // ([`jar_digest`]: its central directory), checked by [`check`].
+        let first = if into_jar {
+            // (No first line: a damaged state, whose first line reads as
+            // another jar's.)
+            let n = bytes
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap_or(bytes.len());
+            let first = bytes[..n].to_vec();
+            // The state moved to the front of the buffer it was read into,
+            // not copied into a new one.
+            bytes.drain(..(n + 1).min(bytes.len()));
+            Some(first)
+        } else {
+            None
+        };
+        // The state is written last: an output file changed after it was
+        // changed by something else (a compiler writing into the classes
+        // directory again), and its entry is woven again.
+        let written_at = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+        let parsed = State::parse(&bytes);
+        Some(StateFile {
+            path,
+            bytes,
+            first,
+            parsed,
+            written_at,
+        })
+    }
+
+    /// The state as read, with the previous jar opened for a weave into the
+    /// jar `output` if it is the one the state describes (its digest as
+    /// `stamped` recorded it, if its stamp is the same, else read and
+    /// hashed).
+    fn check(self, output: &Path, stamped: &Stamped) -> Result<ReadState, Option<String>> {
+        let jar = match &self.first {
+            Some(first) => Some(jar_as_left(first, output, stamped).map_err(Some)?),
+            None => None,
+        };
+        Ok(ReadState {
+            parsed: self.parsed,
+            bytes: self.bytes,
+            path: self.path,
+            written_at: self.written_at,
+            jar,
+        })
+    }
 }
 
 /// The previous weave into `dir`, if this one (of key `key`, whose weave as
@@ -1228,18 +1270,10 @@ pub fn write_beside(
     Ok(())
 }
 
-/// The state of a jar state file (`bytes`), and the jar `output` opened, if
-/// the jar is the one that state describes.
-fn jar_as_left<'a>(
-    bytes: &'a [u8],
-    output: &Path,
-    stamped: &Stamped,
-) -> Result<(&'a [u8], Archive), String> {
+/// The jar `output` opened, if it is the one a state file whose first line
+/// is `first` describes.
+fn jar_as_left(first: &[u8], output: &Path, stamped: &Stamped) -> Result<Archive, String> {
     let not_as_left = || format!("{} is not as major left it", output.display());
-    let (first, state) = match bytes.iter().position(|&b| b == b'\n') {
-        Some(n) => (&bytes[..n], &bytes[n + 1..]),
-        None => return Err(not_as_left()),
-    };
     // The jar's digest: as recorded with its stamp, if the stamp is the
     // same, else read and hashed.
     let sha = match stamped.output_digest(output) {
@@ -1249,8 +1283,7 @@ fn jar_as_left<'a>(
     if first != format!("output {sha}").as_bytes() {
         return Err(not_as_left());
     }
-    let archive = Archive::open(output).map_err(|e| format!("{}: {e}", output.display()))?;
-    Ok((state, archive))
+    Archive::open(output).map_err(|e| format!("{}: {e}", output.display()))
 }
 
 /// One input entry as a full weave saw it: its hash and what its weave looked
