@@ -565,7 +565,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                         Some(r) if r.reusing() => {
                             let mut decided: Vec<Option<Result<_, MajorError>>> = (start..end)
                                 .map(|i| match r.kept(&index, input, a, i, plan.compression) {
-                                    Ok(Some(k)) => Some(Ok(Err((k.record, k.class, k.extra)))),
+                                    Ok(Some(k)) => Some(Ok(Err((k.old, k.class, k.extra)))),
                                     Ok(None) => None,
                                     Err(e) => Some(Err(e)),
                                 })
@@ -585,18 +585,11 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                     for (index, r) in (start..end).zip(results) {
                         let (w, seen) = match r? {
                             Ok(woven) => woven,
-                            Err((record, class, extra)) => {
+                            Err((old, class, extra)) => {
                                 let e = &a.entries()[index];
                                 let name = e.class_name().unwrap_or(&e.name);
-                                crate::incremental::tally_stored(
-                                    &mut report,
-                                    &mut hits,
-                                    &mut errors,
-                                    name,
-                                    &record,
-                                );
                                 if let Some(rec) = recorder.as_mut() {
-                                    rec.keep(record);
+                                    rec.keep(old, name, &mut report, &mut hits, &mut errors);
                                 }
                                 let job = Written {
                                     input,

@@ -82,6 +82,11 @@ impl Writer {
         self.buf.push(b);
     }
 
+    /// Bytes already encoded (copied from a file read).
+    pub fn raw(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+
     /// A text.
     pub fn text(&mut self, s: &str) {
         self.num(s.len() as u64);
@@ -158,6 +163,11 @@ impl<'a> Reader<'a> {
 
     fn short(&self) -> Error {
         format!("truncated at byte {}", self.at)
+    }
+
+    /// Where the next field begins (an offset into the body).
+    pub fn at(&self) -> usize {
+        self.at
     }
 
     /// Whether every byte was read.

@@ -34,12 +34,15 @@
 mod binary;
 pub mod deps;
 mod jar_digest;
+mod next_state;
 pub mod print;
 pub mod stamps;
 pub mod state;
+mod view;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use major_archive::{Archive, ArchiveKind, Compression, OutputArchive, OutputKind, PreparedEntry};
@@ -54,9 +57,11 @@ use crate::report::MajorError;
 use crate::weave::{ClassOutcome, DeclareHit, Weaver};
 use crate::weave_run::{WeaveOptions, WeaveReport};
 use deps::{Deps, Level};
+use next_state::{next_state, Record};
 use print::Print;
 use stamps::{FileStamp, Known, Mark, StampFile};
-use state::{hex, ClassPrint, Dep, EntryRecord, State, StoredOutcome, STATE_FILE};
+use state::{hex, ClassPrint, Dep, EntryRecord, StoredOutcome, STATE_FILE};
+use view::StateView;
 
 /// The output directories this process checked, with
 /// [`major_archive::check_replace`] and no `--force`, moments before the
@@ -398,19 +403,13 @@ impl Stamped {
     }
 
     /// The names of the classes whose prints may differ from those the old
-    /// state (`old`, whose file is `state_bytes`) recorded: the old and new
-    /// names of the input classes changed, added or deleted. `None` when the
-    /// stamps cannot tell (no sound stamps of that state, the JDK image or a
-    /// class-path element changed or is a directory): every print is then
-    /// computed again.
-    fn changed_names(
-        &self,
-        index: &ClassIndex,
-        old: &State,
-        state_bytes: &[u8],
-    ) -> Option<FxHashSet<Arc<str>>> {
+    /// state `old` recorded: the old and new names of the input classes
+    /// changed, added or deleted. `None` when the stamps cannot tell (no
+    /// sound stamps of that state, the JDK image or a class-path element
+    /// changed or is a directory): every print is then computed again.
+    fn changed_names(&self, index: &ClassIndex, old: &StateView) -> Option<FxHashSet<Arc<str>>> {
         let recorded = self.old.as_ref()?;
-        let same_outside = recorded.state == binary::digest_of(state_bytes)
+        let same_outside = recorded.state == binary::digest_of(old.bytes())
             && self.image.is_some()
             && recorded.image == self.image
             && recorded.classpath == self.classpath
@@ -442,11 +441,12 @@ impl Stamped {
                 }
             }
         }
-        for e in &old.entries {
-            if present.contains(&(e.input, e.name.as_str())) {
+        for k in 0..old.len() as u32 {
+            let (input, name) = (old.input(k), old.name(k));
+            if present.contains(&(input, name)) {
                 continue;
             }
-            let r = recorded.inputs.get(e.input)?.1.get(&e.name)?;
+            let r = recorded.inputs.get(input)?.1.get(name)?;
             if let Some(c) = &r.known.class {
                 names.insert(c.clone());
             }
@@ -455,13 +455,20 @@ impl Stamped {
     }
 
     /// Records the stamps of this weave, whose state file is `state` and whose
-    /// input entries are `records`, for the next weave (best effort).
-    fn save(&self, index: &ClassIndex, state: &[u8], records: &[EntryRecord]) {
-        self.pending(index, state, records).save();
+    /// input entries are `records` (those kept of the state `old`), for the
+    /// next weave (best effort).
+    fn save(&self, index: &ClassIndex, state: &[u8], records: &[Record], old: Option<&StateView>) {
+        self.pending(index, state, records, old).save();
     }
 
     /// The stamps of this weave, to be saved once its output is in place.
-    fn pending(&self, index: &ClassIndex, state: &[u8], records: &[EntryRecord]) -> PendingStamps {
+    fn pending(
+        &self,
+        index: &ClassIndex,
+        state: &[u8],
+        records: &[Record],
+        old: Option<&StateView>,
+    ) -> PendingStamps {
         let Some(path) = &self.path else {
             return PendingStamps {
                 path: None,
@@ -471,7 +478,10 @@ impl Stamped {
         };
         let hashes: HashMap<(usize, &str), Print> = records
             .iter()
-            .map(|r| ((r.input, r.name.as_str()), r.hash))
+            .filter_map(|r| match r {
+                Record::Old(k) => old.map(|v| ((v.input(*k), v.name(*k)), v.hash(*k))),
+                Record::New(e) => Some(((e.input, e.name.as_str()), e.hash)),
+            })
             .collect();
         // Encoded from what this weave holds (borrowed): no map of the
         // entries is built for it.
@@ -736,8 +746,46 @@ pub fn tally_stored(
     e: &EntryRecord,
 ) {
     let Some(o) = &e.outcome else { return };
+    let extra = e.outputs.get(1).map(String::as_str);
+    tally_outcome(report, hits, errors, class, (e.input, extra), o);
+}
+
+/// [`tally_stored`] of record `k` of the previous state `old` (`scratch`:
+/// room to decode its outcome into).
+fn tally_old(
+    report: &mut WeaveReport,
+    hits: &mut [usize],
+    errors: &mut Vec<(String, DeclareHit)>,
+    class: &str,
+    (old, k): (&StateView, u32),
+    scratch: &mut StoredOutcome,
+) {
+    if !old.outcome_into(k, scratch) {
+        return;
+    }
+    let outputs = if report.keeps_class_records {
+        old.outputs(k)
+    } else {
+        Vec::new()
+    };
+    let extra = outputs.get(1).copied();
+    tally_outcome(report, hits, errors, class, (old.input(k), extra), scratch);
+}
+
+/// Adds what the state kept of a class's weave (`o`, of the entry of input
+/// `input` whose extra class went to the file `extra`) to the report.
+fn tally_outcome(
+    report: &mut WeaveReport,
+    hits: &mut [usize],
+    errors: &mut Vec<(String, DeclareHit)>,
+    class: &str,
+    (input, extra): (usize, Option<&str>),
+    o: &StoredOutcome,
+) {
     if report.keeps_class_records {
-        report.class_records.extend(class_record(class, e, o));
+        report
+            .class_records
+            .extend(class_record(class, input, extra, o));
     }
     report.classes += 1;
     report.woven += usize::from(o.woven);
@@ -769,7 +817,8 @@ pub fn tally_stored(
 /// one.
 fn class_record(
     class: &str,
-    e: &EntryRecord,
+    input: usize,
+    extra: Option<&str>,
     o: &StoredOutcome,
 ) -> Option<crate::report::ClassRecord> {
     let quiet = !o.woven
@@ -783,14 +832,11 @@ fn class_record(
     }
     Some(crate::report::ClassRecord {
         name: class.to_string(),
-        input: Some(e.input),
+        input: Some(input),
         release: None,
         woven: o.woven,
         // The class's file, then its extra class's.
-        extra_class: e
-            .outputs
-            .get(1)
-            .map(|f| f.trim_end_matches(".class").to_string()),
+        extra_class: extra.map(|f| f.trim_end_matches(".class").to_string()),
         shadows: o.advised.iter().copied().collect(),
         advice: o.hits.clone(),
         advice_kinds: o.kinds.iter().map(|&(a, k, n)| ((a, k), n)).collect(),
@@ -884,6 +930,7 @@ impl Session {
             why: None,
             reuse: None,
             stamped,
+            scratch: StoredOutcome::default(),
         };
         let p = match found {
             Ok(p) => p,
@@ -893,28 +940,16 @@ impl Session {
             }
         };
         if let Some(jar) = p.jar {
-            // Sized for the inputs' entries now (most are the old ones).
-            let mut by_name: Vec<HashMap<String, usize>> = recorder
-                .stamped
-                .inputs
-                .iter()
-                .map(|(a, _)| {
-                    HashMap::with_capacity_and_hasher(a.entries().len(), Default::default())
-                })
+            let old = p.old;
+            let by_name = (0..old.len() as u32)
+                .map(|k| ((old.input(k), name_hash(old.name(k))), k))
                 .collect();
-            let mut entries = Vec::with_capacity(p.old.entries.len());
-            for (i, e) in p.old.entries.into_iter().enumerate() {
-                if by_name.len() <= e.input {
-                    by_name.resize_with(e.input + 1, HashMap::default);
-                }
-                by_name[e.input].insert(e.name.clone(), i);
-                entries.push(std::sync::Mutex::new(Some(e)));
-            }
             recorder.reuse = Some(Box::new(Reuse {
                 by_name,
-                entries,
+                taken: (0..old.len()).map(|_| AtomicBool::new(false)).collect(),
+                old,
                 changed: p.changed,
-                now: p.now,
+                fresh: p.fresh,
                 jar,
                 summary: Summary::default(),
             }));
@@ -924,8 +959,7 @@ impl Session {
             dir,
             written_at: p.written_at,
             old: p.old,
-            old_bytes: p.bytes,
-            now: p.now,
+            fresh: p.fresh,
             changed: p.changed,
             global: recorder.global,
             key: recorder.key,
@@ -938,28 +972,59 @@ impl Session {
     }
 }
 
+/// A 64-bit hash of an entry's name, to find a previous state's record by
+/// (its name compared then: a collision finds none, and the entry is woven
+/// again).
+fn name_hash(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(name)
+}
+
+/// The record of the previous state `old` for the entry `name` of input
+/// `input`, found through `by_name` ([`name_hash`]).
+fn find_record(
+    old: &StateView,
+    by_name: &HashMap<(usize, u64), u32>,
+    input: usize,
+    name: &str,
+) -> Option<u32> {
+    let k = *by_name.get(&(input, name_hash(name)))?;
+    (old.name(k) == name).then_some(k)
+}
+
+/// Whether a class that record `k` of `old` looked up looks different now
+/// (`changed`: per row of its table, the levels that do).
+fn touched(old: &StateView, changed: &[u8], k: u32) -> bool {
+    if changed.is_empty() {
+        return false;
+    }
+    let mut any = false;
+    old.deps(k, |row, l| {
+        any |= changed[row as usize] & state::bit(l) != 0
+    });
+    any
+}
+
 /// What the previous weave into an output left, sound and of the same key.
 struct Previous {
-    /// The state (its class table moved to `now`), and its file's bytes (a
-    /// jar's: without the jar's digest).
-    old: State,
-    bytes: Vec<u8>,
+    /// The state (its file's bytes: a jar's without the jar's digest).
+    old: StateView,
     /// When the state file was written.
     written_at: std::time::SystemTime,
     /// The previous jar, for a weave into a jar.
     jar: Option<Archive>,
-    /// What each class of the old table is now.
-    now: BTreeMap<String, ClassPrint>,
-    /// The (class, level) pairs of the old table that look different now.
-    changed: FxHashSet<(Dep, Level)>,
+    /// The prints of the classes of the old table computed again (those the
+    /// stamps could not vouch for).
+    fresh: BTreeMap<String, ClassPrint>,
+    /// Per row of the old table, the levels that look different now (empty:
+    /// none does).
+    changed: Vec<u8>,
 }
 
 /// A state file read and parsed, not yet checked against this weave.
 struct ReadState {
     /// The state, or what is wrong with its bytes.
-    parsed: Result<State, String>,
-    /// Its file's bytes (a jar's: without the jar's digest).
-    bytes: Vec<u8>,
+    parsed: Result<StateView, String>,
     /// The file.
     path: PathBuf,
     /// When it was written.
@@ -969,23 +1034,22 @@ struct ReadState {
     jar: Option<Archive>,
 }
 
-/// The state file the previous weave into an output left, read and parsed
+/// The state file the previous weave into an output left, read and checked
 /// (what needs neither the aspects, nor the index, nor the stamps).
 pub struct StateFile {
     /// The file.
     path: PathBuf,
-    /// Its bytes (a jar's: without its first line, the jar's digest).
-    bytes: Vec<u8>,
     /// A jar's first line.
     first: Option<Vec<u8>>,
-    /// The state, or what is wrong with its bytes.
-    parsed: Result<State, String>,
+    /// The state (a jar's: without its first line, the jar's digest), or
+    /// what is wrong with its bytes.
+    parsed: Result<StateView, String>,
     /// When it was written.
     written_at: std::time::SystemTime,
 }
 
 impl StateFile {
-    /// Reads and parses the state the previous weave into `output` (a
+    /// Reads and checks the state the previous weave into `output` (a
     /// directory, or a jar: the state is then beside it) left; `None`: no
     /// state to read.
     pub fn read(output: &Path) -> Option<StateFile> {
@@ -1017,12 +1081,10 @@ impl StateFile {
         // changed by something else (a compiler writing into the classes
         // directory again), and its entry is woven again.
         let written_at = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
-        let parsed = State::parse(&bytes);
         Some(StateFile {
             path,
-            bytes,
             first,
-            parsed,
+            parsed: StateView::read(bytes),
             written_at,
         })
     }
@@ -1038,7 +1100,6 @@ impl StateFile {
         };
         Ok(ReadState {
             parsed: self.parsed,
-            bytes: self.bytes,
             path: self.path,
             written_at: self.written_at,
             jar,
@@ -1047,8 +1108,8 @@ impl StateFile {
 }
 
 /// The previous weave into `dir`, if this one (of key `key`, whose weave as
-/// a whole looked up `global`) can build on it; else why not (`None`: no
-/// state, nothing to say).
+/// a whole looked up `global`, with `advice` advice) can build on it; else
+/// why not (`None`: no state, nothing to say).
 fn previous(
     dir: &Path,
     key: &str,
@@ -1060,15 +1121,16 @@ fn previous(
 ) -> Result<Previous, Option<String>> {
     let ReadState {
         parsed,
-        bytes,
         path,
         written_at,
         jar,
     } = read?;
-    let old = parsed
-        .and_then(|s| check_outcomes(s, advice))
-        .map_err(|why| Some(format!("{} is damaged ({why})", path.display())))?;
-    if old.key != key {
+    let damaged = |why: String| Some(format!("{} is damaged ({why})", path.display()));
+    let old = parsed.map_err(damaged)?;
+    if old.max_advice().is_some_and(|a| a >= advice) {
+        return Err(damaged("an advice number out of range".into()));
+    }
+    if old.key() != key {
         return Err(Some("the aspects, the options or major changed".into()));
     }
     // (A jar's bytes were checked against its state above; a directory
@@ -1079,113 +1141,57 @@ fn previous(
     }
     // What every class looked up was, and is now: computed again for the
     // classes the stamps cannot vouch for.
-    let again = stamped.changed_names(index, &old, &bytes);
+    let again = stamped.changed_names(index, &old);
     let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
-    for (name, p) in &old.table {
-        if again.as_ref().is_none_or(|a| a.contains(name.as_str())) {
-            wanted.insert(name.clone(), p.levels.keys().copied().collect());
+    let mut was: BTreeMap<String, ClassPrint> = BTreeMap::new();
+    let mut rows: HashMap<&str, u32> = HashMap::default();
+    let mut consider = |r: u32| {
+        let p = old.row_print(r);
+        let name = old.row_name(r);
+        wanted.insert(name.to_string(), p.levels.keys().copied().collect());
+        was.insert(name.to_string(), p);
+        rows.insert(name, r);
+    };
+    match &again {
+        Some(names) => {
+            for n in names {
+                if let Some(r) = old.find(n) {
+                    consider(r);
+                }
+            }
+        }
+        None => (0..old.rows() as u32).for_each(consider),
+    }
+    let fresh = prints(index, &wanted, &was, false);
+    let mut changed = Vec::new();
+    for (name, now) in &fresh {
+        let bits = was[name]
+            .levels
+            .iter()
+            .filter(|(l, fp)| now.levels.get(l) != Some(fp))
+            .fold(0, |b, (l, _)| b | state::bit(*l));
+        if bits != 0 {
+            changed.resize(old.rows(), 0);
+            changed[rows[name.as_str()] as usize] |= bits;
         }
     }
-    let fresh = prints(index, &wanted, &old.table, false);
-    let changed: FxHashSet<(Dep, Level)> = fresh
-        .iter()
-        .flat_map(|(name, now)| {
-            old.table[name]
-                .levels
-                .iter()
-                .filter(move |(l, fp)| now.levels.get(l) != Some(fp))
-                .map(move |(l, _)| (Dep::from(name.as_str()), *l))
-        })
-        .collect();
-    // (The old table is not needed again: moved, not copied.)
-    let mut old = old;
-    let mut now = std::mem::take(&mut old.table);
-    now.extend(fresh);
-    if global != old.global || global.iter().any(|d| changed.contains(d)) {
+    let global_changed = !changed.is_empty()
+        && global.iter().any(|(n, l)| {
+            old.find(n)
+                .is_some_and(|r| changed[r as usize] & state::bit(*l) != 0)
+        });
+    if global_changed || old.global() != global {
         return Err(Some(
             "a class the aspects name, or their own classes look up, changed".into(),
         ));
     }
     Ok(Previous {
         old,
-        bytes,
         written_at,
         jar,
-        now,
+        fresh,
         changed,
     })
-}
-
-/// Checks what a state's outcomes hold against this weave (`advice` advice).
-fn check_outcomes(s: State, advice: usize) -> Result<State, String> {
-    for e in &s.entries {
-        if let Some(o) = &e.outcome {
-            if o.hits.iter().any(|(a, _)| *a >= advice)
-                || o.kinds.iter().any(|(a, _, _)| *a >= advice)
-            {
-                return Err(format!("{}: an advice number out of range", e.name));
-            }
-        }
-    }
-    Ok(s)
-}
-
-/// The new state of a weave, entry by entry. `known`: what classes of the
-/// old table are now (their prints are moved into the new table, those of
-/// other classes computed).
-fn new_state(
-    index: &ClassIndex,
-    key: String,
-    global: Vec<(Dep, Level)>,
-    entries: Vec<EntryRecord>,
-    added: Vec<String>,
-    mut known: BTreeMap<String, ClassPrint>,
-) -> State {
-    // The levels asked of each class, as bits (most records share their
-    // names' allocations: keyed by the name's address first).
-    const LEVELS: [Level; 3] = [Level::Presence, Level::Header, Level::Details];
-    let bit = |l: Level| 1u8 << LEVELS.iter().position(|&x| x == l).unwrap_or(0);
-    let mut by_address: HashMap<*const u8, (&str, u8)> = HashMap::default();
-    for (n, l) in global.iter().chain(entries.iter().flat_map(|e| &e.deps)) {
-        by_address.entry(n.as_ptr()).or_insert((n, 0)).1 |= bit(*l);
-    }
-    let mut levels: HashMap<&str, u8> = HashMap::default();
-    for (n, bits) in by_address.into_values() {
-        *levels.entry(n).or_default() |= bits;
-    }
-    // A class `known` holds keeps its prints (moved, not copied: the same
-    // as `prints` would give, which takes them from there), the levels no
-    // longer asked dropped; the others are computed.
-    let mut table: Vec<(String, ClassPrint)> = Vec::with_capacity(levels.len());
-    let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
-    for (n, bits) in levels {
-        let set: BTreeSet<Level> = LEVELS.into_iter().filter(|&l| bits & bit(l) != 0).collect();
-        match known.remove_entry(n) {
-            Some((name, mut p)) if set.iter().all(|l| p.levels.contains_key(l)) => {
-                p.levels.retain(|l, _| set.contains(l));
-                table.push((name, p));
-            }
-            _ => {
-                wanted.insert(n.to_string(), set);
-            }
-        }
-    }
-    // (Put back what a class asked at a new level needs: its old prints.)
-    let mut rest = BTreeMap::new();
-    for name in wanted.keys() {
-        if let Some(p) = known.remove(name) {
-            rest.insert(name.clone(), p);
-        }
-    }
-    table.extend(prints(index, &wanted, &rest, true));
-    table.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    State {
-        key,
-        table: table.into_iter().collect(),
-        global,
-        entries,
-        added,
-    }
 }
 
 /// A full weave's state, built entry by entry as the weave goes; into a jar
@@ -1193,10 +1199,12 @@ fn new_state(
 pub struct Recorder {
     key: String,
     global: Vec<(Dep, Level)>,
-    entries: Vec<EntryRecord>,
+    entries: Vec<Record>,
     why: Option<String>,
     reuse: Option<Box<Reuse>>,
     stamped: Stamped,
+    /// Room to decode a kept record's outcome into.
+    scratch: StoredOutcome,
 }
 
 /// A weave into a jar whose previous weave left a sound state: the jar is
@@ -1205,25 +1213,28 @@ pub struct Recorder {
 /// class) are read from the previous jar, and its report from the state. So
 /// the output is what a full weave writes, by construction.
 pub struct Reuse {
-    /// Per input: entry name → index in `entries`.
-    by_name: Vec<HashMap<String, usize>>,
-    /// The previous weave's entries, each taken (not copied) by the one
-    /// call of [`Recorder::kept`] for its entry that keeps it.
-    entries: Vec<std::sync::Mutex<Option<EntryRecord>>>,
-    /// The (class, level) pairs of the old table that look different now.
-    changed: FxHashSet<(Dep, Level)>,
-    /// What each class of the old table is now.
-    now: BTreeMap<String, ClassPrint>,
+    /// (input, [`name_hash`] of the entry's name) → its record in `old`.
+    by_name: HashMap<(usize, u64), u32>,
+    /// Which records of `old` a [`Recorder::kept`] entry took (each at most
+    /// once: an input may hold two entries of one name).
+    taken: Vec<AtomicBool>,
+    /// The previous weave's state.
+    old: StateView,
+    /// Per row of the old table, the levels that look different now.
+    changed: Vec<u8>,
+    /// The prints of the classes of the old table computed again.
+    fresh: BTreeMap<String, ClassPrint>,
     /// The previous output jar (still in place until this weave's replaces it).
     jar: Archive,
     summary: Summary,
 }
 
-/// An input entry that needs no weave: its record, and the bytes its woven
-/// class and extra class (name, bytes) had in the previous output.
+/// An input entry that needs no weave: its record in the previous state, and
+/// the bytes its woven class and extra class (name, bytes) had in the
+/// previous output.
 pub struct Kept {
-    /// The entry's record, as the new state keeps it.
-    pub record: EntryRecord,
+    /// The entry's record in the previous state ([`Recorder::keep`]).
+    pub old: u32,
     /// The woven class, if the weave changed it.
     pub class: Option<PreparedEntry>,
     /// The extra class beside it.
@@ -1327,22 +1338,14 @@ impl Recorder {
         let Some(reuse) = self.reuse.as_deref() else {
             return Ok(None);
         };
+        let old = &reuse.old;
         let e = &a.entries()[i];
-        let Some(&k) = reuse
-            .by_name
-            .get(input)
-            .and_then(|m| m.get(e.name.as_str()))
-        else {
+        let Some(k) = find_record(old, &reuse.by_name, input, &e.name) else {
             return Ok(None);
         };
-        // Only this call asks for entry `k` (each input entry is asked
-        // about once): the lock is never contended.
-        let mut slot = reuse.entries[k].lock().unwrap_or_else(|p| p.into_inner());
-        let Some(r) = slot.as_ref() else {
-            return Ok(None);
-        };
-        if (!reuse.changed.is_empty() && r.deps.iter().any(|d| reuse.changed.contains(d)))
-            || !self.stamped.same_hash(index, input, a, i, &r.hash)?
+        if reuse.taken[k as usize].load(Ordering::Relaxed)
+            || touched(old, &reuse.changed, k)
+            || !self.stamped.same_hash(index, input, a, i, &old.hash(k))?
         {
             return Ok(None);
         }
@@ -1371,23 +1374,26 @@ impl Recorder {
         // A woven class's files: the class under the entry's name, then its
         // extra class (none when an aspect class replaces it).
         let (mut class, mut extra) = (None, None);
-        if r.outcome.as_ref().is_some_and(|o| o.woven) && r.outputs.first() == Some(&e.name) {
-            let Some(c) = prepared(&e.name, true)? else {
-                return Ok(None);
-            };
-            class = Some(c);
-            if let Some(x) = r.outputs.get(1) {
-                let Some(x) = prepared(x, false)? else {
+        if old.woven(k) == Some(true) {
+            let outputs = old.outputs(k);
+            if outputs.first() == Some(&e.name.as_str()) {
+                let Some(c) = prepared(&e.name, true)? else {
                     return Ok(None);
                 };
-                extra = Some(x);
+                class = Some(c);
+                if let Some(x) = outputs.get(1) {
+                    let Some(x) = prepared(x, false)? else {
+                        return Ok(None);
+                    };
+                    extra = Some(x);
+                }
             }
         }
-        let Some(record) = slot.take() else {
+        if reuse.taken[k as usize].swap(true, Ordering::Relaxed) {
             return Ok(None);
-        };
+        }
         Ok(Some(Kept {
-            record,
+            old: k,
             class,
             extra,
         }))
@@ -1399,9 +1405,27 @@ impl Recorder {
         self.reuse.is_some()
     }
 
-    /// Records an entry [`kept`](Self::kept) from the previous weave.
-    pub fn keep(&mut self, record: EntryRecord) {
-        self.entries.push(record);
+    /// Records an entry [`kept`](Self::kept) from the previous weave (its
+    /// record `old` there), and adds its class's outcome to the report.
+    pub fn keep(
+        &mut self,
+        old: u32,
+        class: &str,
+        report: &mut WeaveReport,
+        hits: &mut [usize],
+        errors: &mut Vec<(String, DeclareHit)>,
+    ) {
+        if let Some(r) = self.reuse.as_deref() {
+            tally_old(
+                report,
+                hits,
+                errors,
+                class,
+                (&r.old, old),
+                &mut self.scratch,
+            );
+            self.entries.push(Record::Old(old));
+        }
     }
 
     /// Records entry `i` of `a` (input `input`): `outcome` and whether the
@@ -1421,14 +1445,14 @@ impl Recorder {
                 None => r.summary.recopied += 1,
             }
         }
-        self.entries.push(EntryRecord {
+        self.entries.push(Record::New(EntryRecord {
             name: a.entries()[i].name.clone(),
             input,
             hash: seen.hash,
             outputs,
             deps: sorted(seen.deps),
             outcome: outcome.map(|(o, woven)| Box::new(stored_outcome(o, woven))),
-        });
+        }));
     }
 
     /// The state file of the weave, whose added files are `added`; and the
@@ -1438,44 +1462,66 @@ impl Recorder {
         index: &ClassIndex,
         added: Vec<String>,
     ) -> (Vec<u8>, Summary, PendingStamps) {
-        let classes = self.entries.iter().filter(|e| e.outcome.is_some()).count();
-        let hashed = self
-            .stamped
-            .hashed
-            .load(std::sync::atomic::Ordering::Relaxed);
-        let mut now = BTreeMap::new();
-        let summary = match self.reuse {
+        let Recorder {
+            key,
+            global,
+            entries,
+            why,
+            reuse,
+            stamped,
+            scratch: _,
+        } = self;
+        let hashed = stamped.hashed.load(Ordering::Relaxed);
+        let is_class = |old: Option<&StateView>, e: &Record| match e {
+            Record::Old(k) => old.is_some_and(|v| v.woven(*k).is_some()),
+            Record::New(e) => e.outcome.is_some(),
+        };
+        let (old, fresh, summary) = match reuse {
             Some(r) => {
-                now = r.now;
-                let now: FxHashSet<(usize, &str)> = self
-                    .entries
+                let Reuse {
+                    taken,
+                    old,
+                    fresh,
+                    summary,
+                    ..
+                } = *r;
+                // The old entries neither kept nor woven again.
+                let now: FxHashSet<(usize, &str)> = entries
                     .iter()
-                    .map(|e| (e.input, e.name.as_str()))
+                    .filter_map(|e| match e {
+                        Record::New(e) => Some((e.input, e.name.as_str())),
+                        Record::Old(_) => None,
+                    })
                     .collect();
-                Summary {
+                let removed = (0..old.len() as u32)
+                    .filter(|&k| {
+                        !taken[k as usize].load(Ordering::Relaxed)
+                            && !now.contains(&(old.input(k), old.name(k)))
+                    })
+                    .count();
+                let classes = entries.iter().filter(|e| is_class(Some(&old), e)).count();
+                let summary = Summary {
                     classes,
                     hashed,
-                    removed: r
-                        .by_name
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(k, m)| m.keys().map(move |n| (k, n.as_str())))
-                        .filter(|e| !now.contains(e))
-                        .count(),
-                    ..r.summary
-                }
+                    removed,
+                    ..summary
+                };
+                (Some(old), fresh, summary)
             }
-            None => Summary {
-                hashed,
-                rewoven: classes,
-                classes,
-                full: Some(self.why.unwrap_or_else(|| NO_STATE.into())),
-                ..Summary::default()
-            },
+            None => {
+                let classes = entries.iter().filter(|e| is_class(None, e)).count();
+                let summary = Summary {
+                    hashed,
+                    rewoven: classes,
+                    classes,
+                    full: Some(why.unwrap_or_else(|| NO_STATE.into())),
+                    ..Summary::default()
+                };
+                (None, BTreeMap::new(), summary)
+            }
         };
-        let state = new_state(index, self.key, self.global, self.entries, added, now);
-        let bytes = state.to_bytes();
-        let pending = self.stamped.pending(index, &bytes, &state.entries);
+        let bytes = next_state(index, &key, &global, &entries, &added, old.as_ref(), fresh);
+        let pending = stamped.pending(index, &bytes, &entries, old.as_ref());
         (bytes, summary, pending)
     }
 }
@@ -1490,18 +1536,16 @@ pub struct Update {
     dir: PathBuf,
     /// When the old state was written (after every output file).
     written_at: std::time::SystemTime,
-    /// The old state, without its class table (in `now`).
-    old: State,
-    /// The old state's file.
-    old_bytes: Vec<u8>,
+    /// The old state.
+    old: StateView,
     stamped: Stamped,
-    /// What each class of the old table is now.
-    now: BTreeMap<String, ClassPrint>,
-    /// The (class, level) pairs of the old table that look different now.
-    changed: FxHashSet<(Dep, Level)>,
+    /// The prints of the classes of the old table computed again.
+    fresh: BTreeMap<String, ClassPrint>,
+    /// Per row of the old table, the levels that look different now.
+    changed: Vec<u8>,
     global: Vec<(Dep, Level)>,
     key: String,
-    records: Vec<EntryRecord>,
+    records: Vec<Record>,
     writes: Vec<Write>,
     notes: Vec<String>,
     summary: Summary,
@@ -1535,26 +1579,17 @@ impl Update {
         hits: &mut [usize],
         errors: &mut Vec<(String, DeclareHit)>,
     ) -> Result<(), MajorError> {
-        // The old entries by name: their indices, so that a kept record can
-        // be moved out of the old state below rather than copied.
-        let old: HashMap<&str, usize> = self
-            .old
-            .entries
-            .iter()
-            .enumerate()
-            .map(|(k, e)| (e.name.as_str(), k))
-            .collect();
+        // The old entries by name.
+        let view = &self.old;
+        let old: HashMap<&str, u32> = (0..view.len() as u32).map(|k| (view.name(k), k)).collect();
         // Every file the old entries left, statted a directory at a time:
         // whether each is still as major left it, a file last modified no
         // later than the state (written after every output). A file
         // rewritten since, e.g. by a compiler writing into the classes
         // directory again, is not; one restored with its old time is taken
         // as it is.
-        let out_names: Vec<&str> = self
-            .old
-            .entries
-            .iter()
-            .flat_map(|e| e.outputs.iter().map(String::as_str))
+        let out_names: Vec<&str> = (0..view.len() as u32)
+            .flat_map(|k| view.outputs(k))
             .collect();
         let left: HashMap<&str, bool> = out_names
             .iter()
@@ -1568,7 +1603,7 @@ impl Update {
             .collect();
         let n = input.entries().len();
         // Which entries can stay as they are (with the hash of each).
-        type Told = Result<(Option<usize>, Print), MajorError>;
+        type Told = Result<(Option<u32>, Print), MajorError>;
         let told: Vec<Told> = (0..n)
             .into_par_iter()
             .map(|i| {
@@ -1577,18 +1612,14 @@ impl Update {
                 let Some(&k) = old.get(e.name.as_str()) else {
                     return Ok((None, hash));
                 };
-                let r = &self.old.entries[k];
-                let same = r.hash == hash
-                    && (self.changed.is_empty()
-                        || r.deps.iter().all(|d| !self.changed.contains(d)))
-                    && r.outputs
-                        .iter()
-                        .all(|f| left.get(f.as_str()) == Some(&true));
+                let same = view.hash(k) == hash
+                    && !touched(view, &self.changed, k)
+                    && view.outputs(k).iter().all(|f| left.get(f) == Some(&true));
                 Ok((same.then_some(k), hash))
             })
             .collect();
         drop((old, left));
-        let (kept, hashes): (Vec<Option<usize>>, Vec<Print>) = told
+        let (kept, hashes): (Vec<Option<u32>>, Vec<Print>) = told
             .into_iter()
             .collect::<Result<Vec<_>, _>>()?
             .into_iter()
@@ -1604,6 +1635,7 @@ impl Update {
         let redo: Vec<usize> = (0..n).filter(|&i| kept[i].is_none()).collect();
         let mut redone = redo.iter().copied().zip(redone).peekable();
         let mut records = Vec::with_capacity(n);
+        let mut scratch = StoredOutcome::default();
         for (i, k) in kept.iter().enumerate() {
             let e = &input.entries()[i];
             if e.class_name().is_some_and(|n| replaced.contains(n)) {
@@ -1618,18 +1650,9 @@ impl Update {
             }
             match k {
                 Some(k) => {
-                    let r = &mut self.old.entries[*k];
-                    tally_stored(report, hits, errors, e.class_name().unwrap_or(&e.name), r);
-                    // Moved, but for its outputs, which `commit` reads
-                    // from the old state still (the files it had).
-                    records.push(EntryRecord {
-                        name: std::mem::take(&mut r.name),
-                        input: r.input,
-                        hash: std::mem::take(&mut r.hash),
-                        outputs: r.outputs.clone(),
-                        deps: std::mem::take(&mut r.deps),
-                        outcome: r.outcome.take(),
-                    });
+                    let class = e.class_name().unwrap_or(&e.name);
+                    tally_old(report, hits, errors, class, (&self.old, *k), &mut scratch);
+                    records.push(Record::Old(*k));
                 }
                 None => {
                     let (j, r) = redone.next().expect("one result per entry re-done");
@@ -1649,7 +1672,7 @@ impl Update {
                         None => self.summary.recopied += 1,
                     }
                     self.writes.extend(r.writes);
-                    records.push(r.record);
+                    records.push(Record::New(r.record));
                 }
             }
         }
@@ -1674,11 +1697,18 @@ impl Update {
         };
         // Every file the output will hold, each from one source only.
         let mut files: BTreeSet<String> = BTreeSet::new();
+        let old = &self.old;
+        let outputs = |r: &Record| -> Vec<String> {
+            match r {
+                Record::Old(k) => old.outputs(*k).into_iter().map(str::to_string).collect(),
+                Record::New(e) => e.outputs.clone(),
+            }
+        };
         for name in self
             .records
             .iter()
-            .flat_map(|r| &r.outputs)
-            .chain(added.iter().map(|(n, _)| n))
+            .flat_map(outputs)
+            .chain(added.iter().map(|(n, _)| n.clone()))
         {
             if !files.insert(name.clone()) {
                 return Err(MajorError::Usage(format!(
@@ -1687,12 +1717,10 @@ impl Update {
                 )));
             }
         }
-        let old_files: BTreeSet<String> = self
-            .old
-            .entries
-            .iter()
-            .flat_map(|e| e.outputs.iter().cloned())
-            .chain(self.old.added.iter().cloned())
+        let old_files: BTreeSet<String> = (0..old.len() as u32)
+            .flat_map(|k| old.outputs(k))
+            .chain(old.added())
+            .map(str::to_string)
             .collect();
         let write = |name: &str, bytes: &[u8], mode: Option<u32>| -> Result<(), MajorError> {
             let path = self.dir.join(name);
@@ -1712,13 +1740,16 @@ impl Update {
                 std::fs::read(self.dir.join(name)).ok().as_deref() != Some(bytes.as_slice())
             })
             .collect();
-        let state = new_state(
+        let added_names: Vec<String> = added.iter().map(|(n, _)| n.clone()).collect();
+        let fresh = std::mem::take(&mut self.fresh);
+        let bytes = next_state(
             index,
-            self.key,
-            self.global,
-            self.records,
-            added.iter().map(|(n, _)| n.clone()).collect(),
-            std::mem::take(&mut self.now),
+            &self.key,
+            &self.global,
+            &self.records,
+            &added_names,
+            Some(&self.old),
+            fresh,
         );
         let gone: Vec<&String> = old_files.difference(&files).collect();
         report.notes.append(&mut self.notes);
@@ -1727,16 +1758,17 @@ impl Update {
             .hashed
             .load(std::sync::atomic::Ordering::Relaxed);
         // The encoding is canonical: the same bytes, the same state.
-        let bytes = state.to_bytes();
         if self.writes.is_empty()
             && added_writes.is_empty()
             && gone.is_empty()
-            && bytes == self.old_bytes
+            && bytes == self.old.bytes()
         {
             // Nothing changed: the output and its state stay as they are,
             // and so do the stamps if every input was told by its stamp.
             if !self.stamped.all_known() {
-                self.stamped.save(index, &self.old_bytes, &state.entries);
+                let old = Some(&self.old);
+                self.stamped
+                    .save(index, self.old.bytes(), &self.records, old);
             }
             return Ok(self.summary);
         }
@@ -1788,7 +1820,8 @@ impl Update {
             listed(&BTreeSet::new())?;
         }
         write(STATE_FILE, &bytes, None)?;
-        self.stamped.save(index, &bytes, &state.entries);
+        self.stamped
+            .save(index, &bytes, &self.records, Some(&self.old));
         Ok(self.summary)
     }
 }

@@ -34,7 +34,7 @@
 
 use std::collections::BTreeMap;
 
-use super::binary::{self, Reader, Writer};
+use super::binary::{Reader, Writer};
 use super::deps::Level;
 use super::print::Print;
 use crate::weave::DeclareHit;
@@ -142,97 +142,224 @@ fn level_of(c: u64) -> Option<Level> {
 }
 
 /// Level bits of a class in the table, as a parse checks refs against them.
-fn bit(l: Level) -> u8 {
+pub(super) fn bit(l: Level) -> u8 {
     1 << code(l)
 }
 
+/// Writes a row of the class table: a class's name and prints.
+pub(super) fn write_row(w: &mut Writer, name: &str, p: &ClassPrint) {
+    w.text(name);
+    w.print(&p.bytes);
+    w.num(p.levels.len() as u64);
+    for (l, fp) in &p.levels {
+        w.num(code(*l));
+        w.print(fp);
+    }
+}
+
+/// Writes `n` refs, given as (index in the table, level) in the table's
+/// order: each index as the difference from the one before (mostly one
+/// byte; zig-zag, so that any order can be stored).
+pub(super) fn write_refs(w: &mut Writer, n: usize, refs: impl Iterator<Item = (u32, Level)>) {
+    w.num(n as u64);
+    let mut last: i64 = 0;
+    for (i, l) in refs {
+        let i = i64::from(i);
+        let d = i - last;
+        w.num((((d << 1) ^ (d >> 63)) as u64) * 4 + code(l));
+        last = i;
+    }
+}
+
+/// Reads the refs [`write_refs`] wrote, checking each against the levels
+/// the table holds (`bits`, per row: [`bit`]s).
+pub(super) fn read_refs(
+    r: &mut Reader,
+    bits: &[u8],
+    mut each: impl FnMut(u32, Level),
+) -> Result<(), String> {
+    let n = r.count(r.left())?;
+    let mut last: i64 = 0;
+    for _ in 0..n {
+        let x = r.num()?;
+        let level = level_of(x % 4).ok_or("a ref of unknown level")?;
+        let z = x / 4;
+        let d = (z >> 1) as i64 ^ -((z & 1) as i64);
+        last = last.checked_add(d).ok_or("a ref out of the table")?;
+        let i = u32::try_from(last).map_err(|_| "a ref out of the table")?;
+        let b = bits.get(i as usize).ok_or("a ref out of the table")?;
+        if b & bit(level) == 0 {
+            return Err("a ref to a level the table lacks".into());
+        }
+        each(i, level);
+    }
+    Ok(())
+}
+
+/// Writes an entry record, its refs written by `refs`.
+pub(super) fn write_entry(
+    w: &mut Writer,
+    e: &EntryRecord,
+    refs: impl FnOnce(&mut Writer, &[(Dep, Level)]),
+) {
+    w.text(&e.name);
+    w.num(e.input as u64);
+    w.print(&e.hash);
+    w.num(e.outputs.len() as u64);
+    for o in &e.outputs {
+        // Most entries' one output is the entry itself.
+        w.text(if *o == e.name { "" } else { o });
+    }
+    refs(w, &e.deps);
+    let Some(o) = &e.outcome else {
+        w.byte(0);
+        return;
+    };
+    w.byte(1);
+    w.byte(u8::from(o.woven));
+    w.num(o.empty_finalizers as u64);
+    w.num(o.intrinsics as u64);
+    w.num(o.advised.len() as u64);
+    for (k, n) in &o.advised {
+        w.num(kind_code(k));
+        w.num(*n as u64);
+    }
+    w.num(o.hits.len() as u64);
+    for (a, n) in &o.hits {
+        w.num(*a as u64);
+        w.num(*n as u64);
+    }
+    w.num(o.kinds.len() as u64);
+    for (a, k, n) in &o.kinds {
+        w.num(*a as u64);
+        w.num(kind_code(k));
+        w.num(*n as u64);
+    }
+    w.num(o.declares.len() as u64);
+    for d in &o.declares {
+        w.byte(u8::from(d.is_error));
+        w.text(&d.message);
+        w.text(&d.location);
+        w.text(&d.method);
+        w.num(d.line.map_or(0, |l| u64::from(l) + 1));
+    }
+    for list in [&o.skipped, &o.notes] {
+        w.num(list.len() as u64);
+        for s in list {
+            w.text(s);
+        }
+    }
+}
+
+/// Reads an entry's outcome into `o` (its lists emptied first, their room
+/// kept); false when the entry has none. `name`: the entry's, for errors.
+pub(super) fn read_outcome_into(
+    r: &mut Reader,
+    name: &str,
+    o: &mut StoredOutcome,
+) -> Result<bool, String> {
+    let flag = |r: &mut Reader| match r.byte()? {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(format!("{name}: a flag neither 0 nor 1")),
+    };
+    let num = |r: &mut Reader| -> Result<usize, String> {
+        usize::try_from(r.num()?).map_err(|_| "a number out of range".to_string())
+    };
+    // A join-point kind, one of those a report counts.
+    let kind = |r: &mut Reader| -> Result<&'static str, String> {
+        let k = r.num()?;
+        super::kind_of_code(k).ok_or_else(|| format!("an unknown join-point kind {k}"))
+    };
+    match r.byte()? {
+        0 => return Ok(false),
+        1 => {}
+        _ => return Err(format!("{name}: an outcome flag neither 0 nor 1")),
+    }
+    o.woven = flag(r)?;
+    o.empty_finalizers = num(r)?;
+    o.intrinsics = num(r)?;
+    o.advised.clear();
+    for _ in 0..r.count(r.left())? {
+        o.advised.push((kind(r)?, num(r)?));
+    }
+    o.hits.clear();
+    for _ in 0..r.count(r.left())? {
+        o.hits.push((num(r)?, num(r)?));
+    }
+    o.kinds.clear();
+    for _ in 0..r.count(r.left())? {
+        o.kinds.push((num(r)?, kind(r)?, num(r)?));
+    }
+    o.declares.clear();
+    for _ in 0..r.count(r.left())? {
+        let is_error = flag(r)?;
+        o.declares.push(DeclareHit {
+            is_error,
+            message: r.text()?,
+            location: r.text()?,
+            method: r.text()?,
+            line: match r.num()? {
+                0 => None,
+                l => Some(u32::try_from(l - 1).map_err(|_| "a line out of range")?),
+            },
+        });
+    }
+    o.skipped.clear();
+    for _ in 0..r.count(r.left())? {
+        o.skipped.push(r.text()?);
+    }
+    o.notes.clear();
+    for _ in 0..r.count(r.left())? {
+        o.notes.push(r.text()?);
+    }
+    Ok(true)
+}
+
+/// Reads a row of the class table: its name, its bytes print, and each
+/// level it holds with its print (`level` called for each).
+pub(super) fn read_row<'a>(
+    r: &mut Reader<'a>,
+    mut level: impl FnMut(Level, Print),
+) -> Result<(&'a str, Print), String> {
+    let name = r.str()?;
+    let bytes = r.print()?;
+    for _ in 0..r.count(3)? {
+        let l = level_of(r.num()?).ok_or("a level of unknown code")?;
+        level(l, r.print()?);
+    }
+    Ok((name, bytes))
+}
+
+/// The first line of a state file.
+pub(super) fn header() -> &'static str {
+    HEADER
+}
+
+#[cfg(test)]
 impl State {
-    /// The file's bytes.
+    /// The file's bytes: the reference encoding the tests hold the state's
+    /// real writer ([`super::next_state`]) to.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let index: rustc_hash::FxHashMap<&str, u64> = self
+        let index: rustc_hash::FxHashMap<&str, u32> = self
             .table
             .keys()
             .enumerate()
-            .map(|(i, n)| (n.as_str(), i as u64))
+            .map(|(i, n)| (n.as_str(), i as u32))
             .collect();
-        // Sorted by name as the table is: each index is stored as the
-        // difference from the one before (mostly one byte; zig-zag, so that
-        // any order can be stored).
         let refs = |w: &mut Writer, deps: &[(Dep, Level)]| {
-            w.num(deps.len() as u64);
-            let mut last: i64 = 0;
-            for (n, l) in deps {
-                let i = index[&**n] as i64;
-                let d = i - last;
-                w.num((((d << 1) ^ (d >> 63)) as u64) * 4 + code(*l));
-                last = i;
-            }
+            write_refs(w, deps.len(), deps.iter().map(|(n, l)| (index[&**n], *l)));
         };
-        // Room for the whole file at once (about 150 bytes per class and per
-        // entry on guava): growing it would copy it into fresh pages, each a
-        // page fault; room left untouched costs none.
-        let mut w = Writer::new(HEADER, 256 * (self.table.len() + self.entries.len()) + 4096);
+        let mut w = Writer::new(HEADER, 4096);
         w.text(&self.key);
         w.num(self.table.len() as u64);
         for (name, p) in &self.table {
-            w.text(name);
-            w.print(&p.bytes);
-            w.num(p.levels.len() as u64);
-            for (l, fp) in &p.levels {
-                w.num(code(*l));
-                w.print(fp);
-            }
+            write_row(&mut w, name, p);
         }
         refs(&mut w, &self.global);
         w.num(self.entries.len() as u64);
         for e in &self.entries {
-            w.text(&e.name);
-            w.num(e.input as u64);
-            w.print(&e.hash);
-            w.num(e.outputs.len() as u64);
-            for o in &e.outputs {
-                // Most entries' one output is the entry itself.
-                w.text(if *o == e.name { "" } else { o });
-            }
-            refs(&mut w, &e.deps);
-            let Some(o) = &e.outcome else {
-                w.byte(0);
-                continue;
-            };
-            w.byte(1);
-            w.byte(u8::from(o.woven));
-            w.num(o.empty_finalizers as u64);
-            w.num(o.intrinsics as u64);
-            w.num(o.advised.len() as u64);
-            for (k, n) in &o.advised {
-                w.num(kind_code(k));
-                w.num(*n as u64);
-            }
-            w.num(o.hits.len() as u64);
-            for (a, n) in &o.hits {
-                w.num(*a as u64);
-                w.num(*n as u64);
-            }
-            w.num(o.kinds.len() as u64);
-            for (a, k, n) in &o.kinds {
-                w.num(*a as u64);
-                w.num(kind_code(k));
-                w.num(*n as u64);
-            }
-            w.num(o.declares.len() as u64);
-            for d in &o.declares {
-                w.byte(u8::from(d.is_error));
-                w.text(&d.message);
-                w.text(&d.location);
-                w.text(&d.method);
-                w.num(d.line.map_or(0, |l| u64::from(l) + 1));
-            }
-            for list in [&o.skipped, &o.notes] {
-                w.num(list.len() as u64);
-                for s in list {
-                    w.text(s);
-                }
-            }
+            write_entry(&mut w, e, refs);
         }
         w.num(self.added.len() as u64);
         for a in &self.added {
@@ -241,149 +368,9 @@ impl State {
         w.finish()
     }
 
-    /// Reads a state file; the error says why it is damaged.
+    /// Reads a state file whole; the error says why it is damaged.
     pub fn parse(bytes: &[u8]) -> Result<State, String> {
-        let mut r = Reader::new(binary::body(bytes, HEADER)?);
-        let mut state = State {
-            key: r.text()?,
-            ..State::default()
-        };
-        let count = r.count(r.left())?;
-        // The table's names, shared by the refs, and the levels each holds.
-        let mut names: Vec<(Dep, u8)> = Vec::with_capacity(count);
-        // Sorted: the map is built from them in one go.
-        let mut table = Vec::with_capacity(count);
-        for _ in 0..count {
-            let name = r.str()?;
-            if names.last().is_some_and(|(last, _)| **last >= *name) {
-                return Err("the class table is not sorted".into());
-            }
-            let bytes = r.print()?;
-            let mut levels = BTreeMap::new();
-            let mut bits = 0;
-            for _ in 0..r.count(3)? {
-                let level = level_of(r.num()?).ok_or("a level of unknown code")?;
-                bits |= bit(level);
-                levels.insert(level, r.print()?);
-            }
-            names.push((Dep::from(name), bits));
-            table.push((name.to_string(), ClassPrint { bytes, levels }));
-        }
-        state.table = table.into_iter().collect();
-        let refs = |r: &mut Reader| -> Result<Vec<(Dep, Level)>, String> {
-            let n = r.count(r.left())?;
-            let mut v = Vec::with_capacity(n);
-            let mut last: i64 = 0;
-            for _ in 0..n {
-                let x = r.num()?;
-                let level = level_of(x % 4).ok_or("a ref of unknown level")?;
-                let z = x / 4;
-                let d = (z >> 1) as i64 ^ -((z & 1) as i64);
-                last = last.checked_add(d).ok_or("a ref out of the table")?;
-                let (name, bits) = usize::try_from(last)
-                    .ok()
-                    .and_then(|i| names.get(i))
-                    .ok_or("a ref out of the table")?;
-                if bits & bit(level) == 0 {
-                    return Err("a ref to a level the table lacks".into());
-                }
-                v.push((name.clone(), level));
-            }
-            Ok(v)
-        };
-        state.global = refs(&mut r)?;
-        let num = |r: &mut Reader| -> Result<usize, String> {
-            usize::try_from(r.num()?).map_err(|_| "a number out of range".to_string())
-        };
-        // A join-point kind, one of those a report counts.
-        let kind = |r: &mut Reader| -> Result<&'static str, String> {
-            let k = r.num()?;
-            super::kind_of_code(k).ok_or_else(|| format!("an unknown join-point kind {k}"))
-        };
-        let entries = r.count(r.left())?;
-        state.entries.reserve(entries);
-        for _ in 0..entries {
-            let name = r.text()?;
-            let input = num(&mut r)?;
-            let hash = r.print()?;
-            let outputs = (0..r.count(r.left())?)
-                .map(|_| match r.str()? {
-                    "" => Ok(name.clone()),
-                    o => Ok(o.to_string()),
-                })
-                .collect::<Result<_, String>>()?;
-            let deps = refs(&mut r)?;
-            let outcome = match r.byte()? {
-                0 => None,
-                1 => {
-                    let mut o = StoredOutcome {
-                        woven: match r.byte()? {
-                            0 => false,
-                            1 => true,
-                            _ => return Err(format!("{name}: a flag neither 0 nor 1")),
-                        },
-                        empty_finalizers: num(&mut r)?,
-                        intrinsics: num(&mut r)?,
-                        ..StoredOutcome::default()
-                    };
-                    let n = r.count(r.left())?;
-                    o.advised.reserve_exact(n);
-                    for _ in 0..n {
-                        o.advised.push((kind(&mut r)?, num(&mut r)?));
-                    }
-                    let n = r.count(r.left())?;
-                    o.hits.reserve_exact(n);
-                    for _ in 0..n {
-                        o.hits.push((num(&mut r)?, num(&mut r)?));
-                    }
-                    let n = r.count(r.left())?;
-                    o.kinds.reserve_exact(n);
-                    for _ in 0..n {
-                        o.kinds.push((num(&mut r)?, kind(&mut r)?, num(&mut r)?));
-                    }
-                    for _ in 0..r.count(r.left())? {
-                        let is_error = match r.byte()? {
-                            0 => false,
-                            1 => true,
-                            _ => return Err(format!("{name}: a flag neither 0 nor 1")),
-                        };
-                        o.declares.push(DeclareHit {
-                            is_error,
-                            message: r.text()?,
-                            location: r.text()?,
-                            method: r.text()?,
-                            line: match r.num()? {
-                                0 => None,
-                                l => Some(u32::try_from(l - 1).map_err(|_| "a line out of range")?),
-                            },
-                        });
-                    }
-                    for _ in 0..r.count(r.left())? {
-                        o.skipped.push(r.text()?);
-                    }
-                    for _ in 0..r.count(r.left())? {
-                        o.notes.push(r.text()?);
-                    }
-                    Some(Box::new(o))
-                }
-                _ => return Err(format!("{name}: an outcome flag neither 0 nor 1")),
-            };
-            state.entries.push(EntryRecord {
-                name,
-                input,
-                hash,
-                outputs,
-                deps,
-                outcome,
-            });
-        }
-        for _ in 0..r.count(r.left())? {
-            state.added.push(r.text()?);
-        }
-        if !r.done() {
-            return Err("bytes after the added files".into());
-        }
-        Ok(state)
+        Ok(super::view::StateView::read(bytes.to_vec())?.to_state())
     }
 }
 
