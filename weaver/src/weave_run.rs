@@ -492,6 +492,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         report.class_records.reserve(total as usize);
     }
     let mut progress = crate::progress::Progress::start("weaving", total);
+    let mut prepared = None;
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
         let writer = scope.spawn(|| {
@@ -631,6 +632,11 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
             Ok(())
         })();
         drop(tx);
+        // The incremental state, but for the classes major adds, while the
+        // writer finishes.
+        if woven.is_ok() {
+            prepared = recorder.take().map(|r| r.prepare(&index));
+        }
         let written = writer.join().expect("the output writer panicked");
         woven?;
         let w = written?;
@@ -710,8 +716,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     // The incremental state, for the next weave into the same directory (in
     // it) or jar (beside it, once it is in place).
     let mut beside = None;
-    if let Some(rec) = recorder {
-        let (state, summary, stamps) = rec.finish(&index, report.added_classes.clone());
+    if let Some(p) = prepared {
+        let (state, summary, stamps) = p.finish(&report.added_classes);
         if out_kind == OutputKind::Zip {
             beside = Some((state, stamps));
         } else {

@@ -57,7 +57,7 @@ use crate::report::MajorError;
 use crate::weave::{ClassOutcome, DeclareHit, Weaver};
 use crate::weave_run::{WeaveOptions, WeaveReport};
 use deps::{Deps, Level};
-use next_state::{next_state, Record};
+use next_state::{next_state, with_added, Record};
 use print::Print;
 use stamps::{FileStamp, Known, Mark, StampFile};
 use state::{hex, ClassPrint, Dep, EntryRecord, StoredOutcome, STATE_FILE};
@@ -458,14 +458,16 @@ impl Stamped {
     /// input entries are `records` (those kept of the state `old`), for the
     /// next weave (best effort).
     fn save(&self, index: &ClassIndex, state: &[u8], records: &[Record], old: Option<&StateView>) {
-        self.pending(index, state, records, old).save();
+        let mut p = self.pending(index, records, old);
+        p.file.state = binary::digest_of(state);
+        p.save();
     }
 
-    /// The stamps of this weave, to be saved once its output is in place.
+    /// The stamps of this weave, to be saved once its output is in place
+    /// (the digest of its state file set then).
     fn pending(
         &self,
         index: &ClassIndex,
-        state: &[u8],
         records: &[Record],
         old: Option<&StateView>,
     ) -> PendingStamps {
@@ -476,44 +478,61 @@ impl Stamped {
                 inputs: Vec::new(),
             };
         };
-        let hashes: HashMap<(usize, &str), Print> = records
-            .iter()
-            .filter_map(|r| match r {
-                Record::Old(k) => old.map(|v| ((v.input(*k), v.name(*k)), v.hash(*k))),
-                Record::New(e) => Some(((e.input, e.name.as_str()), e.hash)),
-            })
-            .collect();
+        fn key<'a>(r: &'a Record, old: Option<&'a StateView>) -> Option<(usize, &'a str, Print)> {
+            match r {
+                Record::Old(k) => old.map(|v| (v.input(*k), v.name(*k), v.hash(*k))),
+                Record::New(e) => Some((e.input, e.name.as_str(), e.hash)),
+            }
+        }
+        // Each input entry's hash is its record's: the records are in input
+        // order, one per entry, as a weave makes them (else found by name).
+        let by_name: std::cell::OnceCell<HashMap<(usize, &str), Print>> = Default::default();
+        let hash_of = |at: usize, input: usize, name: &str| -> Option<Print> {
+            match records.get(at).and_then(|r| key(r, old)) {
+                Some((k, n, h)) if k == input && n == name => Some(h),
+                _ => by_name
+                    .get_or_init(|| {
+                        records
+                            .iter()
+                            .filter_map(|r| key(r, old))
+                            .map(|(k, n, h)| ((k, n), h))
+                            .collect()
+                    })
+                    .get(&(input, name))
+                    .copied(),
+            }
+        };
         // Encoded from what this weave holds (borrowed): no map of the
         // entries is built for it.
+        let mut first = 0;
         let inputs = self
             .inputs
             .iter()
             .enumerate()
             .map(|(k, (a, text))| {
-                let entries = a
-                    .entries()
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, e)| {
-                        let (mark, known) = &self.now[k][i];
-                        let hash = *hashes.get(&(k, e.name.as_str()))?;
-                        let class = match known {
-                            Some(k) => k.class.as_deref(),
-                            None => index.input_class_name(a, i),
-                        };
-                        Some(stamps::EntryStamp {
-                            name: &e.name,
-                            hash,
-                            class,
-                            mark: (*mark)?,
-                        })
-                    })
-                    .collect();
+                let mut entries = Vec::with_capacity(a.entries().len());
+                for (i, e) in a.entries().iter().enumerate() {
+                    let (mark, known) = &self.now[k][i];
+                    let (Some(hash), Some(mark)) = (hash_of(first + i, k, &e.name), *mark) else {
+                        continue;
+                    };
+                    let class = match known {
+                        Some(k) => k.class.as_deref(),
+                        None => index.input_class_name(a, i),
+                    };
+                    entries.push(stamps::EntryStamp {
+                        name: &e.name,
+                        hash,
+                        class,
+                        mark,
+                    });
+                }
+                first += a.entries().len();
                 (text.as_str(), entries)
             })
             .collect();
         let file = StampFile {
-            state: binary::digest_of(state),
+            state: Print::default(),
             image: self.image,
             output: None,
             classpath: self.classpath.clone(),
@@ -1374,19 +1393,16 @@ impl Recorder {
         // A woven class's files: the class under the entry's name, then its
         // extra class (none when an aspect class replaces it).
         let (mut class, mut extra) = (None, None);
-        if old.woven(k) == Some(true) {
-            let outputs = old.outputs(k);
-            if outputs.first() == Some(&e.name.as_str()) {
-                let Some(c) = prepared(&e.name, true)? else {
+        if old.woven(k) == Some(true) && old.output(k, 0) == Some(e.name.as_str()) {
+            let Some(c) = prepared(&e.name, true)? else {
+                return Ok(None);
+            };
+            class = Some(c);
+            if let Some(x) = old.output(k, 1) {
+                let Some(x) = prepared(x, false)? else {
                     return Ok(None);
                 };
-                class = Some(c);
-                if let Some(x) = outputs.get(1) {
-                    let Some(x) = prepared(x, false)? else {
-                        return Ok(None);
-                    };
-                    extra = Some(x);
-                }
+                extra = Some(x);
             }
         }
         if reuse.taken[k as usize].swap(true, Ordering::Relaxed) {
@@ -1445,23 +1461,20 @@ impl Recorder {
                 None => r.summary.recopied += 1,
             }
         }
-        self.entries.push(Record::New(EntryRecord {
+        self.entries.push(Record::New(Box::new(EntryRecord {
             name: a.entries()[i].name.clone(),
             input,
             hash: seen.hash,
             outputs,
             deps: sorted(seen.deps),
             outcome: outcome.map(|(o, woven)| Box::new(stored_outcome(o, woven))),
-        }));
+        })));
     }
 
-    /// The state file of the weave, whose added files are `added`; and the
-    /// summary.
-    pub fn finish(
-        self,
-        index: &ClassIndex,
-        added: Vec<String>,
-    ) -> (Vec<u8>, Summary, PendingStamps) {
+    /// The state of the weave but for the classes major added (known once
+    /// the aspects' own classes are woven: [`PreparedState::finish`]), and
+    /// the summary: prepared while the output writer finishes.
+    pub fn prepare(self, index: &ClassIndex) -> PreparedState {
         let Recorder {
             key,
             global,
@@ -1520,9 +1533,31 @@ impl Recorder {
                 (None, BTreeMap::new(), summary)
             }
         };
-        let bytes = next_state(index, &key, &global, &entries, &added, old.as_ref(), fresh);
-        let pending = stamped.pending(index, &bytes, &entries, old.as_ref());
-        (bytes, summary, pending)
+        let body = next_state(index, &key, &global, &entries, old.as_ref(), fresh);
+        let pending = stamped.pending(index, &entries, old.as_ref());
+        PreparedState {
+            body,
+            summary,
+            pending,
+        }
+    }
+}
+
+/// A weave's state but for the classes major added ([`Recorder::prepare`]).
+pub struct PreparedState {
+    body: binary::Writer,
+    summary: Summary,
+    pending: PendingStamps,
+}
+
+impl PreparedState {
+    /// The state file of the weave, whose added files are `added`; the
+    /// summary; and the stamps to save with the state.
+    pub fn finish(self, added: &[String]) -> (Vec<u8>, Summary, PendingStamps) {
+        let bytes = with_added(self.body, added);
+        let mut pending = self.pending;
+        pending.file.state = binary::digest_of(&bytes);
+        (bytes, self.summary, pending)
     }
 }
 
@@ -1672,7 +1707,7 @@ impl Update {
                         None => self.summary.recopied += 1,
                     }
                     self.writes.extend(r.writes);
-                    records.push(Record::New(r.record));
+                    records.push(Record::New(Box::new(r.record)));
                 }
             }
         }
@@ -1742,15 +1777,15 @@ impl Update {
             .collect();
         let added_names: Vec<String> = added.iter().map(|(n, _)| n.clone()).collect();
         let fresh = std::mem::take(&mut self.fresh);
-        let bytes = next_state(
+        let body = next_state(
             index,
             &self.key,
             &self.global,
             &self.records,
-            &added_names,
             Some(&self.old),
             fresh,
         );
+        let bytes = with_added(body, &added_names);
         let gone: Vec<&String> = old_files.difference(&files).collect();
         report.notes.append(&mut self.notes);
         self.summary.hashed = self

@@ -23,8 +23,9 @@ use crate::index::ClassIndex;
 pub enum Record {
     /// Record `k` of the previous state, unchanged.
     Old(u32),
-    /// A record of this weave.
-    New(EntryRecord),
+    /// A record of this weave (boxed: most records of an update are `Old`,
+    /// and a list of them is allocated for every input entry).
+    New(Box<EntryRecord>),
 }
 
 /// The levels, in order.
@@ -48,21 +49,21 @@ enum Row<'a> {
     Wanted(&'a str),
 }
 
-/// The next state's bytes: of key `key`, whose weave as a whole looked up
-/// `global`, with `records` (in input order) and the classes major `added`.
-/// `old`: the previous state the `Old` records are of; `fresh`: the prints
-/// computed again of classes of its table (the others' are as it holds
-/// them). Prints of classes no longer in the table, or now asked at a
-/// level it does not hold, are computed from `index`.
+/// The next state, all but its list of the classes major added
+/// ([`with_added`] ends it): of key `key`, whose weave as a whole looked
+/// up `global`, with `records` (in input order). `old`: the previous state
+/// the `Old` records are of; `fresh`: the prints computed again of classes
+/// of its table (the others' are as it holds them). Prints of classes no
+/// longer in the table, or now asked at a level it does not hold, are
+/// computed from `index`.
 pub fn next_state(
     index: &ClassIndex,
     key: &str,
     global: &[(Dep, Level)],
     records: &[Record],
-    added: &[String],
     old: Option<&StateView>,
     mut fresh: BTreeMap<String, ClassPrint>,
-) -> Vec<u8> {
+) -> Writer {
     let rows = old.map_or(0, StateView::rows);
     // The levels asked of each class: of the previous table's classes by
     // row; of the names new records and the weave as a whole give, by the
@@ -210,6 +211,11 @@ pub fn next_state(
             Record::New(e) => state::write_entry(&mut w, e, refs),
         }
     }
+    w
+}
+
+/// The state [`next_state`] began, with the classes major `added`: its bytes.
+pub fn with_added(mut w: Writer, added: &[String]) -> Vec<u8> {
     w.num(added.len() as u64);
     for a in added {
         w.text(a);
@@ -281,15 +287,17 @@ mod tests {
         let view = StateView::read(old.to_bytes()).unwrap();
         let index = ClassIndex::new();
         let mut records: Vec<Record> = kept.iter().map(|&k| Record::Old(k)).collect();
-        records.extend(new.iter().cloned().map(Record::New));
-        let written = next_state(
-            &index,
-            &old.key,
-            &old.global,
-            &records,
+        records.extend(new.iter().cloned().map(|e| Record::New(Box::new(e))));
+        let written = with_added(
+            next_state(
+                &index,
+                &old.key,
+                &old.global,
+                &records,
+                Some(&view),
+                BTreeMap::new(),
+            ),
             &old.added,
-            Some(&view),
-            BTreeMap::new(),
         );
         // The whole state: the kept records and the new ones, the table the
         // classes they look up, at the levels they ask (the prints of a

@@ -314,6 +314,21 @@ impl StateView {
             .collect()
     }
 
+    /// Output file `n` of entry `k` (no list built).
+    pub fn output(&self, k: u32, n: usize) -> Option<&str> {
+        let rec = &self.records[k as usize];
+        let mut r = self.reader_at(rec.outputs);
+        let count = r.count(r.left()).ok()?;
+        let mut o = None;
+        for _ in 0..=n.min(count.checked_sub(1)?) {
+            o = r.str().ok();
+        }
+        (n < count).then(|| match o {
+            Some("") => self.text(&rec.name),
+            o => o.unwrap_or_default(),
+        })
+    }
+
     /// Each (row, level) entry `k`'s weave looked up, in order.
     pub fn deps(&self, k: u32, each: impl FnMut(u32, Level)) {
         self.refs_at(self.records[k as usize].deps.start, each)
@@ -428,6 +443,12 @@ mod tests {
         assert_eq!(v.row_bits(0), state::bit(Level::Details));
         assert_eq!(v.outputs(0), ["a/A.class", "a/A$MajorStatics.class"]);
         assert_eq!(v.outputs(1), ["r.txt"]);
+        assert_eq!(v.output(0, 0), Some("a/A.class"));
+        assert_eq!(v.output(0, 1), Some("a/A$MajorStatics.class"));
+        assert_eq!(
+            (v.output(0, 2), v.output(1, 0), v.output(1, 1)),
+            (None, Some("r.txt"), None)
+        );
         assert_eq!((v.woven(0), v.woven(1)), (Some(true), None));
         assert_eq!(v.max_advice(), Some(5));
         assert_eq!((v.input(0), v.name(1)), (1, "r.txt"));
