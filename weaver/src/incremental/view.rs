@@ -463,4 +463,71 @@ mod tests {
         assert!(whole.starts_with(before) && whole.ends_with(after));
         assert!(before.len() + after.len() < whole.len());
     }
+
+    /// A state file whose digest matches but whose fields do not hold
+    /// together (as no weave writes one): each is refused, never read as a
+    /// state, and never a panic.
+    #[test]
+    fn a_sound_digest_over_unsound_fields_is_refused() {
+        use super::super::binary::Writer;
+        // One row per (name, level code), then the entries' refs.
+        let file = |rows: &[(&str, u64)], refs: &[u64], kind: u64, tail: bool| {
+            let mut w = Writer::new(state::header(), 256);
+            w.text("key");
+            w.num(rows.len() as u64);
+            for (name, level) in rows {
+                w.text(name);
+                w.print(&"ab".into());
+                w.num(1);
+                w.num(*level);
+                w.print(&"01".into());
+            }
+            w.num(0); // global
+            w.num(1); // one entry
+            w.text("a/A.class");
+            w.num(0);
+            w.print(&"00".into());
+            w.num(1);
+            w.text("");
+            w.num(refs.len() as u64);
+            for r in refs {
+                w.num(*r);
+            }
+            w.byte(1); // an outcome
+            w.byte(1);
+            w.num(0);
+            w.num(0);
+            w.num(1);
+            w.num(kind);
+            w.num(2);
+            for _ in 0..5 {
+                w.num(0); // hits, kinds, declares, skipped, notes
+            }
+            w.num(0); // added
+            if tail {
+                w.byte(7);
+            }
+            w.finish()
+        };
+        let kind = super::super::code_of_kind("method-execution").unwrap();
+        // Sound: a/A at details (ref 0: index 0, level 2), b/B at presence
+        // (ref: +1, level 0).
+        let rows = [("a/A", 2), ("b/B", 0)];
+        let sound = file(&rows, &[2, 8], kind, false);
+        assert!(StateView::read(sound).is_ok());
+        let refused = |bytes: Vec<u8>, why: &str| {
+            let e = StateView::read(bytes).err().unwrap_or_default();
+            assert!(e.contains(why), "{why}: {e}");
+        };
+        refused(
+            file(&[("b/B", 0), ("a/A", 2)], &[], kind, false),
+            "not sorted",
+        );
+        refused(file(&rows, &[2, 8 + 8], kind, false), "out of the table");
+        refused(file(&rows, &[1], kind, false), "a level the table lacks");
+        refused(file(&rows, &[3], kind, false), "unknown level");
+        refused(file(&rows, &[2], 99, false), "unknown join-point kind");
+        refused(file(&rows, &[2], kind, true), "bytes after");
+        refused(file(&[("a/A", 7)], &[], kind, false), "unknown code");
+    }
 }
