@@ -757,7 +757,7 @@ pub(crate) fn code_of_kind(name: &str) -> Option<u64> {
 /// Adds a stored outcome of entry `e` (class `class` of input `e.input`) to
 /// the report, as `weave_run`'s tally adds a fresh one (its per-class record
 /// only if the report keeps them: [`WeaveOptions::class_records`]).
-pub fn tally_stored(
+fn tally_stored(
     report: &mut WeaveReport,
     hits: &mut [usize],
     errors: &mut Vec<(String, DeclareHit)>,

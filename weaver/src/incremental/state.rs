@@ -100,7 +100,8 @@ pub struct ClassPrint {
     pub levels: BTreeMap<Level, Print>,
 }
 
-/// The whole state.
+/// The whole state, built: what the tests encode and read as the reference
+/// ([`super::view::StateView`] reads a state file, [`super::next_state`] writes one).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct State {
     /// Everything global the weave depended on (see [`super::global_key`]).
