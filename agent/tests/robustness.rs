@@ -207,8 +207,19 @@ fn second_run_weaves_nothing(jdk: &Path) {
     assert_eq!(w.misses, new, "{warm}");
     assert!(new <= 20, "{new} classes only the second run loaded");
     assert_eq!(w.stored, w.misses);
-    // Timing-dependent classes may load in the first run only, too.
-    assert!(w.woven + w.unchanged + 20 >= c.stored, "{w:?}");
+    // Timing-dependent classes may load in the first run only, too (more
+    // of them on a loaded machine: 26 of 1,310 once in a CI run with a
+    // build beside it): every class the first run stored is hit by the
+    // second, unless the second never loaded it; those stay a few.
+    let only_first: Vec<String> = listed(&dump("cold"), "seen.txt")
+        .difference(&listed(&dump("warm"), "seen.txt"))
+        .cloned()
+        .collect();
+    let first_only = only_first.len() as u64;
+    assert!(
+        w.woven + w.unchanged + first_only >= c.stored && first_only * 10 <= c.stored,
+        "{w:?}, {c:?}: {first_only} classes only the first run loaded: {only_first:?}"
+    );
     assert!(w.unchanged > 0 && w.woven > 300, "{w:?}");
     // The classes the JVM got from the cache are those the weave made.
     let files = |d: &Path| -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
