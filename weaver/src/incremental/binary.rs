@@ -116,6 +116,21 @@ impl Writer {
     }
 }
 
+/// Replaces the file at `path` with `parts` written one after the other:
+/// through a temporary file beside it (removed if anything fails), its
+/// blocks reserved ([`major_archive::write_reserved`]), then renamed over it.
+pub fn replace(path: &std::path::Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    let done =
+        major_archive::write_reserved(&tmp, parts).and_then(|()| std::fs::rename(&tmp, path));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done
+}
+
 /// Why a file cannot be read.
 pub type Error = String;
 

@@ -782,12 +782,11 @@ fn tally_old(
     if !old.outcome_into(k, scratch) {
         return;
     }
-    let outputs = if report.keeps_class_records {
-        old.outputs(k)
-    } else {
-        Vec::new()
-    };
-    let extra = outputs.get(1).copied();
+    // (The extra class's file only for a per-class record.)
+    let extra = report
+        .keeps_class_records
+        .then(|| old.output(k, 1))
+        .flatten();
     tally_outcome(report, hits, errors, class, (old.input(k), extra), scratch);
 }
 
@@ -1163,13 +1162,11 @@ fn previous(
     let again = stamped.changed_names(index, &old);
     let mut wanted: BTreeMap<String, BTreeSet<Level>> = BTreeMap::new();
     let mut was: BTreeMap<String, ClassPrint> = BTreeMap::new();
-    let mut rows: HashMap<&str, u32> = HashMap::default();
     let mut consider = |r: u32| {
         let p = old.row_print(r);
         let name = old.row_name(r);
         wanted.insert(name.to_string(), p.levels.keys().copied().collect());
         was.insert(name.to_string(), p);
-        rows.insert(name, r);
     };
     match &again {
         Some(names) => {
@@ -1189,9 +1186,9 @@ fn previous(
             .iter()
             .filter(|(l, fp)| now.levels.get(l) != Some(fp))
             .fold(0, |b, (l, _)| b | state::bit(*l));
-        if bits != 0 {
+        if let (1.., Some(r)) = (bits, old.find(name)) {
             changed.resize(old.rows(), 0);
-            changed[rows[name.as_str()] as usize] |= bits;
+            changed[r as usize] |= bits;
         }
     }
     let global_changed = !changed.is_empty()
@@ -1286,16 +1283,9 @@ pub fn write_beside(
     let sha = jar_digest::of(output).map_err(fail)?;
     let first = format!("output {sha}\n");
     stamps.file.output = stamp.map(|s| (s, sha));
-    let path = state_beside(output);
-    let mut tmp = path.clone().into_os_string();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = PathBuf::from(tmp);
     // The first line, then the state: two writes, not a copy of the state
-    // into a buffer of its own; its blocks reserved, as it replaces the
-    // previous state by rename.
-    major_archive::write_reserved(&tmp, &[first.as_bytes(), state])
-        .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(fail)?;
+    // into a buffer of its own.
+    binary::replace(&state_beside(output), &[first.as_bytes(), state]).map_err(fail)?;
     stamps.save();
     Ok(())
 }
@@ -1554,7 +1544,7 @@ impl PreparedState {
     /// The state file of the weave, whose added files are `added`; the
     /// summary; and the stamps to save with the state.
     pub fn finish(self, added: &[String]) -> (Vec<u8>, Summary, PendingStamps) {
-        let bytes = with_added(self.body, added);
+        let bytes = with_added(self.body, added.iter().map(String::as_str));
         let mut pending = self.pending;
         pending.file.state = binary::digest_of(&bytes);
         (bytes, self.summary, pending)
@@ -1745,12 +1735,13 @@ impl Update {
             .flat_map(outputs)
             .chain(added.iter().map(|(n, _)| n.clone()))
         {
-            if !files.insert(name.clone()) {
+            if files.contains(&name) {
                 return Err(MajorError::Usage(format!(
                     "{}: {name} would be written twice",
                     self.dir.display()
                 )));
             }
+            files.insert(name);
         }
         let old_files: BTreeSet<String> = (0..old.len() as u32)
             .flat_map(|k| old.outputs(k))
@@ -1775,7 +1766,6 @@ impl Update {
                 std::fs::read(self.dir.join(name)).ok().as_deref() != Some(bytes.as_slice())
             })
             .collect();
-        let added_names: Vec<String> = added.iter().map(|(n, _)| n.clone()).collect();
         let fresh = std::mem::take(&mut self.fresh);
         let body = next_state(
             index,
@@ -1785,7 +1775,7 @@ impl Update {
             Some(&self.old),
             fresh,
         );
-        let bytes = with_added(body, &added_names);
+        let bytes = with_added(body, added.iter().map(|(n, _)| n.as_str()));
         let gone: Vec<&String> = old_files.difference(&files).collect();
         report.notes.append(&mut self.notes);
         self.summary.hashed = self

@@ -215,7 +215,7 @@ pub fn next_state(
 }
 
 /// The state [`next_state`] began, with the classes major `added`: its bytes.
-pub fn with_added(mut w: Writer, added: &[String]) -> Vec<u8> {
+pub fn with_added<'a>(mut w: Writer, added: impl ExactSizeIterator<Item = &'a str>) -> Vec<u8> {
     w.num(added.len() as u64);
     for a in added {
         w.text(a);
@@ -297,7 +297,7 @@ mod tests {
                 Some(&view),
                 BTreeMap::new(),
             ),
-            &old.added,
+            old.added.iter().map(String::as_str),
         );
         // The whole state: the kept records and the new ones, the table the
         // classes they look up, at the levels they ask (the prints of a

@@ -542,14 +542,7 @@ fn save_parts(path: &Path, parts: &[&[u8]]) {
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    // Its blocks reserved: it replaces the previous file by rename.
-    let written = major_archive::write_reserved(&tmp, parts);
-    if written.is_err() || std::fs::rename(&tmp, path).is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    let _ = binary::replace(path, parts);
 }
 
 /// The stamps file at `path`, if there is a sound one.

@@ -173,10 +173,10 @@ pub(super) fn write_refs(w: &mut Writer, n: usize, refs: impl Iterator<Item = (u
 }
 
 /// Reads the refs [`write_refs`] wrote, checking each against the levels
-/// the table holds (`bits`, per row: [`bit`]s).
+/// the table holds (`bits(row)`: its [`bit`]s, `None` past the table).
 pub(super) fn read_refs(
     r: &mut Reader,
-    bits: &[u8],
+    bits: impl Fn(usize) -> Option<u8>,
     mut each: impl FnMut(u32, Level),
 ) -> Result<(), String> {
     let n = r.count(r.left())?;
@@ -188,7 +188,7 @@ pub(super) fn read_refs(
         let d = (z >> 1) as i64 ^ -((z & 1) as i64);
         last = last.checked_add(d).ok_or("a ref out of the table")?;
         let i = u32::try_from(last).map_err(|_| "a ref out of the table")?;
-        let b = bits.get(i as usize).ok_or("a ref out of the table")?;
+        let b = bits(i as usize).ok_or("a ref out of the table")?;
         if b & bit(level) == 0 {
             return Err("a ref to a level the table lacks".into());
         }

@@ -105,9 +105,9 @@ impl StateView {
                 bits,
             });
         }
-        let bits: Vec<u8> = rows.iter().map(|r| r.bits).collect();
+        let bits = |i: usize| rows.get(i).map(|r| r.bits);
         let g0 = r.at();
-        state::read_refs(&mut r, &bits, |_, _| ())?;
+        state::read_refs(&mut r, bits, |_, _| ())?;
         let global = off(g0)..off(r.at());
         let n = r.count(r.left())?;
         let mut records = Vec::with_capacity(n);
@@ -125,7 +125,7 @@ impl StateView {
                 r.str()?;
             }
             let d0 = r.at();
-            state::read_refs(&mut r, &bits, |_, _| ())?;
+            state::read_refs(&mut r, bits, |_, _| ())?;
             let deps = off(d0)..off(r.at());
             let woven = if state::read_outcome_into(&mut r, name, &mut scratch)? {
                 let most = scratch
@@ -240,24 +240,11 @@ impl StateView {
             .map(|i| i as u32)
     }
 
-    /// Refs at `at` (their count first), as (row, level).
-    fn refs_at(&self, at: u32, mut each: impl FnMut(u32, Level)) {
-        let mut r = self.reader_at(at);
-        // (Checked when read: no row is out of range, and every level is
-        // held; the bits are not needed again.)
-        let n = r.count(r.left()).unwrap_or(0);
-        let mut last: i64 = 0;
-        for _ in 0..n {
-            let Ok(x) = r.num() else { return };
-            let level = match x % 4 {
-                0 => Level::Presence,
-                1 => Level::Header,
-                _ => Level::Details,
-            };
-            let z = x / 4;
-            last += (z >> 1) as i64 ^ -((z & 1) as i64);
-            each(last as u32, level);
-        }
+    /// Refs at `at` (their count first), as (row, level); checked when
+    /// the file was read.
+    fn refs_at(&self, at: u32, each: impl FnMut(u32, Level)) {
+        let bits = |i: usize| self.rows.get(i).map(|r| r.bits);
+        let _ = state::read_refs(&mut self.reader_at(at), bits, each);
     }
 
     /// The classes the weave as a whole looked up.
