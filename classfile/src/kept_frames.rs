@@ -14,7 +14,10 @@
 //! * every original instruction and label is still there, in the same order, and
 //!   the exception table is the same;
 //! * every inserted instruction is part of a run that neither branches nor
-//!   leaves the method, pops nothing it did not push itself, ends at the stack
+//!   leaves the method, pops nothing it did not push itself (but may `dup`
+//!   the value on top of the stack where it starts: a copy that leaves the
+//!   value in place; whoever inserts it makes sure that value is of one
+//!   slot, as the verifier requires), ends at the stack
 //!   height it started with, stores only into new locals (at or above the
 //!   original `max_locals`) and reads new locals only after storing them in the
 //!   same run, and creates no object (`new`);
@@ -326,6 +329,12 @@ fn check_inserted(
     let Some((pops, pushes)) = stack_effect(insn, pool)? else {
         return Ok(None);
     };
+    if opc == op::DUP && r.height == 0 {
+        // A copy of the original value on top, which stays in place.
+        r.height = 1;
+        r.peak = r.peak.max(1);
+        return Ok(Some(needs));
+    }
     if pops > r.height {
         return Ok(None);
     }
@@ -645,6 +654,19 @@ mod tests {
         // At the entry the height is 0.
         let c = keep(0, &run).expect("kept");
         assert_eq!(c.max_stack, 2);
+    }
+
+    #[test]
+    fn a_copy_of_the_value_on_top_is_kept() {
+        // Before `ireturn` the int loaded stays; its copy is popped again.
+        const DUP: Insn = Insn::Simple(89);
+        let c = keep(1, &[DUP, POP]).expect("kept");
+        assert_eq!(c.max_stack, 2, "the original height and the copy");
+        // A copy that is not consumed, or a second one, is not neutral.
+        assert!(keep(1, &[DUP]).is_none());
+        assert!(keep(1, &[DUP, DUP, POP]).is_none());
+        // Below the run's start: refused as any pop is.
+        assert!(keep(1, &[DUP, POP, POP, Insn::Simple(26)]).is_none());
     }
 
     #[test]

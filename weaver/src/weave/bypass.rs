@@ -123,20 +123,25 @@ pub fn bypass_class(
     )
 }
 
-/// An advice that woven code calls through a dispatch method of [`BYPASS`]
-/// where the bypass decision serves that call alone
-/// (`MethodWeave::fuse_dispatch`): an instance method without parameters of
-/// a singleton aspect.
+/// An advice that woven code calls through a dispatch method of [`BYPASS`]:
+/// an instance method of a singleton aspect whose parameters, if any, are
+/// all `Object` (the dispatch passes them on). Woven code calls it where the
+/// bypass decision serves that call alone (`MethodWeave::fuse_dispatch`, an
+/// execution's before advice without parameters), and at the point shadows
+/// woven as straight-line code ([`super::straight`]).
 ///
 /// ```java
-/// static void NAME() {   // in java.lang.MajorBypass
+/// static void NAME(Object a0, ..) {   // in java.lang.MajorBypass
 ///     if (!booted) return;
 ///     Thread t = Thread.currentThread();
 ///     if (t == null || t.major$dib) return;
 ///     Aspect a = Aspect.major$instance;
-///     (a != null ? a : Aspect.aspectOf()).METHOD();
+///     (a != null ? a : Aspect.aspectOf()).METHOD(a0, ..);
 /// }
 /// ```
+///
+/// The parameters are `Object` only: the dispatch lives in `java.base`,
+/// whose loader cannot name an application's classes.
 ///
 /// The woven method's entry is then one `invokestatic` (3 bytes) where the
 /// decision and the call took 30. HotSpot's inlining budgets count bytecode
@@ -153,26 +158,52 @@ pub fn bypass_class(
 /// compiled code per advised execution.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dispatch {
-    /// The dispatch method's name in [`BYPASS`] (descriptor `()V`).
+    /// The dispatch method's name in [`BYPASS`] (its descriptor:
+    /// [`Dispatch::signature`]).
     pub name: String,
     /// The aspect class (internal name), whose singleton runs the advice.
     pub aspect: String,
     /// The advice method of the aspect.
     pub method: String,
-    /// Its descriptor (no parameters).
+    /// Its descriptor (parameters all `Object`, if any).
     pub descriptor: String,
 }
 
+/// The descriptor of a dispatch's parameters.
+const OBJECT: &str = "Ljava/lang/Object;";
+
 impl Dispatch {
     /// The dispatch of advice `method` (descriptor `descriptor`) of `aspect`,
-    /// if it can have one: no parameters.
+    /// if it can have one: parameters, if any, all `Object`.
     pub fn of(aspect: &str, method: &str, descriptor: &str) -> Option<Dispatch> {
-        descriptor.starts_with("()").then(|| Dispatch {
+        let params = descriptor.strip_prefix('(')?.split(')').next()?;
+        let objects = params.len() % OBJECT.len() == 0
+            && params
+                .as_bytes()
+                .chunks(OBJECT.len())
+                .all(|p| p == OBJECT.as_bytes());
+        objects.then(|| Dispatch {
             name: format!("{}${method}", aspect.replace('/', "$")),
             aspect: aspect.to_string(),
             method: method.to_string(),
             descriptor: descriptor.to_string(),
         })
+    }
+
+    /// How many values the dispatch passes on (each an `Object`).
+    pub fn arity(&self) -> usize {
+        self.params().len() / OBJECT.len()
+    }
+
+    /// The dispatch method's descriptor: the advice's parameters, `void`.
+    pub fn signature(&self) -> String {
+        format!("({})V", self.params())
+    }
+
+    /// The parameter part of the advice's descriptor, without parentheses.
+    fn params(&self) -> &str {
+        let rest = self.descriptor.strip_prefix('(').unwrap_or_default();
+        rest.split(')').next().unwrap_or_default()
     }
 }
 
@@ -417,7 +448,7 @@ pub fn bypass_class_with(
     b.add_method(0x1009, "bypassed", "()Z", Some(&mut code), hierarchy)?;
     for d in dispatches {
         let mut code = dispatch_code(d, b.pool(), bypasses)?;
-        b.add_method(0x1009, &d.name, "()V", Some(&mut code), hierarchy)?;
+        b.add_method(0x1009, &d.name, &d.signature(), Some(&mut code), hierarchy)?;
     }
     context::bypass_methods(&mut b, hierarchy)?;
     Ok(b.finish())
@@ -522,11 +553,13 @@ fn dispatch_code(d: &Dispatch, pool: &mut PoolBuilder<'_>, bypasses: Bypasses) -
             index: aspect_of,
         },
         Insn::Label(bound),
-        Insn::Cp {
-            op: op::INVOKEVIRTUAL,
-            index: advice,
-        },
     ]);
+    code.insns
+        .extend((0..d.arity()).map(|k| super::emit::load(OBJECT, k as u16)));
+    code.insns.push(Insn::Cp {
+        op: op::INVOKEVIRTUAL,
+        index: advice,
+    });
     let ret = d.descriptor.rsplit(')').next().unwrap_or("V");
     if ret != "V" {
         code.insns.push(super::emit::pop(ret));
@@ -667,7 +700,7 @@ pub fn decide(local: u16, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Re
 /// Emits the call of dispatch `d` (see [`Dispatch`]): the bypass decision
 /// and the advice call in one.
 pub fn call_dispatch(d: &Dispatch, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
-    let m = pool.method_ref(BYPASS, &d.name, "()V", false)?;
+    let m = pool.method_ref(BYPASS, &d.name, &d.signature(), false)?;
     out.push(Insn::Cp {
         op: op::INVOKESTATIC,
         index: m,

@@ -168,14 +168,20 @@ const ALL_KINDS: [ShadowKind; 11] = [
 ];
 
 /// The dispatch of each advice (by position): advice (not a cflow entry, not
-/// around) whose method has no parameters. Two advice methods whose
+/// around) whose method's parameters, if any, are formals of type `Object`
+/// ([`bypass::Dispatch::of`]). Two advice methods whose
 /// dispatches would have one name (aspect names that differ only by `/`
 /// against `$`) get none.
 fn dispatch_table(advice: &[PlannedAdvice<'_>]) -> Vec<Option<bypass::Dispatch>> {
     let mut table: Vec<Option<bypass::Dispatch>> = advice
         .iter()
         .map(|a| {
-            let plain = a.entry.is_none() && !is_around(a) && a.method.params.is_empty();
+            let plain = a.entry.is_none()
+                && !is_around(a)
+                && a.method
+                    .params
+                    .iter()
+                    .all(|p| matches!(p, crate::aspects::Param::Formal(_)));
             plain
                 .then(|| {
                     bypass::Dispatch::of(&a.aspect_class, &a.method.name, &a.method.descriptor)
@@ -626,8 +632,11 @@ impl<'p> Weaver<'p> {
                     .weave(&mctx)
                     .and_then(|()| mw.undecided.take().map_or(Ok(()), Err));
                 // One advice call and its decision made one dispatch call.
+                // Or every shadow straight-line: no decision at all.
                 let fused = match &woven {
-                    Ok(()) if !mw.wants_duplicate && !keeps_context => mw.fuse_dispatch()?,
+                    Ok(()) if !mw.wants_duplicate && !keeps_context => {
+                        mw.fuse_dispatch()? || mw.drop_unused_decision()
+                    }
                     _ => false,
                 };
                 let snapshot = mw.snapshot.take();

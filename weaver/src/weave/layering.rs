@@ -102,6 +102,13 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if matched.is_empty() {
             return Ok(());
         }
+        // Full coverage: a call of each advice's dispatch where they all have
+        // one, the instruction left in place (`straight`).
+        if let Some(code) = self.straight_line(f, &matched, result.as_deref(), moves_new, &insn)? {
+            self.replacements.push((f.at, true, code));
+            self.record(f.kind, &matched);
+            return Ok(());
+        }
         // Real temps. In a compact method, operands no advice looks at stay
         // on the stack (a moved `new; dup` must go under them: not there).
         let keep_operands = !self.compact || moves_new || outline::uses_operands(&matched);

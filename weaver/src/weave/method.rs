@@ -433,6 +433,9 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let Some(d) = self.weaver.dispatch.get(*advice).cloned().flatten() else {
             return Ok(false);
         };
+        if d.arity() != 0 {
+            return Ok(false); // the guarded call loads its values: not fused
+        }
         if self.compact || self.snapshot.is_some() {
             return Ok(false);
         }
@@ -468,6 +471,30 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         });
         self.guard = None;
         Ok(true)
+    }
+
+    /// Removes the bypass decision when no guard tests it (every woven
+    /// shadow straight-line: [`super::straight`]); its labels stay. Returns
+    /// whether it did: the body then only gained straight-line code.
+    pub(super) fn drop_unused_decision(&mut self) -> bool {
+        let (Some(g), Some(end)) = (self.guard, self.decision_end) else {
+            return false;
+        };
+        let tests = self.code.insns.iter().any(
+            |i| matches!(i, Insn::Local { op: o, index, .. } if *o == op::ILOAD && *index == g),
+        );
+        if tests {
+            return false;
+        }
+        let end = self.position(end);
+        let mut i = 0;
+        self.code.insns.retain(|x| {
+            let keep = i > end || matches!(x, Insn::Label(_));
+            i += 1;
+            keep
+        });
+        self.guard = None;
+        true
     }
 
     /// The index right after the bypass decision (0 without one), found by

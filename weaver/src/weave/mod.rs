@@ -38,6 +38,8 @@
 //! - [`join_points`] — `thisJoinPoint` objects and the static parts of
 //!   executions; [`statics`] — where static parts live in the class.
 //! - [`bypass`] — full coverage: the bypass check and the duplicated body;
+//!   [`straight`] — point shadows woven as calls of dispatch methods, with
+//!   no guard and no bypass decision;
 //!   [`module_descriptors`] — the packages added to `java.base` declared to
 //!   the module system;
 //!   [`context`] — the calling-context tree behind `thisCallingContext`,
@@ -64,6 +66,7 @@ pub mod outline;
 pub mod plan;
 pub mod shadows;
 pub mod statics;
+pub mod straight;
 pub mod world;
 
 use major_pointcut_lang::ast::AdviceKind;
