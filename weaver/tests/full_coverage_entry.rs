@@ -1,11 +1,14 @@
-//! The entry of a method woven with full coverage (`weave/bypass.rs`): where
-//! the bypass decision serves one before advice without parameters, the
-//! decision and the advice call are one call of a dispatch method of
-//! `java.lang.MajorBypass` (3 bytes, so that HotSpot, whose inlining budgets
-//! count bytecode bytes, still inlines small woven methods); where it serves
-//! more (a call shadow too), the decision is one call of
-//! `MajorBypass.bypassed()` kept in a local. The bypass class has the
-//! dispatch, over C1's inlining budget (35 bytes) on purpose.
+//! The code full coverage weaves without guards (`weave/bypass.rs`,
+//! `weave/straight.rs`): where the bypass decision serves one before advice
+//! without parameters, the decision and the advice call are one call of a
+//! dispatch method of `java.lang.MajorBypass` (3 bytes, so that HotSpot,
+//! whose inlining budgets count bytecode bytes, still inlines small woven
+//! methods); a call whose advice all have dispatches is woven as those calls
+//! beside it (with `dup` for the object an `after returning` gets), and a
+//! method whose shadows are all of that kind makes no decision; where a
+//! guard is left (an advice with `thisJoinPointStaticPart`), the decision is
+//! one call of `MajorBypass.bypassed()` kept in a local. The bypass class has
+//! the dispatches, over C1's inlining budget (35 bytes) on purpose.
 
 use std::path::Path;
 use std::process::Command;
@@ -28,8 +31,12 @@ public class Main {
         return 2 * size();
     }
 
+    int thrice() {
+        return 3 * size();
+    }
+
     public static void main(String[] args) {
-        System.out.println(new Main().twice());
+        System.out.println(new Main().twice() + new Main().thrice());
     }
 }
 "#;
@@ -39,6 +46,7 @@ const ASPECT: &str = r#"package tools;
 aspect Entry {
     static int executions;
     static int calls;
+    static String last;
 
     before(): execution(* app..*(..)) {
         executions++;
@@ -46,6 +54,15 @@ aspect Entry {
 
     before(): call(int app.Main.size()) && within(app..*) {
         calls++;
+    }
+
+    before(): call(int app.Main.size()) && withincode(int app.Main.thrice()) {
+        last = thisJoinPointStaticPart.getSignature().getName();
+    }
+
+    // (The aspect lives in java.base: it cannot name the program's classes.)
+    after() returning(Object o): call(app.Main.new(..)) && within(app..*) {
+        System.out.println("made " + o.getClass().getSimpleName());
     }
 }
 "#;
@@ -87,7 +104,7 @@ fn first_call(code: &Code, cf: &ClassFile<'_>) -> (String, String) {
 }
 
 #[test]
-fn one_before_advice_is_one_dispatch_call_on_entry() {
+fn advice_with_dispatches_is_called_without_guards() {
     let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
         eprintln!("SKIP: no JDK with javac");
         return;
@@ -121,7 +138,8 @@ fn one_before_advice_is_one_dispatch_call_on_entry() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let app = woven.join("classes");
 
-    // The bypass class: a dispatch per advice without parameters, each
+    // The bypass class: a dispatch per advice whose parameters are `Object`
+    // formals, if any (not the one with `thisJoinPointStaticPart`), each
     // over C1's inlining budget.
     let base = Archive::open(&woven.join("java.base.jar")).unwrap();
     let name = format!("{BYPASS}.class");
@@ -131,12 +149,32 @@ fn one_before_advice_is_one_dispatch_call_on_entry() {
     std::fs::create_dir_all(bypass_dir.join("java/lang")).unwrap();
     std::fs::write(bypass_dir.join(&name), &bypass).unwrap();
     let dispatches = dispatches_in(&bypass).unwrap();
-    assert_eq!(dispatches.len(), 2, "{dispatches:?}");
+    assert_eq!(dispatches.len(), 3, "{dispatches:?}");
+    assert_eq!(
+        dispatches.iter().map(|d| d.arity()).sum::<usize>(),
+        1,
+        "{dispatches:?}"
+    );
     for d in &dispatches {
         assert_eq!(d.aspect, "tools/Entry");
         let (_, dispatch_len, _) = code(&bypass_dir, BYPASS, &d.name);
         assert!(dispatch_len > 35, "the dispatch has {dispatch_len} bytes");
     }
+    // The calls of `MajorBypass` in a woven method, in order (name and
+    // descriptor).
+    let bypass_calls = |code: &Code, cf: &ClassFile<'_>| -> Vec<(String, String)> {
+        code.insns
+            .iter()
+            .filter_map(|i| match i {
+                Insn::Cp { op: 184, index } => {
+                    let r = cf.pool.member_ref(*index).unwrap();
+                    (r.owner == BYPASS).then(|| (r.name.into_owned(), r.descriptor.into_owned()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let is_dispatch = |name: &str| dispatches.iter().any(|d| d.name == name);
 
     // size(): a getter with its execution advised, and nothing else: the
     // dispatch call, then the getter.
@@ -145,7 +183,7 @@ fn one_before_advice_is_one_dispatch_call_on_entry() {
     assert_eq!(woven_len, original_len + 3);
     let (owner, name) = first_call(&woven_code, &cf);
     assert_eq!(owner, BYPASS);
-    assert!(dispatches.iter().any(|d| d.name == name), "{name}");
+    assert!(is_dispatch(&name), "{name}");
     let rest: Vec<&Insn> = woven_code
         .insns
         .iter()
@@ -159,22 +197,53 @@ fn one_before_advice_is_one_dispatch_call_on_entry() {
         .collect();
     assert_eq!(rest.len(), before.len());
 
-    // twice(): its execution and a call of size() advised: one decision,
-    // `bypassed()`, that both guards test.
-    let (woven_code, _, cf) = code(&app, "app/Main", "twice");
+    // twice(): its execution and a call of size() advised, each through its
+    // dispatch: no decision, no guard, 3 bytes each.
+    let (_, original_len, _) = code(&classes, "app/Main", "twice");
+    let (woven_code, woven_len, cf) = code(&app, "app/Main", "twice");
+    assert_eq!(woven_len, original_len + 6);
+    let calls = bypass_calls(&woven_code, &cf);
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert!(
+        calls.iter().all(|(n, d)| is_dispatch(n) && d == "()V"),
+        "{calls:?}"
+    );
+    assert!(!woven_code.insns.iter().any(|i| i.is_branch()));
+
+    // thrice(): the call of size() has an advice without a dispatch too: one
+    // decision, `bypassed()`, that the guards test.
+    let (woven_code, _, cf) = code(&app, "app/Main", "thrice");
     assert_eq!(
         first_call(&woven_code, &cf),
         (BYPASS.to_string(), "bypassed".to_string())
     );
-    assert!(!woven_code.insns.iter().any(|i| match i {
-        Insn::Cp { op: 184, index } => cf
-            .pool
-            .member_ref(*index)
-            .is_ok_and(|r| r.owner == BYPASS && dispatches.iter().any(|d| *d.name == *r.name)),
-        _ => false,
-    }));
+    let calls = bypass_calls(&woven_code, &cf);
+    assert!(!calls.iter().any(|(n, _)| is_dispatch(n)), "{calls:?}");
 
-    // And it runs, verified, on the woven java.base.
+    // main(): after each `new Main()` (whose `<init>` leaves the object on
+    // the stack), `dup` and the dispatch that passes it on.
+    let (woven_code, _, cf) = code(&app, "app/Main", "main");
+    let insns: Vec<&Insn> = woven_code
+        .insns
+        .iter()
+        .filter(|i| !matches!(i, Insn::Label(_)))
+        .collect();
+    let mut passed = 0;
+    for w in insns.windows(3) {
+        if let (Insn::Cp { op: 183, index }, Insn::Simple(89), Insn::Cp { op: 184, index: d }) =
+            (w[0], w[1], w[2])
+        {
+            let init = cf.pool.member_ref(*index).unwrap();
+            let call = cf.pool.member_ref(*d).unwrap();
+            assert_eq!((&*init.owner, &*init.name), ("app/Main", "<init>"));
+            assert!(is_dispatch(&call.name), "{}", call.name);
+            assert_eq!(call.descriptor, "(Ljava/lang/Object;)V");
+            passed += 1;
+        }
+    }
+    assert_eq!(passed, 2, "{insns:?}");
+
+    // And it runs, verified, on the woven java.base, every advice run.
     let o = Command::new(jdk.java())
         .arg(format!("@{}", woven.join("java.args").display()))
         .arg("-Xverify:all")
@@ -184,5 +253,8 @@ fn one_before_advice_is_one_dispatch_call_on_entry() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "6\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "made Main\nmade Main\n15\n"
+    );
 }

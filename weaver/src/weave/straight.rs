@@ -31,7 +31,7 @@
 //! * matched without a residue (no run-time test, no `cflow`),
 //! * is `before` (not on a constructor call, whose `new` would run before the
 //!   advice: its class initialized earlier than AspectJ's order) or `after
-//!   returning`,
+//!   returning`, the same for all of them (see below),
 //! * takes no value, or (after returning) the returned reference alone: a
 //!   call's reference result, or the object a constructor call made where its
 //!   `new; dup` leaves it on the stack ([`super::shadows`]' `new_at`), which
@@ -47,7 +47,9 @@
 //! before the VM booted and still runs after (a thread's loop started during
 //! start-up): its straight-line shadows run their advice from the boot on,
 //! which is what the BIB promises (no advice before the boot, every join
-//! point's advice after it).
+//! point's advice after it). A join point's before and after advice still run
+//! both or neither: a shadow with both keeps its guard, since a call during
+//! which the VM boots would otherwise run its after advice alone.
 
 use major_classfile::opcodes::op;
 use major_classfile::{Insn, Result};
@@ -119,22 +121,26 @@ impl MethodWeave<'_, '_, '_> {
             };
             calls.push((a.rank, after, passes_result, d));
         }
-        // Outermost (highest precedence, rank 0) before advice first, its
+        // Before and after advice at one shadow keep the guard: a call
+        // during which the VM boots would run the after advice alone.
+        let after = calls.first().is_some_and(|c| c.1);
+        if calls.iter().any(|c| c.1 != after) {
+            return Ok(None);
+        }
+        // The outermost (highest precedence, rank 0) before advice first, and
         // after advice last.
-        calls.sort_by_key(|&(rank, after, ..)| if after { usize::MAX - rank } else { rank });
+        calls.sort_by_key(|&(rank, ..)| if after { usize::MAX - rank } else { rank });
         let mut out = Vec::with_capacity(2 * calls.len() + 1);
-        let mut placed = false;
-        for (_, after, passes_result, d) in &calls {
-            if *after && !placed {
-                out.push(insn.clone());
-                placed = true;
-            }
+        if after {
+            out.push(insn.clone());
+        }
+        for (_, _, passes_result, d) in &calls {
             if *passes_result {
                 out.push(Insn::Simple(op::DUP));
             }
             bypass::call_dispatch(d, self.pool, &mut out)?;
         }
-        if !placed {
+        if !after {
             out.push(insn.clone());
         }
         Ok(Some(out))
