@@ -12,7 +12,9 @@
 //! Both are checked once per invocation of every woven method: the BIB as
 //! one read of the static flag [`BOOTED`] (set by `VM.initLevel` when the VM
 //! has booted: [`hook_boot`]), then the DIB. What the check decides holds for
-//! the whole invocation, in one of two forms ([`BypassForm`]):
+//! the whole invocation (but at the point shadows woven straight-line, which
+//! call their advice's dispatch methods and check there:
+//! [`super::straight`]), in one of two forms ([`BypassForm`]):
 //!
 //! * **guards** (the default): the decision goes into a local on entry
 //!   ([`decide`]: one call of [`BYPASS`]`.bypassed()`); each woven shadow

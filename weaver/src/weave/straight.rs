@@ -20,7 +20,7 @@
 //! which neither branches nor moves an instruction: the original frames
 //! still hold, at their new offsets ([`major_classfile::kept_frames`]), and a
 //! method whose woven shadows are all of this kind needs no bypass decision
-//! on entry ([`super::method::MethodWeave::drop_unused_decision`]). The
+//! on entry (`MethodWeave::drop_unused_decision`). The
 //! woven code is smaller too: 3 or 4 bytes per advice where a guarded shadow
 //! takes its advice call, the bypass test and a copy of the instruction.
 //!
@@ -96,13 +96,14 @@ impl MethodWeave<'_, '_, '_> {
             ShadowKind::MethodCall => result.is_some_and(|d| d.starts_with(['L', '['])),
             _ => false,
         };
+        let weaver = self.weaver;
         let mut calls = Vec::with_capacity(matched.len());
         for m in matched {
             let a = m.advice;
             if m.residue != Residue::True || a.entry.is_some() {
                 return Ok(None);
             }
-            let Some(d) = self.weaver.dispatch.get(a.id).cloned().flatten() else {
+            let Some(d) = weaver.dispatch.get(a.id).and_then(Option::as_ref) else {
                 return Ok(None);
             };
             let after = match a.resolved.kind {
