@@ -430,7 +430,8 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         else {
             return Ok(false);
         };
-        let Some(d) = self.weaver.dispatch.get(*advice).cloned().flatten() else {
+        let weaver = self.weaver;
+        let Some(d) = weaver.dispatch.get(*advice).and_then(Option::as_ref) else {
             return Ok(false);
         };
         if d.arity() != 0 {
@@ -439,18 +440,12 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         if self.compact || self.snapshot.is_some() {
             return Ok(false);
         }
-        let loads = |insns: &[Insn]| {
-            insns
-                .iter()
-                .filter(|i| matches!(i, Insn::Local { op: o, index, .. } if *o == op::ILOAD && *index == g))
-                .count()
-        };
         let (s, e) = (self.position(*start), self.position(*after));
-        if loads(&self.code.insns) != 1 || loads(&self.code.insns[s..e]) != 1 {
+        if guard_tests(&self.code.insns, g) != 1 || guard_tests(&self.code.insns[s..e], g) != 1 {
             return Ok(false);
         }
         let mut call = Vec::with_capacity(1);
-        bypass::call_dispatch(&d, self.pool, &mut call)?;
+        bypass::call_dispatch(d, self.pool, &mut call)?;
         // The labels inside the call stay (nothing outside jumps there, but
         // tables may name them); the instructions go.
         let kept: Vec<Insn> = self.code.insns[s + 1..e]
@@ -461,15 +456,7 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         self.code
             .insns
             .splice(s + 1..e, call.into_iter().chain(kept));
-        // The decision goes, its labels stay.
-        let end = self.position(end);
-        let mut i = 0;
-        self.code.insns.retain(|x| {
-            let keep = i > end || matches!(x, Insn::Label(_));
-            i += 1;
-            keep
-        });
-        self.guard = None;
+        self.remove_decision(end);
         Ok(true)
     }
 
@@ -480,12 +467,16 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
         let (Some(g), Some(end)) = (self.guard, self.decision_end) else {
             return false;
         };
-        let tests = self.code.insns.iter().any(
-            |i| matches!(i, Insn::Local { op: o, index, .. } if *o == op::ILOAD && *index == g),
-        );
-        if tests {
+        if guard_tests(&self.code.insns, g) != 0 {
             return false;
         }
+        self.remove_decision(end);
+        true
+    }
+
+    /// Removes the bypass decision (the code up to its end label `end`),
+    /// keeping its labels; no guard is left to test it.
+    fn remove_decision(&mut self, end: Label) {
         let end = self.position(end);
         let mut i = 0;
         self.code.insns.retain(|x| {
@@ -494,7 +485,6 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             keep
         });
         self.guard = None;
-        true
     }
 
     /// The index right after the bypass decision (0 without one), found by
@@ -606,4 +596,12 @@ fn lines(code: &Code) -> Vec<i32> {
         out.push(cur);
     }
     out
+}
+
+/// How many guards in `insns` test the bypass decision in local `g`.
+fn guard_tests(insns: &[Insn], g: u16) -> usize {
+    insns
+        .iter()
+        .filter(|i| matches!(i, Insn::Local { op: o, index, .. } if *o == op::ILOAD && *index == g))
+        .count()
 }
