@@ -56,6 +56,9 @@ struct Stats {
     /// Reflection accessors woven with an extra class (see
     /// [`reflection_accessor`]).
     accessors: AtomicUsize,
+    /// With `woven-image`: classes the hook saw whose bytes are the woven
+    /// image's (passed as they are).
+    from_image: AtomicUsize,
 }
 
 /// Whether the class `name` defined in the (non-null) loader is one of the
@@ -98,6 +101,9 @@ struct Agent {
     order_file: Option<PathBuf>,
     /// Weaving ahead, when on (see [`weave_ahead`]).
     ahead: Option<Ahead>,
+    /// The running JDK's image (`java.home`): with `woven-image`, woven
+    /// already, and what the hook compares a class's bytes with.
+    image: Arc<RuntimeImage>,
     stats: Stats,
 }
 
@@ -305,6 +311,8 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     // A cache that holds at least half as many classes as the order names
     // is taken for warm: the thread would only hash classes the cache
     // holds (a class's key is a SHA-256 of its bytes).
+    // On a woven image there is nothing of the image's to weave ahead.
+    let order_file = order_file.filter(|_| !options.woven_image);
     let ahead = match (&cache, &order_file) {
         (Some(c), Some(f)) if !options.no_weave_ahead => read_load_order(f)
             .filter(|text| c.len() * 2 < text.lines().count())
@@ -324,14 +332,22 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         .system_property("java.vm.specification.version")
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    if options.added_jar.is_none() && feature > 17 {
+    if options.woven_image {
+        check_woven_image(&weaver, &image, &java_home)?;
+    } else if options.added_jar.is_none() && feature > 17 {
         warn_without_added_jar(&options, &weaver, feature);
     }
 
+    // The early hook (from the primordial phase on, for the JDK's first
+    // classes) turns class-data sharing off; on a woven image those classes
+    // are woven already, and the hook from the live phase on is enough.
+    let early = !options.woven_image;
     let mut wanted = Capabilities::default();
     wanted.set(jvmti::CAN_GENERATE_ALL_CLASS_HOOK_EVENTS);
-    wanted.set(jvmti::CAN_GENERATE_EARLY_CLASS_HOOK_EVENTS);
-    wanted.set(jvmti::CAN_GENERATE_EARLY_VMSTART);
+    if early {
+        wanted.set(jvmti::CAN_GENERATE_EARLY_CLASS_HOOK_EVENTS);
+        wanted.set(jvmti::CAN_GENERATE_EARLY_VMSTART);
+    }
     let potential = jvmti.potential_capabilities()?;
     for (bit, name) in [
         (
@@ -346,7 +362,10 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
             jvmti::CAN_GENERATE_EARLY_VMSTART,
             "can_generate_early_vmstart",
         ),
-    ] {
+    ]
+    .into_iter()
+    .filter(|(bit, _)| wanted.has(*bit))
+    {
         if !potential.has(bit) {
             return Err(format!("this JVM cannot give the capability {name}"));
         }
@@ -372,6 +391,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
             missed: Mutex::new(Vec::new()),
             ahead,
             order_file,
+            image,
             stats: Stats::default(),
         })
         .is_err()
@@ -393,6 +413,34 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         jvmti::EVENT_CLASS_FILE_LOAD_HOOK,
     ] {
         jvmti.enable_event(e)?;
+    }
+    Ok(())
+}
+
+/// With `woven-image`: checks that the running JDK's image holds the classes
+/// this weave adds to `java.base`, byte for byte: then it was woven with
+/// these aspects, this bypass form and this build of the weaver.
+fn check_woven_image(
+    weaver: &LoadTimeWeaver<'_>,
+    image: &RuntimeImage,
+    java_home: &std::path::Path,
+) -> Result<(), String> {
+    for (name, bytes) in weaver.added_classes() {
+        let n = name.trim_end_matches(".class");
+        let held = image.read_class(n).map_err(|e| e.to_string())?;
+        if held.as_deref() != Some(bytes.as_slice()) {
+            return Err(format!(
+                "woven-image: {} is not a JDK woven with these aspects by this build of \
+                 major ({n} {}); weave it with `major weave --jdk`, or run through `major run \
+                 --aspect`, which keeps one",
+                java_home.display(),
+                if held.is_some() {
+                    "differs"
+                } else {
+                    "is missing"
+                },
+            ));
+        }
     }
     Ok(())
 }
@@ -615,8 +663,10 @@ unsafe extern "C" fn vm_start(_jvmti: JvmtiEnv, jni: JNIEnv) {
         for (name, bytes) in definition_order(agent.weaver.added_classes()) {
             let n = name.trim_end_matches(".class");
             dump(agent, "added", n, bytes);
-            if agent.options.added_jar.is_some() {
-                continue; // on --patch-module java.base: the boot loader finds them
+            if agent.options.added_jar.is_some() || agent.options.woven_image {
+                // On --patch-module java.base, or in the woven image's
+                // java.base: the boot loader finds them.
+                continue;
             }
             // SAFETY: the JNIEnv of this VMStart event, the boot loader.
             if let Err(e) = unsafe { jni.define_class(n, std::ptr::null_mut(), bytes) } {
@@ -693,6 +743,14 @@ fn weave_or_fetch(
     bytes: &[u8],
 ) -> Result<Option<Transformed>, major_classfile::Error> {
     let name = class_name(name, bytes)?;
+    if agent.options.woven_image
+        && agent.image.read_class(&name).ok().flatten().as_deref() == Some(bytes)
+    {
+        // The woven image's own class, woven (or left alone) as two-phase
+        // weaving decided.
+        agent.stats.from_image.fetch_add(1, Ordering::Relaxed);
+        return Ok(None);
+    }
     if !agent.weaver.admit(&name, bytes)? {
         return Ok(None);
     }
@@ -929,7 +987,14 @@ unsafe extern "C" fn vm_death(_jvmti: JvmtiEnv, jni: JNIEnv) {
             // SAFETY: the JNIEnv of this VMDeath event (live phase).
             unsafe { agent.jvmti.loaded_class_signatures(Jni(jni)) }.map(|sigs| {
                 let seen = agent.seen.lock().expect("seen lock");
-                Unseen::of(&sigs, &seen)
+                let mut u = Unseen::of(&sigs, &seen);
+                if agent.options.woven_image {
+                    // Loaded before the hook (live phase on) was called: the
+                    // woven image's classes.
+                    u.other
+                        .retain(|n| !matches!(agent.image.read_class(n), Ok(Some(_))));
+                }
+                u
             })
         };
         summarize(agent, unseen)
@@ -1053,6 +1118,14 @@ fn summarize(agent: &Agent, unseen: Result<Unseen, String>) {
             agent.setup.as_secs_f64() * 1e3,
             agent.hook_nanos.load(Ordering::Relaxed) as f64 / 1e6,
         ));
+        if agent.options.woven_image {
+            say(&format!(
+                "on a woven JDK ({}): {} of its classes passed to the hook as they are, besides \
+                 those loaded before the hook was called",
+                agent.image.path().display(),
+                s.from_image.load(Ordering::Relaxed),
+            ));
+        }
         let accessors = s.accessors.load(Ordering::Relaxed);
         if accessors > 0 {
             say(&format!(

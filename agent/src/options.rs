@@ -35,6 +35,16 @@
 //!   JAR holds exactly its added classes and does not define them itself.
 //!   Needed on JDK 25, which verifies the classes the hook changed while the
 //!   VM starts, before the agent can define anything.
+//! * `woven-image`: the JVM runs on a JDK woven by `major weave --jdk` (image
+//!   form) with these aspects and bypass form (`major run --aspect` keeps
+//!   one per aspect set in its cache, see
+//!   `major_weaver::load_time::WovenJdkCache`): the JDK's classes are woven
+//!   already and the added classes are in its `java.base`, so the agent
+//!   asks for no early class hook (which would turn class-data sharing
+//!   off), defines nothing, passes every class whose bytes are the image's
+//!   as it is, and weaves the others (the class path's, custom loaders',
+//!   generated classes). It checks at start that the image's added classes
+//!   are the ones it would add.
 //!
 //! Paths cannot hold commas there; `@FILE` instead of the list reads the
 //! items from FILE, one a line (a path may then hold commas; `major run
@@ -69,6 +79,8 @@ pub struct Options {
     pub bypass: major_weaver::weave::bypass::BypassForm,
     /// The jar on `--patch-module java.base` that holds the added classes.
     pub added_jar: Option<PathBuf>,
+    /// The running JDK is woven with these aspects already.
+    pub woven_image: bool,
 }
 
 impl Options {
@@ -121,12 +133,13 @@ impl Options {
                 }
                 "verbose" if value.is_none() => o.verbose = true,
                 "fatal" if value.is_none() => o.fatal = true,
+                "woven-image" if value.is_none() => o.woven_image = true,
                 _ => {
                     return Err(format!(
                         "unknown option `{item}` (expected aspect=PATH, cache=DIR, jdk=HOME, \
                          class-cache=DIR, no-class-cache, no-weave-ahead, class-cache-max=MB, \
-                         dump=DIR, bypass=FORM, added-jar=JAR, verbose, fatal; separated by \
-                         commas)"
+                         dump=DIR, bypass=FORM, added-jar=JAR, woven-image, verbose, fatal; \
+                         separated by commas)"
                     ))
                 }
             }
@@ -156,7 +169,12 @@ mod tests {
             Options::parse("aspect=A.aj,class-cache=/w,class-cache-max=3,no-class-cache").unwrap();
         assert_eq!(o.class_cache, Some(PathBuf::from("/w")));
         assert_eq!(o.class_cache_max, Some(3 << 20));
-        assert!(o.no_class_cache);
+        assert!(o.no_class_cache && !o.woven_image);
+        assert!(
+            Options::parse("aspect=A.aj,woven-image")
+                .unwrap()
+                .woven_image
+        );
         assert!(Options::parse("aspect=A.aj,class-cache-max=lots")
             .unwrap_err()
             .contains("size in MiB"));

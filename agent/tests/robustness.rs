@@ -709,6 +709,7 @@ fn paths_with_commas_and_java_arg_files() {
         bypass: Default::default(),
         no_class_cache: false,
         fatal: false,
+        woven_jdk: major_weaver::woven_jdk_cache::WovenJdkMode::Off,
     }
     .command(&[format!("@{}", arg_file.display()).into()])
     .unwrap();

@@ -8,7 +8,8 @@
 //! woven classes (`woven-classes/`), the jars of the classes the weave adds
 //! (`added-classes/`), the embedded agent extracted (`agent/`), the agent's
 //! option files (`agent-options/`), the orders in which programs loaded
-//! their classes (`load-order/`, for weaving ahead), CDS archives (`*.jsa`),
+//! their classes (`load-order/`, for weaving ahead), the JDKs woven ahead for
+//! `major run --aspect` (`woven-jdks/`), CDS archives (`*.jsa`),
 //! runtime jars (`major-runtime-*.jar`, each with its digest in
 //! `major-runtime-*.jar.blake3`), the binary's digest (`executable-digest-*`,
 //! one per path of a major binary) and the file stamps of incremental weaves
@@ -28,6 +29,7 @@ fn part_of(name: &str) -> Option<&'static str> {
         "agent" => "agent library extracted from major",
         "agent-options" => "agent option files",
         "load-order" => "class load orders (single-phase agent, weaving ahead)",
+        "woven-jdks" => "JDKs woven ahead for `major run --aspect` (class-data sharing kept)",
         "CACHEDIR.TAG" => "the tag that marks the directory as a cache",
         // One per path of a major binary (and the name of earlier versions).
         _ if name.starts_with("executable-digest") => {

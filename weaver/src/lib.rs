@@ -41,3 +41,4 @@ pub mod signed;
 pub mod weave;
 pub mod weave_run;
 pub mod woven_jdk;
+pub mod woven_jdk_cache;

@@ -34,6 +34,7 @@ use crate::index::ClassIndex;
 use crate::report::MajorError;
 use crate::runtime::RUNTIME_CLASSES;
 use crate::weave::{bypass, Weaver};
+use crate::woven_jdk_cache::{WovenJdkCache, WovenJdkMode, WovenJdkSource};
 
 /// The module that receives the classes the weave adds.
 const BASE: &str = "java.base";
@@ -347,6 +348,21 @@ pub struct AgentRun {
     /// A class that fails to weave ends the run (exit status 70) instead of
     /// being loaded as it was (the agent's `fatal`).
     pub fatal: bool,
+    /// Whether the program runs on a JDK woven with the aspects ahead, kept
+    /// in the cache ([`crate::woven_jdk_cache`]).
+    pub woven_jdk: WovenJdkMode,
+}
+
+/// The `java` command of an [`AgentRun`], and what to do after it.
+pub struct AgentCommand {
+    /// The command.
+    pub command: std::process::Command,
+    /// The woven JDK it runs on, if any.
+    pub woven_jdk: Option<crate::woven_jdk::WovenJdk>,
+    /// A woven JDK to weave in the background after the program ends
+    /// ([`WovenJdkCache::build_in_background`]): these aspects ran before
+    /// without one.
+    pub build_after: Option<(WovenJdkCache, String, WovenJdkSource)>,
 }
 
 /// The name of a bypass form, as `--bypass` and the agent's `bypass=` take it.
@@ -588,14 +604,53 @@ impl AgentRun {
         &self,
         args: &[std::ffi::OsString],
     ) -> Result<std::process::Command, MajorError> {
+        Ok(self.prepare(args)?.command)
+    }
+
+    /// [`Self::command`], with the woven JDK it runs on (if any) and the one
+    /// to weave after it (see [`WovenJdkMode`]): `build` weaves it here,
+    /// before the program runs.
+    pub fn prepare(&self, args: &[std::ffi::OsString]) -> Result<AgentCommand, MajorError> {
+        let classpath = java_class_path(args);
         let compiled = crate::weave_run::compile_aspects(&crate::weave_run::AspectSources {
             aspects: &self.aspects,
-            classpath: java_class_path(args),
+            classpath: classpath.clone(),
             jdk: &self.jdk,
             cache: self.cache.as_deref(),
         })?;
         for w in &compiled.warnings {
             eprintln!("warning: {w}");
+        }
+        let mut woven_jdk = None;
+        let mut build_after = None;
+        let wanted = match self.woven_jdk {
+            WovenJdkMode::Off => false,
+            WovenJdkMode::Build => true,
+            // The class cache off: every class woven as it loads.
+            WovenJdkMode::Auto => !self.no_class_cache,
+        };
+        if let (true, Some(cache)) = (wanted, &compiled.cache_dir) {
+            let source = WovenJdkSource {
+                jdk: self.jdk.clone(),
+                aspects: self.aspects.clone(),
+                classpath: classpath.clone(),
+                bypass: self.bypass,
+                cache: cache.clone(),
+            };
+            let jdks = WovenJdkCache::new(cache);
+            let key = source.key(&compiled.aspects)?;
+            woven_jdk = jdks.ready(&key);
+            if woven_jdk.is_none() && self.woven_jdk == WovenJdkMode::Build {
+                eprintln!(
+                    "major run: weaving the JDK with the aspects, once (later runs start from it)"
+                );
+                woven_jdk = Some(jdks.build(&key, &source)?);
+            } else if woven_jdk.is_none()
+                && std::io::IsTerminal::is_terminal(&std::io::stderr())
+                && jdks.ran_before(&key)
+            {
+                build_after = Some((jdks, key, source));
+            }
         }
         let mut options = Vec::new();
         let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
@@ -607,7 +662,9 @@ impl AgentRun {
         // where the JVM verifies what the hook changed (after JDK 17; JDK 17
         // gets them defined at VMStart, as the image form has them, with no
         // module patch whose reading would run Java code).
-        let added_jar = if self.jdk.feature_version().is_some_and(|v| v <= 17) {
+        let added_jar = if woven_jdk.is_some()
+            || self.jdk.feature_version().is_some_and(|v| v <= 17)
+        {
             None
         } else {
             let image = Arc::new(RuntimeImage::open(&self.jdk.modules())?);
@@ -646,6 +703,9 @@ impl AgentRun {
         if self.fatal {
             options.push("fatal".into());
         }
+        if woven_jdk.is_some() {
+            options.push("woven-image".into());
+        }
         // A path with a comma: the options go into a file (one a line),
         // named by its content, which the agent reads (`=@FILE`).
         let options = if options.iter().any(|o| o.contains(',') || o.contains('\n')) {
@@ -683,7 +743,10 @@ impl AgentRun {
         } else {
             options.join(",")
         };
-        let mut c = std::process::Command::new(self.jdk.java());
+        let java = woven_jdk
+            .as_ref()
+            .map_or_else(|| self.jdk.java(), |w| w.java());
+        let mut c = std::process::Command::new(java);
         c.arg(format!(
             "-agentpath:{}={options}",
             absolute(&self.agent).display(),
@@ -695,7 +758,11 @@ impl AgentRun {
             ]
         }))
         .args(args);
-        Ok(c)
+        Ok(AgentCommand {
+            command: c,
+            woven_jdk,
+            build_after,
+        })
     }
 }
 

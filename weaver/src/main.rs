@@ -127,6 +127,20 @@ enum Command {
         /// status 70, instead of being loaded as it was with a message (for CI).
         #[arg(long, requires = "aspects")]
         fail_on_weave_error: bool,
+        /// Single-phase: run on the JDK woven ahead with these aspects, kept
+        /// in the cache (CACHE_DIR/woven-jdks), so that the JVM keeps its
+        /// class-data sharing: `auto` takes it when there is one, and after
+        /// a run of aspects that ran before without one (from a terminal)
+        /// weaves it in the background; `build` weaves it now if missing;
+        /// `off` weaves every class as the JVM loads it.
+        #[arg(
+            long,
+            value_enum,
+            default_value = "auto",
+            value_name = "WHEN",
+            requires = "aspects"
+        )]
+        woven_jdk: major_weaver::woven_jdk_cache::WovenJdkMode,
         /// Print the java command instead of running it.
         #[arg(long)]
         print_command: bool,
@@ -420,12 +434,19 @@ fn main() -> ExitCode {
             bypass,
             no_class_cache,
             fail_on_weave_error,
+            woven_jdk,
             args,
         } => single_phase_run::run_agent(
             aspects,
             java_home,
             cache_dir,
-            (verbose, bypass, no_class_cache, fail_on_weave_error),
+            (
+                verbose,
+                bypass,
+                no_class_cache,
+                fail_on_weave_error,
+                woven_jdk,
+            ),
             print_command,
             &args,
         ),

@@ -22,11 +22,12 @@ pub fn run_agent(
     aspects: Vec<PathBuf>,
     java_home: Option<PathBuf>,
     cache_dir: Option<PathBuf>,
-    (verbose, bypass, no_class_cache, fatal): (
+    (verbose, bypass, no_class_cache, fatal, woven_jdk): (
         bool,
         major_weaver::weave::bypass::BypassForm,
         bool,
         bool,
+        major_weaver::woven_jdk_cache::WovenJdkMode,
     ),
     print_command: bool,
     args: &[OsString],
@@ -41,8 +42,10 @@ pub fn run_agent(
         bypass,
         no_class_cache,
         fatal,
+        woven_jdk,
     };
-    let command = run.command(args)?;
+    let prepared = run.prepare(args)?;
+    let command = prepared.command;
     if print_command {
         let line: Vec<&std::ffi::OsStr> = std::iter::once(command.get_program())
             .chain(command.get_args())
@@ -50,5 +53,14 @@ pub fn run_agent(
         println!("{}", major_weaver::woven_jdk::shell_line(&line));
         return Ok(ExitCode::SUCCESS);
     }
-    run_passing_status(command)
+    let status = run_passing_status(command);
+    if let Some((jdks, key, source)) = prepared.build_after {
+        if jdks.build_in_background(&key, &source) {
+            eprintln!(
+                "major run: these aspects ran before: weaving the JDK with them in the \
+                 background, once, so that later runs start faster (--woven-jdk=off: never)"
+            );
+        }
+    }
+    status
 }

@@ -77,6 +77,7 @@ pub fn agent_command_with(
         bypass,
         no_class_cache: false,
         fatal: false,
+        woven_jdk: major_weaver::woven_jdk_cache::WovenJdkMode::Off,
     }
     .command(args)
     .unwrap_or_else(|e| panic!("preparing the agent run: {e}"));

@@ -1,0 +1,305 @@
+//! The woven JDKs `major run --aspect` keeps in its cache
+//! (`CACHE/woven-jdks/<key>/`): for a set of aspects, the JDK woven by
+//! `major weave --jdk` (image form, with its own class-data sharing
+//! archive). A run on one starts the JVM from it with the agent's
+//! `woven-image` option: the JDK's classes are woven already, so the agent
+//! needs no early class hook, which would turn class-data sharing off, and
+//! weaves only what the image does not hold (the class path's classes,
+//! custom loaders' and generated classes). The classes are those the agent
+//! would weave as they load (the two modes weave the same classes into the
+//! same bytes: `agent/tests/single_phase.rs`), so a run on a woven JDK
+//! differs from one woven as it loads only in how fast it starts.
+//!
+//! The key names what the woven JDK is made of: this `major` binary (path,
+//! size, time), the JDK (its `lib/modules` by path, size, time), the
+//! aspects' sources and javac's classes of them, and the bypass form. The
+//! agent checks, as it starts, that the image's added classes (the aspects
+//! among them) are those it would add.
+//!
+//! A woven JDK is made by [`WovenJdkCache::build`] (`major run
+//! --woven-jdk=build`: now, before the program), or, with `auto`, by a
+//! `major weave --jdk` started in the background after a run whose aspects
+//! ran before without one ([`WovenJdkCache::build_in_background`]): only
+//! from a terminal, since it outlives the `major run` that started it. The
+//! weave writes into a staging directory and renames it, so a run sees a
+//! whole woven JDK or none. At most [`KEPT`] are kept, the least recently
+//! used removed first.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use crate::aspects::cache::CacheKey;
+use crate::aspects::CompiledAspects;
+use crate::jdk::Jdk;
+use crate::report::MajorError;
+use crate::weave::bypass::BypassForm;
+use crate::woven_jdk::{JdkForm, JdkWeaveOptions, WovenJdk};
+
+/// The cache's subdirectory of woven JDKs.
+pub const SUBDIR: &str = "woven-jdks";
+
+/// How many woven JDKs are kept (each about the size of the JDK's
+/// `lib/modules` and its CDS archive: 150 MB for JDK 17).
+pub const KEPT: usize = 3;
+
+/// A build marker older than this is taken for a build that died.
+const STALE_BUILD: Duration = Duration::from_secs(15 * 60);
+
+/// What `major run --aspect` does with woven JDKs (`--woven-jdk`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum WovenJdkMode {
+    /// Run on the woven JDK of these aspects when the cache holds one; when
+    /// it does not and these aspects ran before, weave one in the
+    /// background after the program ends (from a terminal only).
+    #[default]
+    Auto,
+    /// Weave the woven JDK of these aspects now if the cache does not hold
+    /// it (a few seconds, once), then run on it.
+    Build,
+    /// Never: every class is woven as the JVM loads it.
+    Off,
+}
+
+/// The woven JDKs in a cache directory.
+#[derive(Debug, Clone)]
+pub struct WovenJdkCache {
+    dir: PathBuf,
+}
+
+/// What a woven JDK is woven from.
+#[derive(Debug, Clone)]
+pub struct WovenJdkSource {
+    /// The JDK.
+    pub jdk: Jdk,
+    /// The aspect files.
+    pub aspects: Vec<PathBuf>,
+    /// The class path the aspects are compiled against.
+    pub classpath: Vec<PathBuf>,
+    /// The bypass form.
+    pub bypass: BypassForm,
+    /// The aspect cache.
+    pub cache: PathBuf,
+}
+
+impl WovenJdkSource {
+    /// The key of the woven JDK, `compiled` being javac's classes of the
+    /// aspects (see the module documentation).
+    pub fn key(&self, compiled: &CompiledAspects) -> Result<String, MajorError> {
+        let mut k = CacheKey::new();
+        if let Ok(exe) = std::env::current_exe() {
+            k.path_stamp("major", &exe);
+        }
+        k.path_stamp("jdk", &self.jdk.modules());
+        for a in &self.aspects {
+            let text =
+                std::fs::read(a).map_err(|e| MajorError::Usage(format!("{}: {e}", a.display())))?;
+            k.bytes("aspect source", &text);
+        }
+        for (name, bytes) in &compiled.classes {
+            k.bytes(name, bytes);
+        }
+        k.bytes(
+            "bypass",
+            crate::load_time::bypass_name(self.bypass).as_bytes(),
+        );
+        Ok(k.finish()[..32].to_string())
+    }
+}
+
+impl WovenJdkCache {
+    /// The woven JDKs under the aspect cache `cache`.
+    pub fn new(cache: &Path) -> WovenJdkCache {
+        WovenJdkCache {
+            dir: cache.join(SUBDIR),
+        }
+    }
+
+    /// The woven JDK of `key`, when the cache holds a whole one (its time
+    /// refreshed: the least recently used go first).
+    pub fn ready(&self, key: &str) -> Option<WovenJdk> {
+        let dir = self.dir.join(key);
+        let woven = WovenJdk::open(&dir).ok()?;
+        if woven.form != JdkForm::Image {
+            return None;
+        }
+        let _ = std::fs::File::open(&dir).and_then(|f| f.set_modified(SystemTime::now()));
+        Some(woven)
+    }
+
+    /// Weaves the JDK of `src` into the cache under `key` (nothing when a
+    /// whole one is there already), and returns it.
+    pub fn build(&self, key: &str, src: &WovenJdkSource) -> Result<WovenJdk, MajorError> {
+        if let Some(w) = self.ready(key) {
+            return Ok(w);
+        }
+        std::fs::create_dir_all(&self.dir).map_err(|e| {
+            MajorError::Usage(format!("{}: cannot create: {e}", self.dir.display()))
+        })?;
+        let out = self.dir.join(key);
+        // A directory of an earlier, interrupted weave would be refused.
+        if out.exists() {
+            std::fs::remove_dir_all(&out)
+                .map_err(|e| MajorError::Usage(format!("{}: cannot remove: {e}", out.display())))?;
+        }
+        self.prune(KEPT.saturating_sub(1));
+        let opts = JdkWeaveOptions {
+            form: JdkForm::Image,
+            aspects: src.aspects.clone(),
+            jdk: src.jdk.clone(),
+            modules: Vec::new(),
+            inputs: Vec::new(),
+            classpath: src.classpath.clone(),
+            output: out,
+            cache: Some(src.cache.clone()),
+            strict: false,
+            signed_jars: Default::default(),
+            bypass: src.bypass,
+        };
+        let (_, woven) = crate::woven_jdk::weave(&opts)?;
+        Ok(woven)
+    }
+
+    /// Records a run of `key` without a woven JDK, and tells whether one was
+    /// recorded before (then these aspects are being run again, and a woven
+    /// JDK pays for itself).
+    pub fn ran_before(&self, key: &str) -> bool {
+        let marker = self.dir.join(format!("{key}.ran"));
+        if marker.exists() {
+            return true;
+        }
+        let _ = std::fs::create_dir_all(&self.dir).and_then(|()| std::fs::write(&marker, b""));
+        false
+    }
+
+    /// Starts `major weave --jdk` of `src` into the cache under `key` as a
+    /// process of its own (its output in `<key>.log`), unless one is
+    /// building it already (`<key>.building`, made with `O_EXCL`, younger
+    /// than [`STALE_BUILD`]). Returns whether it started one.
+    pub fn build_in_background(&self, key: &str, src: &WovenJdkSource) -> bool {
+        let Ok(exe) = std::env::current_exe() else {
+            return false;
+        };
+        // `--classpath` takes `:`-separated paths.
+        if src
+            .classpath
+            .iter()
+            .chain(&src.aspects)
+            .any(|p| p.to_string_lossy().contains(':'))
+        {
+            return false;
+        }
+        if std::fs::create_dir_all(&self.dir).is_err() {
+            return false;
+        }
+        let marker = self.dir.join(format!("{key}.building"));
+        let fresh = std::fs::metadata(&marker)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age < STALE_BUILD);
+        if fresh {
+            return false;
+        }
+        let _ = std::fs::remove_file(&marker);
+        if std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&marker)
+            .is_err()
+        {
+            return false; // another run took it
+        }
+        let out = self.dir.join(key);
+        if out.exists() && std::fs::remove_dir_all(&out).is_err() {
+            return false;
+        }
+        self.prune(KEPT.saturating_sub(1));
+        let Ok(log) = std::fs::File::create(self.dir.join(format!("{key}.log"))) else {
+            return false;
+        };
+        let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
+        let mut c = std::process::Command::new(exe);
+        c.arg("weave")
+            .arg(format!("--jdk={}", src.jdk.home.display()))
+            .arg("--jdk-form=image")
+            .arg(format!(
+                "--bypass={}",
+                crate::load_time::bypass_name(src.bypass)
+            ))
+            .arg("--cache-dir")
+            .arg(&src.cache)
+            .arg("-o")
+            .arg(&out);
+        for a in &src.aspects {
+            c.arg("--aspect").arg(absolute(a));
+        }
+        if !src.classpath.is_empty() {
+            let cp: Vec<String> = src
+                .classpath
+                .iter()
+                .map(|p| absolute(p).to_string_lossy().into_owned())
+                .collect();
+            c.arg(format!("--classpath={}", cp.join(":")));
+        }
+        c.stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(log);
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own process group: the terminal's ^C for the next program
+            // does not reach it.
+            c.process_group(0);
+        }
+        c.spawn().is_ok()
+    }
+
+    /// Removes woven JDKs beyond the `keep` most recently used (their
+    /// markers and logs with them), and markers of builds that died.
+    pub fn prune(&self, keep: usize) {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let mut jdks: Vec<(SystemTime, PathBuf)> = Vec::new();
+        for e in rd.flatten() {
+            let path = e.path();
+            let Ok(meta) = e.metadata() else { continue };
+            if meta.is_dir() && WovenJdk::open(&path).is_ok() {
+                jdks.push((meta.modified().unwrap_or(SystemTime::UNIX_EPOCH), path));
+            }
+        }
+        jdks.sort_by_key(|j| std::cmp::Reverse(j.0));
+        for (_, path) in jdks.into_iter().skip(keep) {
+            if std::fs::remove_dir_all(&path).is_ok() {
+                for ext in ["ran", "log", "building"] {
+                    let _ = std::fs::remove_file(path.with_extension(ext));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_is_recorded_once() {
+        let t = tempfile::tempdir().unwrap();
+        let c = WovenJdkCache::new(t.path());
+        assert!(!c.ran_before("k1"));
+        assert!(c.ran_before("k1"));
+        assert!(!c.ran_before("k2"));
+    }
+
+    #[test]
+    fn a_directory_that_is_no_woven_jdk_is_neither_ready_nor_pruned() {
+        let t = tempfile::tempdir().unwrap();
+        let c = WovenJdkCache::new(t.path());
+        let half = t.path().join(SUBDIR).join("k1");
+        std::fs::create_dir_all(half.join("lib")).unwrap();
+        assert!(c.ready("k1").is_none());
+        c.prune(0);
+        assert!(half.is_dir(), "only whole woven JDKs are pruned");
+    }
+}
