@@ -153,6 +153,23 @@ fn load_order_file(
         .join(format!("{}-{}", &image[..16], &path[..16]))
 }
 
+/// The JDK's own list of the classes its start-up loads (`lib/classlist`,
+/// which the JDK's build made for its CDS archive by running a small
+/// program; sorted by name, not in load order, and holding some classes a
+/// program may not load): the order to weave ahead in on a first run, when
+/// no run on this JDK has kept one ([`read_load_order`]). A line is a class
+/// name, or `@` and a lambda's or lambda form's line, or `#` and a comment.
+fn jdk_class_list(java_home: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(java_home.join("lib").join("classlist")).ok()?;
+    let names: String = text
+        .lines()
+        .filter(|l| !l.starts_with(['#', '@']))
+        .filter_map(|l| l.split_whitespace().next())
+        .flat_map(|n| [n, "\n"])
+        .collect();
+    (!names.is_empty()).then_some(names)
+}
+
 /// The order of classes to weave ahead in: the program's own
 /// ([`load_order_file`]), else the latest kept by another program on the
 /// same JDK (its JDK classes come first in any program; the rest are
@@ -315,6 +332,7 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     let order_file = order_file.filter(|_| !options.woven_image);
     let ahead = match (&cache, &order_file) {
         (Some(c), Some(f)) if !options.no_weave_ahead => read_load_order(f)
+            .or_else(|| jdk_class_list(&java_home))
             .filter(|text| c.len() * 2 < text.lines().count())
             .map(|text| Ahead {
                 image: image.clone(),
@@ -1235,6 +1253,22 @@ mod tests {
         assert_eq!(super::read_load_order(&c).as_deref(), Some("p/B\n"));
         let elsewhere = super::load_order_file(d.path(), other, &["a.jar".into()]);
         assert_eq!(super::read_load_order(&elsewhere), None);
+    }
+
+    #[test]
+    fn a_first_run_weaves_ahead_the_jdks_class_list() {
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(super::jdk_class_list(d.path()), None);
+        std::fs::create_dir_all(d.path().join("lib")).unwrap();
+        std::fs::write(
+            d.path().join("lib/classlist"),
+            "# a comment\njava/lang/Object\njava/util/List id: 7\n@lambda-proxy x y\n\n",
+        )
+        .unwrap();
+        assert_eq!(
+            super::jdk_class_list(d.path()).as_deref(),
+            Some("java/lang/Object\njava/util/List\n")
+        );
     }
 
     #[test]
