@@ -17,13 +17,13 @@
 //! among them) are those it would add.
 //!
 //! A woven JDK is made by [`WovenJdkCache::build`] (`major run
-//! --woven-jdk=build`: now, before the program), or, with `auto`, by a
-//! `major weave --jdk` started in the background after a run whose aspects
-//! ran before without one ([`WovenJdkCache::build_in_background`]): only
-//! from a terminal, since it outlives the `major run` that started it. The
-//! weave writes into a staging directory and renames it, so a run sees a
-//! whole woven JDK or none. At most [`KEPT`] are kept, the least recently
-//! used removed first.
+//! --woven-jdk=build`: now, before the program), or, with `auto`, by such a
+//! `major run` started in the background after a run whose aspects ran
+//! before without one ([`WovenJdkCache::build_in_background`]): only from a
+//! terminal, since it outlives the `major run` that started it. One process
+//! weaves a key at a time (`<key>.building`); the weave writes into a
+//! staging directory and renames it, so a run sees a whole woven JDK or
+//! none. At most [`KEPT`] are kept, the least recently used removed first.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -127,19 +127,33 @@ impl WovenJdkCache {
     }
 
     /// Weaves the JDK of `src` into the cache under `key` (nothing when a
-    /// whole one is there already), and returns it.
+    /// whole one is there already), and returns it. One process weaves a
+    /// key at a time: it holds `<key>.building` (made with `O_EXCL`, removed
+    /// when it is done); another waits for it to finish, or takes it over
+    /// when it is older than [`STALE_BUILD`] (a weave that died).
     pub fn build(&self, key: &str, src: &WovenJdkSource) -> Result<WovenJdk, MajorError> {
+        let cannot = |what: &str, p: &Path, e: std::io::Error| {
+            MajorError::Usage(format!("{}: cannot {what}: {e}", p.display()))
+        };
+        std::fs::create_dir_all(&self.dir).map_err(|e| cannot("create", &self.dir, e))?;
+        let marker = self.dir.join(format!("{key}.building"));
+        let _held = loop {
+            if let Some(w) = self.ready(key) {
+                return Ok(w);
+            }
+            match BuildMarker::take(&marker) {
+                Ok(Some(m)) => break m,
+                Ok(None) => std::thread::sleep(Duration::from_millis(200)),
+                Err(e) => return Err(cannot("create", &marker, e)),
+            }
+        };
         if let Some(w) = self.ready(key) {
-            return Ok(w);
+            return Ok(w); // finished while the marker was taken
         }
-        std::fs::create_dir_all(&self.dir).map_err(|e| {
-            MajorError::Usage(format!("{}: cannot create: {e}", self.dir.display()))
-        })?;
         let out = self.dir.join(key);
-        // A directory of an earlier, interrupted weave would be refused.
+        // What an interrupted weave left would be refused as an output.
         if out.exists() {
-            std::fs::remove_dir_all(&out)
-                .map_err(|e| MajorError::Usage(format!("{}: cannot remove: {e}", out.display())))?;
+            std::fs::remove_dir_all(&out).map_err(|e| cannot("remove", &out, e))?;
         }
         self.prune(KEPT.saturating_sub(1));
         let opts = JdkWeaveOptions {
@@ -171,76 +185,43 @@ impl WovenJdkCache {
         false
     }
 
-    /// Starts `major weave --jdk` of `src` into the cache under `key` as a
-    /// process of its own (its output in `<key>.log`), unless one is
-    /// building it already (`<key>.building`, made with `O_EXCL`, younger
-    /// than [`STALE_BUILD`]). Returns whether it started one.
+    /// Starts a process of its own that weaves the JDK of `src` (`major run
+    /// --woven-jdk=build --print-command`: [`Self::build`] under the same
+    /// key, the program not run), its output in `<key>.log`, unless one is
+    /// building it already. Returns whether it started one.
     pub fn build_in_background(&self, key: &str, src: &WovenJdkSource) -> bool {
         let Ok(exe) = std::env::current_exe() else {
             return false;
         };
-        // `--classpath` takes `:`-separated paths.
-        if src
-            .classpath
-            .iter()
-            .chain(&src.aspects)
-            .any(|p| p.to_string_lossy().contains(':'))
-        {
+        if BuildMarker::fresh(&self.dir.join(format!("{key}.building"))) {
             return false;
         }
-        if std::fs::create_dir_all(&self.dir).is_err() {
-            return false;
-        }
-        let marker = self.dir.join(format!("{key}.building"));
-        let fresh = std::fs::metadata(&marker)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age < STALE_BUILD);
-        if fresh {
-            return false;
-        }
-        let _ = std::fs::remove_file(&marker);
-        if std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&marker)
-            .is_err()
-        {
-            return false; // another run took it
-        }
-        let out = self.dir.join(key);
-        if out.exists() && std::fs::remove_dir_all(&out).is_err() {
-            return false;
-        }
-        self.prune(KEPT.saturating_sub(1));
-        let Ok(log) = std::fs::File::create(self.dir.join(format!("{key}.log"))) else {
+        let Ok(log) = std::fs::create_dir_all(&self.dir)
+            .and_then(|()| std::fs::File::create(self.dir.join(format!("{key}.log"))))
+        else {
             return false;
         };
         let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
         let mut c = std::process::Command::new(exe);
-        c.arg("weave")
-            .arg(format!("--jdk={}", src.jdk.home.display()))
-            .arg("--jdk-form=image")
+        c.args(["run", "--woven-jdk=build", "--print-command"])
+            .arg("--java-home")
+            .arg(&src.jdk.home)
+            .arg("--cache-dir")
+            .arg(&src.cache)
             .arg(format!(
                 "--bypass={}",
                 crate::load_time::bypass_name(src.bypass)
-            ))
-            .arg("--cache-dir")
-            .arg(&src.cache)
-            .arg("-o")
-            .arg(&out);
+            ));
         for a in &src.aspects {
             c.arg("--aspect").arg(absolute(a));
         }
-        if !src.classpath.is_empty() {
-            let cp: Vec<String> = src
-                .classpath
-                .iter()
-                .map(|p| absolute(p).to_string_lossy().into_owned())
-                .collect();
-            c.arg(format!("--classpath={}", cp.join(":")));
-        }
+        let cp = std::env::join_paths(src.classpath.iter().map(absolute));
+        let Ok(cp) = cp else {
+            return false; // a path that holds the separator
+        };
+        // The class path the aspects were compiled against, as `java -cp`;
+        // no main class: nothing runs.
+        c.arg("--").arg("-cp").arg(cp);
         c.stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(log);
@@ -279,6 +260,47 @@ impl WovenJdkCache {
     }
 }
 
+/// The marker of a weave of a woven JDK in progress, removed when dropped.
+struct BuildMarker(PathBuf);
+
+impl BuildMarker {
+    /// Whether a weave holds the marker at `path` (it is there and younger
+    /// than [`STALE_BUILD`]).
+    fn fresh(path: &Path) -> bool {
+        std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age < STALE_BUILD)
+    }
+
+    /// Takes the marker at `path`: `None` while another weave holds it.
+    fn take(path: &Path) -> std::io::Result<Option<BuildMarker>> {
+        if BuildMarker::fresh(path) {
+            return Ok(None);
+        }
+        // Stale, or none: whoever creates it first holds it.
+        if !path.exists() || std::fs::remove_file(path).is_ok() || !path.exists() {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+            {
+                Ok(_) => return Ok(Some(BuildMarker(path.to_path_buf()))),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(None),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Drop for BuildMarker {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,6 +312,28 @@ mod tests {
         assert!(!c.ran_before("k1"));
         assert!(c.ran_before("k1"));
         assert!(!c.ran_before("k2"));
+    }
+
+    #[test]
+    fn one_process_holds_a_build_marker_at_a_time() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("k.building");
+        let held = BuildMarker::take(&path).unwrap().expect("free");
+        assert!(BuildMarker::fresh(&path));
+        assert!(BuildMarker::take(&path).unwrap().is_none(), "held");
+        drop(held);
+        assert!(!path.exists());
+        // A marker left by a weave that died is taken over.
+        std::fs::write(&path, b"").unwrap();
+        let old = SystemTime::now() - STALE_BUILD - Duration::from_secs(1);
+        std::fs::File::options()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(!BuildMarker::fresh(&path));
+        assert!(BuildMarker::take(&path).unwrap().is_some());
     }
 
     #[test]
