@@ -8,7 +8,9 @@
 //!   only what the woven JDK does not hold (the class path's classes, a
 //!   proxy, a custom loader's class), and those are byte for byte the
 //!   classes the agent weaves when it weaves every class as it loads;
-//! * a second run finds the woven JDK in the cache and weaves no other;
+//! * a second run finds the woven JDK in the cache and weaves no other; a
+//!   damaged one is not used (the run goes as if there were none), and a
+//!   build replaces it;
 //! * the agent told the JDK is woven when it is not stops the JVM with a
 //!   message;
 //! * `major run` weaves a woven JDK in the background only from a terminal,
@@ -184,6 +186,30 @@ fn runs_on_a_woven_jdk(jdk: &Path) {
         .filter(|e| e.path().is_dir() && !e.file_name().to_string_lossy().starts_with('.'))
         .collect();
     assert_eq!(kept.len(), 1);
+
+    // A damaged woven JDK is not used (a warning), and a build replaces it.
+    let modules = woven_jdk.dir.join("lib/modules");
+    std::fs::write(&modules, b"not an image").unwrap();
+    let damaged = prepare(
+        jdk,
+        &aspects,
+        &cache,
+        WovenJdkMode::Auto,
+        &program("-Xshare:auto"),
+    );
+    assert!(damaged.woven_jdk.is_none());
+    let o = run(damaged.command);
+    assert_eq!(text(&o.stdout), text(&plain.stdout));
+    let rebuilt = prepare(
+        jdk,
+        &aspects,
+        &cache,
+        WovenJdkMode::Build,
+        &program("-Xshare:on"),
+    );
+    assert!(rebuilt.woven_jdk.is_some());
+    let o = run(rebuilt.command);
+    assert_eq!(text(&o.stdout), text(&plain.stdout));
 
     // The agent told that the plain JDK is woven refuses to start.
     let mut wrong = Command::new(jdk.join("bin/java"));

@@ -34,7 +34,7 @@ use crate::index::ClassIndex;
 use crate::report::MajorError;
 use crate::runtime::RUNTIME_CLASSES;
 use crate::weave::{bypass, Weaver};
-use crate::woven_jdk_cache::{WovenJdkCache, WovenJdkMode, WovenJdkSource};
+use crate::woven_jdk_cache::{Lookup, WovenJdkCache, WovenJdkMode, WovenJdkSource};
 
 /// The module that receives the classes the weave adds.
 const BASE: &str = "java.base";
@@ -639,7 +639,17 @@ impl AgentRun {
             };
             let jdks = WovenJdkCache::new(cache);
             let key = source.key(&compiled.aspects)?;
-            woven_jdk = jdks.ready(&key);
+            woven_jdk = match jdks.lookup(&key) {
+                Lookup::Ready(w) => Some(w),
+                Lookup::Missing => None,
+                Lookup::Damaged(why) => {
+                    eprintln!(
+                        "major run: warning: the woven JDK of these aspects is damaged ({why}); \
+                         running without it (--woven-jdk=build weaves it again)"
+                    );
+                    None
+                }
+            };
             if woven_jdk.is_none() && self.woven_jdk == WovenJdkMode::Build {
                 eprintln!(
                     "major run: weaving the JDK with the aspects, once (later runs start from it)"

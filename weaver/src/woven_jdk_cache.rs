@@ -60,6 +60,18 @@ pub enum WovenJdkMode {
     Off,
 }
 
+/// What [`WovenJdkCache::lookup`] finds under a key.
+#[derive(Debug)]
+pub enum Lookup {
+    /// Nothing.
+    Missing,
+    /// A whole woven JDK.
+    Ready(WovenJdk),
+    /// Something that is not a whole woven JDK (why): a run goes without
+    /// it, and a build replaces it.
+    Damaged(String),
+}
+
 /// The woven JDKs in a cache directory.
 #[derive(Debug, Clone)]
 pub struct WovenJdkCache {
@@ -117,13 +129,37 @@ impl WovenJdkCache {
     /// The woven JDK of `key`, when the cache holds a whole one (its time
     /// refreshed: the least recently used go first).
     pub fn ready(&self, key: &str) -> Option<WovenJdk> {
+        match self.lookup(key) {
+            Lookup::Ready(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// What the cache holds under `key`: a woven JDK is whole when its
+    /// description reads, it is of the image form, and its `bin/java`,
+    /// `lib/server/libjvm.so` and `lib/modules` (a run-time image that
+    /// opens) are there; anything else under its name is damaged.
+    pub fn lookup(&self, key: &str) -> Lookup {
         let dir = self.dir.join(key);
-        let woven = WovenJdk::open(&dir).ok()?;
-        if woven.form != JdkForm::Image {
-            return None;
+        if !dir.exists() {
+            return Lookup::Missing;
+        }
+        let woven = match WovenJdk::open(&dir) {
+            Ok(w) if w.form == JdkForm::Image => w,
+            Ok(_) => return Lookup::Damaged(format!("{}: not of the image form", dir.display())),
+            Err(e) => return Lookup::Damaged(e.to_string()),
+        };
+        for part in [woven.java(), dir.join("lib/server/libjvm.so")] {
+            if !part.is_file() {
+                return Lookup::Damaged(format!("{}: missing", part.display()));
+            }
+        }
+        let modules = dir.join("lib").join("modules");
+        if let Err(e) = major_archive::RuntimeImage::open(&modules) {
+            return Lookup::Damaged(format!("{}: {e}", modules.display()));
         }
         let _ = std::fs::File::open(&dir).and_then(|f| f.set_modified(SystemTime::now()));
-        Some(woven)
+        Lookup::Ready(woven)
     }
 
     /// Weaves the JDK of `src` into the cache under `key` (nothing when a
