@@ -319,17 +319,17 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     let (weaver, cache, image) =
         prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
     // Weaving ahead: with a cache of woven classes (whose keys tell the
-    // hook which result is its class's), and the order of a previous run.
+    // hook which result is its class's), and the order of a previous run;
+    // on a woven image, whose classes are woven already, none.
     let order_file = options
         .cache
         .clone()
         .or_else(major_weaver::aspects::cache::default_dir)
+        .filter(|_| !options.woven_image)
         .map(|c| load_order_file(&c, image.path(), &class_path));
     // A cache that holds at least half as many classes as the order names
     // is taken for warm: the thread would only hash classes the cache
     // holds (a class's key is a SHA-256 of its bytes).
-    // On a woven image there is nothing of the image's to weave ahead.
-    let order_file = order_file.filter(|_| !options.woven_image);
     let ahead = match (&cache, &order_file) {
         (Some(c), Some(f)) if !options.no_weave_ahead => read_load_order(f)
             .or_else(|| jdk_class_list(&java_home))

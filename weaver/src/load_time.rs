@@ -650,14 +650,14 @@ impl AgentRun {
                     None
                 }
             };
-            if woven_jdk.is_none() && self.woven_jdk == WovenJdkMode::Build {
+            if woven_jdk.is_some() {
+                // Run on it.
+            } else if self.woven_jdk == WovenJdkMode::Build {
                 eprintln!(
                     "major run: weaving the JDK with the aspects, once (later runs start from it)"
                 );
                 woven_jdk = Some(jdks.build(&key, &source)?);
-            } else if woven_jdk.is_none()
-                && std::io::IsTerminal::is_terminal(&std::io::stderr())
-                && jdks.ran_before(&key)
+            } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) && jdks.ran_before(&key)
             {
                 build_after = Some((jdks, key, source));
             }

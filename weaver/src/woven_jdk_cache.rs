@@ -272,7 +272,7 @@ impl WovenJdkCache {
     }
 
     /// Removes woven JDKs beyond the `keep` most recently used (their
-    /// markers and logs with them), and markers of builds that died.
+    /// markers and logs with them).
     pub fn prune(&self, keep: usize) {
         let Ok(rd) = std::fs::read_dir(&self.dir) else {
             return;
