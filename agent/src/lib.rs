@@ -280,6 +280,8 @@ pub unsafe extern "C" fn Agent_OnLoad(
     options: *const c_char,
     _reserved: *mut c_void,
 ) -> jint {
+    // Before the first allocation, which maps mimalloc's first arena.
+    major_weaver::allocator::no_huge_pages_from_now_on();
     let opts = if options.is_null() {
         String::new()
     } else {

@@ -50,6 +50,34 @@ unsafe impl GlobalAlloc for Allocator {
     }
 }
 
+/// Tells mimalloc not to ask the kernel for transparent huge pages for the
+/// memory it maps from now on (its `allow_thp` option set to 0, which it
+/// reads on each mapping), without turning them off for the whole process
+/// as the option does when set before mimalloc starts: for the agent, whose
+/// process is a JVM that may want huge pages for its own heap.
+///
+/// Why: mimalloc advises its arenas `MADV_HUGEPAGE`, so every 2 MiB of them
+/// the agent first touches is a huge page the kernel clears in the page
+/// fault, on whichever thread is loading a class. In a first run of a hello
+/// world under the agent that clearing was 17% of the loading thread's time
+/// (perf, bench/README.md, Session 22). With 4 KiB pages only what is
+/// touched is cleared. Call it before the first allocation that maps an
+/// arena: the first one is mapped on the first allocation, and its advice
+/// is given then.
+pub fn no_huge_pages_from_now_on() {
+    // mimalloc.h (v3)'s `mi_option_allow_thp`: the 44th of `mi_option_e`
+    // (show_errors is 0). Declared here: the `extended` bindings of
+    // libmimalloc-sys need a crate this build does not have.
+    const MI_OPTION_ALLOW_THP: std::ffi::c_int = 43;
+    extern "C" {
+        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    }
+    // SAFETY: sets one of mimalloc's options (plain integers), which it
+    // reads when it next maps memory; mimalloc is linked statically by
+    // libmimalloc-sys.
+    unsafe { mi_option_set(MI_OPTION_ALLOW_THP, 0) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
