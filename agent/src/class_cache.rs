@@ -80,8 +80,15 @@ const PACK_SUFFIX: &str = ".pack";
 /// The bytes of a record before its entry: the key and the entry's length.
 const RECORD_HEADER: usize = 36;
 
-/// An entry for the writer thread: its key and its bytes ([`encode`]).
-type WriteJob = (Key, Vec<u8>);
+/// An entry for the writer thread: its key and its value, encoded
+/// ([`encode`]: a copy and a checksum) on the writer thread.
+type WriteJob = (Key, Cached);
+
+/// How long the writer thread sleeps between two looks at the entries put
+/// since its last one. The threads that put entries never wake it: a wake-up
+/// per class (a futex call, the other core interrupted) was 12% of the
+/// loading thread's time in the class hook of a first run.
+const WRITER_PERIOD: Duration = Duration::from_millis(20);
 
 /// What the weave makes of a class.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -238,9 +245,13 @@ pub struct ClassCache {
     warnings: Mutex<Vec<String>>,
     /// Set while `warnings` is not empty (checked after every class).
     has_warnings: AtomicBool,
-    /// The writer thread's queue, once [`start_writer`](Self::start_writer)
-    /// started it.
-    queue: Mutex<Option<std::sync::mpsc::Sender<WriteJob>>>,
+    /// The entries put since the writer thread last took them, once
+    /// [`start_writer`](Self::start_writer) started it (until
+    /// [`finish`](Self::finish)).
+    pending: Mutex<Option<Vec<WriteJob>>>,
+    /// Set by [`finish`](Self::finish): the writer thread takes what is
+    /// pending a last time and ends.
+    stop: AtomicBool,
     /// The writer thread.
     writer: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// The pack being written.
@@ -265,7 +276,8 @@ impl ClassCache {
             warned_damaged: AtomicBool::new(false),
             warnings: Mutex::new(Vec::new()),
             has_warnings: AtomicBool::new(false),
-            queue: Mutex::new(None),
+            pending: Mutex::new(None),
+            stop: AtomicBool::new(false),
             writer: Mutex::new(None),
             pack: Mutex::new(PackWriter::default()),
             stats: CacheStats::default(),
@@ -396,20 +408,27 @@ impl ClassCache {
     /// started it, into the pack [`finish`](Self::finish) renames into
     /// place; after `finish`, or without a thread, into a pack of its own,
     /// now. A failure is a warning (once) and stops further writes.
-    pub fn put(&self, key: &Key, value: &Cached) {
+    pub fn put(&self, key: &Key, value: Cached) {
         if !self.writable.load(Ordering::Relaxed) {
             return;
         }
-        let job = (*key, encode(key, value));
-        let job = match &*self.queue.lock().unwrap_or_else(|e| e.into_inner()) {
-            Some(q) => match q.send(job) {
-                Ok(()) => return,
-                Err(e) => e.0,
-            },
-            None => job,
-        };
-        self.write(&job.0, &job.1);
+        if let Some(jobs) = &mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()) {
+            jobs.push((*key, value));
+            return;
+        }
+        self.write(key, &encode(key, &value));
         self.publish();
+    }
+
+    /// Takes the entries put since the last call (all of them, and no
+    /// writer thread from now on, when `last`).
+    fn take_pending(&self, last: bool) -> Vec<WriteJob> {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if last {
+            pending.take().unwrap_or_default()
+        } else {
+            pending.as_mut().map(std::mem::take).unwrap_or_default()
+        }
     }
 
     /// Appends a record to this run's pack.
@@ -485,17 +504,26 @@ impl ClassCache {
     /// [`finish`](Self::finish) before the process ends. Without a thread
     /// (it cannot be started), entries are written as they come.
     pub fn start_writer(&'static self) {
-        let (tx, rx) = std::sync::mpsc::channel::<WriteJob>();
+        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
         let spawned = std::thread::Builder::new()
             .name("major class cache writer".into())
-            .spawn(move || {
-                for (key, entry) in rx {
-                    self.write(&key, &entry);
+            .spawn(move || loop {
+                let last = self.stop.load(Ordering::Acquire);
+                for (key, value) in self.take_pending(false) {
+                    self.write(&key, &encode(&key, &value));
                 }
+                if last {
+                    break;
+                }
+                std::thread::park_timeout(WRITER_PERIOD);
             });
-        if let Ok(handle) = spawned {
-            *self.queue.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
-            *self.writer.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+        match spawned {
+            Ok(handle) => {
+                *self.writer.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+            }
+            Err(_) => {
+                self.take_pending(true);
+            }
         }
     }
 
@@ -504,10 +532,15 @@ impl ClassCache {
     /// Returns how long it waited for the writer.
     pub fn finish(&self) -> Duration {
         let start = std::time::Instant::now();
-        drop(self.queue.lock().unwrap_or_else(|e| e.into_inner()).take());
+        self.stop.store(true, Ordering::Release);
         let handle = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(h) = handle {
+            h.thread().unpark();
             let _ = h.join();
+        }
+        // What was put after the thread's last look.
+        for (key, value) in self.take_pending(true) {
+            self.write(&key, &encode(&key, &value));
         }
         self.publish();
         start.elapsed()
@@ -780,13 +813,13 @@ mod tests {
         let c = ClassCache::new(d.path().join("c"), "env".into());
         let (a, b, x) = (c.key("p/A", b"a"), c.key("p/B", b"b"), c.key("p/X", b"x"));
         assert!(c.get(&a).is_none());
-        c.put(&a, &woven());
-        c.put(&b, &Cached::Unchanged);
+        c.put(&a, woven());
+        c.put(&b, Cached::Unchanged);
         let plain = Cached::Woven {
             bytes: vec![1, 2, 3],
             extra: None,
         };
-        c.put(&x, &plain);
+        c.put(&x, plain.clone());
         // This run reads the cache as it started.
         assert!(c.get(&b).is_none());
         assert_eq!(c.stats.stored.load(Ordering::Relaxed), 3);
@@ -815,7 +848,7 @@ mod tests {
         c.start_writer();
         let keys: Vec<Key> = (0..50u8).map(|i| c.key("p/A", &[i])).collect();
         for k in &keys {
-            c.put(k, &woven());
+            c.put(k, woven());
         }
         c.finish();
         assert_eq!(c.stats.stored.load(Ordering::Relaxed), 50);
@@ -826,7 +859,7 @@ mod tests {
         }
         // After finish, entries are written as they come.
         let late = c.key("p/Late", b"");
-        c.put(&late, &Cached::Unchanged);
+        c.put(&late, Cached::Unchanged);
         assert_eq!(reopen(c).get(&late), Some(Cached::Unchanged));
         // No temporary file is left (beside the packs, the directory's tag).
         let names: Vec<String> = fs::read_dir(c.dir())
@@ -855,7 +888,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let c = ClassCache::new(d.path(), "env".into());
         let k = c.key("p/A", b"a");
-        c.put(&k, &woven());
+        c.put(&k, woven());
         let f = pack_files(c.dir(), &c.prefix).pop().unwrap();
         let good = fs::read(&f).unwrap()[RECORD_HEADER..].to_vec();
         let record = |entry: &[u8]| {
@@ -900,7 +933,7 @@ mod tests {
         }
         // Stored again (a later pack), it is a hit.
         fs::write(&f, record(&damaged[5])).unwrap();
-        c.put(&k, &woven());
+        c.put(&k, woven());
         assert_eq!(reopen(&c).get(&k), Some(woven()));
     }
 
@@ -913,7 +946,7 @@ mod tests {
         let c = ClassCache::new(file.join("cache"), "env".into());
         for i in 0..3 {
             let k = c.key("p/A", &[i]);
-            c.put(&k, &Cached::Unchanged);
+            c.put(&k, Cached::Unchanged);
             assert_eq!(c.get(&k), None);
         }
         let w = c.take_warnings();
@@ -929,17 +962,17 @@ mod tests {
         let c = ClassCache::new(d.path(), "env".into());
         let keys: Vec<Key> = (0..10u8).map(|i| c.key("p/A", &[i])).collect();
         for k in &keys {
-            c.put(k, &woven());
+            c.put(k, woven());
         }
         // The same class stored twice, and a damaged entry in the first pack
         // that a later pack stores again.
-        c.put(&keys[3], &woven());
+        c.put(&keys[3], woven());
         let first = pack_files(c.dir(), &c.prefix)[0].clone();
         let mut b = fs::read(&first).unwrap();
         let n = b.len();
         b[n - 1] ^= 1;
         fs::write(&first, b).unwrap();
-        c.put(&keys[0], &Cached::Unchanged);
+        c.put(&keys[0], Cached::Unchanged);
         assert_eq!(c.merge_packs(20), 0, "within the bound");
         assert_eq!(c.merge_packs(MAX_PACKS), 12);
         let packs = pack_files(c.dir(), &c.prefix);
@@ -963,7 +996,7 @@ mod tests {
         };
         let keys: Vec<Key> = (0..20u8).map(|i| c.key("p/A", &[i])).collect();
         for k in &keys {
-            c.put(k, &value);
+            c.put(k, value.clone());
         }
         let packs = pack_files(c.dir(), &c.prefix);
         assert_eq!(packs.len(), 20);

@@ -811,7 +811,7 @@ fn weave_or_fetch(
             extra: t.extra.clone(),
         },
     };
-    cache.put(&key, &value);
+    cache.put(&key, value);
     Ok(t)
 }
 
