@@ -258,3 +258,87 @@ fn advice_with_dispatches_is_called_without_guards() {
         "made Main\nmade Main\n15\n"
     );
 }
+
+/// A call pointcut that matches every call, `MajorBypass.bypassed()`'s too,
+/// with an advice that needs a guard (`thisJoinPointStaticPart`): the
+/// decision the weaver puts first in a method is no join point of it. (It
+/// was: guarded by the local it had not stored yet, it read an undefined
+/// local, and a JDK woven so crashed at its start.) Every method still
+/// starts with the decision, and java.base and the program run verified.
+#[test]
+fn the_bypass_decision_is_no_call_join_point() {
+    let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
+        eprintln!("SKIP: no JDK with javac");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/app");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("Main.java"), PROGRAM).unwrap();
+    let classes = dir.path().join("classes");
+    let o = Command::new(jdk.javac().unwrap())
+        .args(["--release", "11", "-nowarn", "-d"])
+        .arg(&classes)
+        .arg(src.join("Main.java"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let aspect = dir.path().join("Calls.aj");
+    std::fs::write(
+        &aspect,
+        r#"package tools;
+
+aspect Calls {
+    static long calls;
+    static String last;
+
+    before(): call(* *(..)) && !within(Calls) {
+        calls++;
+        last = thisJoinPointStaticPart.getSignature().getName();
+    }
+}
+"#,
+    )
+    .unwrap();
+    let woven = dir.path().join("woven");
+    let o = Command::new(env!("CARGO_BIN_EXE_major"))
+        .args(["weave", "--no-cache", "--jdk"])
+        .arg(&jdk.home)
+        .args(["--jdk-form", "patch", "--module", "java.base", "-a"])
+        .arg(&aspect)
+        .arg(&classes)
+        .arg("-o")
+        .arg(&woven)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let app = woven.join("classes");
+    for method in ["twice", "thrice", "main"] {
+        let (woven_code, _, cf) = code(&app, "app/Main", method);
+        let insns: Vec<&Insn> = woven_code
+            .insns
+            .iter()
+            .filter(|i| !matches!(i, Insn::Label(_)))
+            .collect();
+        assert_eq!(
+            first_call(&woven_code, &cf),
+            (BYPASS.to_string(), "bypassed".to_string()),
+            "{method}: {insns:?}"
+        );
+        assert!(
+            // istore, or istore_<n>
+            matches!(insns[1], Insn::Local { op: 54, .. } | Insn::Simple(59..=62)),
+            "{method}: the decision is stored at once: {insns:?}"
+        );
+    }
+    let o = Command::new(jdk.java())
+        .arg(format!("@{}", woven.join("java.args").display()))
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(&app)
+        .arg("app.Main")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "15\n");
+}

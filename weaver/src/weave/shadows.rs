@@ -129,7 +129,11 @@ impl<'w, 'p> MethodWeave<'w, 'p, '_> {
             handler_starts.clear();
         }
         let calls = could(ShadowKind::MethodCall) || could(ShadowKind::ConstructorCall);
-        for (i, insn) in self.code.insns.iter().enumerate() {
+        // The bypass decision the weaver put first is no join point: a call
+        // pointcut that matched its `MajorBypass.bypassed()` would guard it
+        // by the local it has not stored yet.
+        let start = self.decision_end.map_or(0, |end| self.position(end) + 1);
+        for (i, insn) in self.code.insns.iter().enumerate().skip(start) {
             match insn {
                 Insn::Label(_) if handler_starts.is_empty() => {}
                 Insn::Label(l) => {
