@@ -10,9 +10,14 @@ import java.util.concurrent.atomic.LongAdder;
 public aspect ExecutionCounter {
     private static final LongAdder executions = new LongAdder();
 
+    // An anonymous class, not a lambda: a lambda would load and spin the
+    // java.lang.invoke machinery in every program's start-up (aspects/README.md).
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() ->
-            System.err.println("ExecutionCounter: " + executions.sum() + " executions")));
+        Runtime.getRuntime().addShutdownHook(new Thread() {
+            public void run() {
+                System.err.println("ExecutionCounter: " + executions.sum() + " executions");
+            }
+        });
     }
 
     pointcut executions(): (execution(* *(..)) || execution(*.new(..))) && !within(ExecutionCounter);

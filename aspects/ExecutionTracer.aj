@@ -5,7 +5,12 @@ import java.io.PrintStream;
 /** Prints every method and constructor execution with its nesting depth. */
 public aspect ExecutionTracer {
     private static final PrintStream out = System.err;
-    private static final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
+    // An anonymous class, not a lambda (aspects/README.md, "Start-up").
+    private static final ThreadLocal<int[]> depth = new ThreadLocal<int[]>() {
+        protected int[] initialValue() {
+            return new int[1];
+        }
+    };
 
     pointcut traced(): (execution(* *(..)) || execution(*.new(..)))
         && !within(ExecutionTracer) && !within(java.io.PrintStream+);

@@ -17,12 +17,15 @@ public aspect ObjectTracker {
     private static final ReferenceQueue<Object> queue = new ReferenceQueue<Object>();
     private static long allocations;
 
+    // An anonymous class, not a lambda (aspects/README.md, "Start-up").
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            expunge();
-            System.err.println("ObjectTracker: " + allocations + " allocations, "
-                + refs.size() + " still reachable");
-        }));
+        Runtime.getRuntime().addShutdownHook(new Thread() {
+            public void run() {
+                expunge();
+                System.err.println("ObjectTracker: " + allocations + " allocations, "
+                    + refs.size() + " still reachable");
+            }
+        });
     }
 
     /** Drops references whose objects were collected. */

@@ -104,12 +104,17 @@ impl Default for CacheKey {
 }
 
 impl CacheKey {
-    /// A key seeded with major's version.
+    /// A key seeded with major's version and the options javac gets for
+    /// aspects ([`JAVAC_OPTIONS`](super::compile::JAVAC_OPTIONS)).
     pub fn new() -> CacheKey {
         let mut k = CacheKey {
             hash: Sha256::new(),
         };
         k.bytes("major", env!("CARGO_PKG_VERSION").as_bytes());
+        k.bytes(
+            "javac options",
+            super::compile::JAVAC_OPTIONS.join("\0").as_bytes(),
+        );
         k
     }
 

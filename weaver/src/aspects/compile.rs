@@ -1476,6 +1476,33 @@ struct JavacRun {
     verbose: String,
 }
 
+/// The options every javac run on aspects gets (part of the aspect cache's
+/// key: classes compiled with other options are not taken from the cache).
+pub const JAVAC_OPTIONS: &[&str] = &[
+    "-J-Duser.language=en",
+    "-J-Duser.country=US",
+    // A short compilation: the client compiler alone and the serial
+    // collector start faster and take less memory (ignored by JVMs that
+    // do not know them).
+    "-J-XX:+IgnoreUnrecognizedVMOptions",
+    "-J-XX:TieredStopAtLevel=1",
+    "-J-XX:+UseSerialGC",
+    "-g",
+    "-nowarn",
+    "-Xlint:-options",
+    "-encoding",
+    "UTF-8",
+    "-proc:none",
+    "-implicit:none",
+    // String concatenation as StringBuilder calls, as the JDK compiles
+    // java.base: an aspect's code runs inside the JDK's (from its
+    // start-up on, under full coverage), where `invokedynamic`
+    // concatenation would first load and spin the java.lang.invoke
+    // machinery (some 150 classes, all of them woven; bench/README.md,
+    // Session 22).
+    "-XDstringConcat=inline",
+];
+
 #[allow(clippy::too_many_arguments)]
 fn run_javac(
     javac: &Path,
@@ -1497,23 +1524,7 @@ fn run_javac(
         .join("jvm-errors");
     reset_dir(&errors_dir)?;
     let mut cmd = Command::new(javac);
-    cmd.args([
-        "-J-Duser.language=en",
-        "-J-Duser.country=US",
-        // A short compilation: the client compiler alone and the serial
-        // collector start faster and take less memory (ignored by JVMs that
-        // do not know them).
-        "-J-XX:+IgnoreUnrecognizedVMOptions",
-        "-J-XX:TieredStopAtLevel=1",
-        "-J-XX:+UseSerialGC",
-        "-g",
-        "-nowarn",
-        "-Xlint:-options",
-        "-encoding",
-        "UTF-8",
-        "-proc:none",
-        "-implicit:none",
-    ]);
+    cmd.args(JAVAC_OPTIONS);
     cmd.arg(format!(
         "-J-XX:ErrorFile={}",
         errors_dir.join("hs_err_pid%p.log").display()
