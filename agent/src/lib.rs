@@ -20,6 +20,7 @@
 //!   `jdk.internal.module.Builder` declares and exports their packages.
 //! * `VMDeath`: a summary (with `verbose`, or when some class failed).
 
+mod boot_order;
 pub mod class_cache;
 pub mod jvmti;
 pub mod options;
@@ -156,8 +157,9 @@ fn load_order_file(
 /// The JDK's own list of the classes its start-up loads (`lib/classlist`,
 /// which the JDK's build made for its CDS archive by running a small
 /// program; sorted by name, not in load order, and holding some classes a
-/// program may not load): the order to weave ahead in on a first run, when
-/// no run on this JDK has kept one ([`read_load_order`]). A line is a class
+/// program may not load): on a first run, when no run on this JDK has kept
+/// an order ([`read_load_order`]), what the thread weaves ahead after the
+/// shipped start-up order ([`boot_order`]). A line is a class
 /// name, or `@` and a lambda's or lambda form's line, or `#` and a comment.
 fn jdk_class_list(java_home: &std::path::Path) -> Option<String> {
     let text = std::fs::read_to_string(java_home.join("lib").join("classlist")).ok()?;
@@ -317,6 +319,10 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         .system_property("java.class.path")
         .map(|cp| std::env::split_paths(&cp).collect())
         .unwrap_or_default();
+    let feature: u32 = jvmti
+        .system_property("java.vm.specification.version")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let start = std::time::Instant::now();
     let (weaver, cache, image) =
         prepare(&options, &java_home, &class_path).map_err(|e| error_text(&e))?;
@@ -334,7 +340,10 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
     // holds (a class's key is a SHA-256 of its bytes).
     let ahead = match (&cache, &order_file) {
         (Some(c), Some(f)) if !options.no_weave_ahead => read_load_order(f)
-            .or_else(|| jdk_class_list(&java_home))
+            .or_else(|| {
+                let list = jdk_class_list(&java_home);
+                Some(boot_order::first_run_order(feature, list.as_deref()))
+            })
             .filter(|text| c.len() * 2 < text.lines().count())
             .map(|text| Ahead {
                 image: image.clone(),
@@ -348,10 +357,6 @@ unsafe fn on_load(vm: JavaVM, opts: &str) -> Result<(), String> {
         _ => None,
     };
     let setup = start.elapsed();
-    let feature: u32 = jvmti
-        .system_property("java.vm.specification.version")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
     if options.woven_image {
         check_woven_image(&weaver, &image, &java_home)?;
     } else if options.added_jar.is_none() && feature > 17 {
