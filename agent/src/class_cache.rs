@@ -85,10 +85,17 @@ const RECORD_HEADER: usize = 36;
 type WriteJob = (Key, Cached);
 
 /// How long the writer thread sleeps between two looks at the entries put
-/// since its last one. The threads that put entries never wake it: a wake-up
-/// per class (a futex call, the other core interrupted) was 12% of the
-/// loading thread's time in the class hook of a first run.
+/// since its last one, while it finds some. The threads that put entries
+/// never wake it: a wake-up per class (a futex call, the other core
+/// interrupted) was 12% of the loading thread's time in the class hook of a
+/// first run.
 const WRITER_PERIOD: Duration = Duration::from_millis(20);
+
+/// The longest sleep of the writer thread: after each look that finds
+/// nothing it sleeps twice as long, up to this (a program that runs for
+/// hours after its start-up loads few classes, and the thread should not
+/// wake 50 times a second for them).
+const WRITER_MAX_PERIOD: Duration = Duration::from_secs(2);
 
 /// What the weave makes of a class.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -507,15 +514,24 @@ impl ClassCache {
         *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
         let spawned = std::thread::Builder::new()
             .name("major class cache writer".into())
-            .spawn(move || loop {
-                let last = self.stop.load(Ordering::Acquire);
-                for (key, value) in self.take_pending(false) {
-                    self.write(&key, &encode(&key, &value));
+            .spawn(move || {
+                let mut period = WRITER_PERIOD;
+                loop {
+                    let last = self.stop.load(Ordering::Acquire);
+                    let jobs = self.take_pending(false);
+                    period = if jobs.is_empty() {
+                        (period * 2).min(WRITER_MAX_PERIOD)
+                    } else {
+                        WRITER_PERIOD
+                    };
+                    for (key, value) in jobs {
+                        self.write(&key, &encode(&key, &value));
+                    }
+                    if last {
+                        break;
+                    }
+                    std::thread::park_timeout(period);
                 }
-                if last {
-                    break;
-                }
-                std::thread::park_timeout(WRITER_PERIOD);
             });
         match spawned {
             Ok(handle) => {
@@ -838,6 +854,32 @@ mod tests {
         // Another environment in the same directory sees none of them.
         let other = ClassCache::new(c.dir(), "other env".into());
         assert!(other.get(&a).is_none());
+    }
+
+    /// The writer thread takes what was put on its own (nobody wakes it),
+    /// within its period; `finish` takes the rest.
+    #[test]
+    fn the_writer_thread_writes_entries_without_being_woken() {
+        let d = tempfile::tempdir().unwrap();
+        let c: &'static ClassCache =
+            Box::leak(Box::new(ClassCache::new(d.path().join("c"), "env".into())));
+        c.start_writer();
+        let keys: Vec<Key> = (0..5u8).map(|i| c.key("p/A", &[i])).collect();
+        for k in &keys {
+            c.put(k, woven());
+        }
+        let waited = std::time::Instant::now();
+        while c.stats.stored.load(Ordering::Relaxed) < 5 {
+            assert!(
+                waited.elapsed() < Duration::from_secs(10),
+                "the writer thread wrote nothing on its own"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        c.put(&c.key("p/B", b""), Cached::Unchanged);
+        c.finish();
+        assert_eq!(c.stats.stored.load(Ordering::Relaxed), 6);
+        assert_eq!(reopen(c).get(&c.key("p/B", b"")), Some(Cached::Unchanged));
     }
 
     #[test]
