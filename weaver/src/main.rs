@@ -38,27 +38,6 @@ fn no_huge_pages() {
     }
 }
 
-/// Tells mimalloc to keep the memory it frees for reuse rather than give it
-/// back to the kernel (its `purge_delay` option set to -1). A `major` run is
-/// short: what mimalloc gave back (`madvise`, 100-170 calls in a one-class
-/// update of guava, and every freed page again at exit) was faulted in again
-/// when reused, or given back for nothing just before the process exits and
-/// the kernel takes it all anyway. Measured: a one-class jar update of guava
-/// 1.3 ms less CPU time (about 5%; bench/README.md, Session 13).
-fn keep_freed_memory() {
-    // mimalloc.h's `mi_option_purge_delay`: the 16th of `mi_option_e`
-    // (show_errors is 0). Declared here: the `extended` bindings of
-    // libmimalloc-sys need a crate this build does not have.
-    const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
-    extern "C" {
-        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-    }
-    // SAFETY: sets one of mimalloc's options (plain integers), which it
-    // reads when it next considers purging; mimalloc is this binary's
-    // allocator (linked statically by libmimalloc-sys).
-    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
-}
-
 /// An aspect weaver for Java bytecode with full coverage of the class library.
 #[derive(Parser)]
 #[command(name = "major", version, long_about = None)]
@@ -367,7 +346,7 @@ enum CacheAction {
 
 fn main() -> ExitCode {
     no_huge_pages();
-    keep_freed_memory();
+    major_weaver::allocator::keep_freed_memory();
     let cli = Cli::parse();
     major_weaver::progress::enable_on_terminal();
     let r = match cli.command {
