@@ -39,6 +39,7 @@ pub fn boot_order(feature: u32) -> impl Iterator<Item = &'static str> {
 pub fn first_run_order(feature: u32, class_list: Option<&str>) -> String {
     let mut seen = std::collections::HashSet::new();
     let mut out = String::new();
+    // (The shipped names, `'static`, as the class list's shorter lifetime.)
     let boot = boot_order(feature).map(|n| -> &str { n });
     for name in boot.chain(class_list.into_iter().flat_map(str::lines)) {
         if seen.insert(name) {

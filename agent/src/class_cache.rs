@@ -438,6 +438,13 @@ impl ClassCache {
         }
     }
 
+    /// Encodes and appends the entries of `jobs` to this run's pack.
+    fn write_jobs(&self, jobs: Vec<WriteJob>) {
+        for (key, value) in jobs {
+            self.write(&key, &encode(&key, &value));
+        }
+    }
+
     /// Appends a record to this run's pack.
     fn write(&self, key: &Key, entry: &[u8]) {
         if !self.writable.load(Ordering::Relaxed) {
@@ -511,7 +518,6 @@ impl ClassCache {
     /// [`finish`](Self::finish) before the process ends. Without a thread
     /// (it cannot be started), entries are written as they come.
     pub fn start_writer(&'static self) {
-        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
         let spawned = std::thread::Builder::new()
             .name("major class cache writer".into())
             .spawn(move || {
@@ -524,22 +530,16 @@ impl ClassCache {
                     } else {
                         WRITER_PERIOD
                     };
-                    for (key, value) in jobs {
-                        self.write(&key, &encode(&key, &value));
-                    }
+                    self.write_jobs(jobs);
                     if last {
                         break;
                     }
                     std::thread::park_timeout(period);
                 }
             });
-        match spawned {
-            Ok(handle) => {
-                *self.writer.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
-            }
-            Err(_) => {
-                self.take_pending(true);
-            }
+        if let Ok(handle) = spawned {
+            *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
+            *self.writer.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
         }
     }
 
@@ -555,9 +555,7 @@ impl ClassCache {
             let _ = h.join();
         }
         // What was put after the thread's last look.
-        for (key, value) in self.take_pending(true) {
-            self.write(&key, &encode(&key, &value));
-        }
+        self.write_jobs(self.take_pending(true));
         self.publish();
         start.elapsed()
     }

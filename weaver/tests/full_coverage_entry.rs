@@ -10,7 +10,7 @@
 //! one call of `MajorBypass.bypassed()` kept in a local. The bypass class has
 //! the dispatches, over C1's inlining budget (35 bytes) on purpose.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use major_archive::Archive;
@@ -67,6 +67,53 @@ aspect Entry {
 }
 "#;
 
+/// [`PROGRAM`] compiled and woven with java.base (as a patch) and `aspect`:
+/// the temporary directory, the program's classes, the weave's output.
+fn weave_program(jdk: &Jdk, aspect: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/app");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("Main.java"), PROGRAM).unwrap();
+    let classes = dir.path().join("classes");
+    let o = Command::new(jdk.javac().unwrap())
+        .args(["--release", "11", "-nowarn", "-d"])
+        .arg(&classes)
+        .arg(src.join("Main.java"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let aspect_file = dir.path().join("Aspect.aj");
+    std::fs::write(&aspect_file, aspect).unwrap();
+    let woven = dir.path().join("woven");
+    // java.base and the program, woven together (java.base as a patch).
+    let o = Command::new(env!("CARGO_BIN_EXE_major"))
+        .args(["weave", "--no-cache", "--jdk"])
+        .arg(&jdk.home)
+        .args(["--jdk-form", "patch", "--module", "java.base", "-a"])
+        .arg(&aspect_file)
+        .arg(&classes)
+        .arg("-o")
+        .arg(&woven)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (dir, classes, woven)
+}
+
+/// The woven program run, verified, on the woven java.base.
+fn run_verified(jdk: &Jdk, woven: &Path) -> std::process::Output {
+    let o = Command::new(jdk.java())
+        .arg(format!("@{}", woven.join("java.args").display()))
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(woven.join("classes"))
+        .arg("app.Main")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
 /// The code of method `name` of `class` in the class directory `dir`.
 fn code(dir: &Path, class: &str, name: &str) -> (Code, usize, ClassFile<'static>) {
     let bytes: &'static [u8] = Box::leak(
@@ -109,33 +156,7 @@ fn advice_with_dispatches_is_called_without_guards() {
         eprintln!("SKIP: no JDK with javac");
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src/app");
-    std::fs::create_dir_all(&src).unwrap();
-    std::fs::write(src.join("Main.java"), PROGRAM).unwrap();
-    let classes = dir.path().join("classes");
-    let o = Command::new(jdk.javac().unwrap())
-        .args(["--release", "11", "-nowarn", "-d"])
-        .arg(&classes)
-        .arg(src.join("Main.java"))
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let aspect = dir.path().join("Entry.aj");
-    std::fs::write(&aspect, ASPECT).unwrap();
-    let woven = dir.path().join("woven");
-    // java.base and the program, woven together (java.base as a patch).
-    let o = Command::new(env!("CARGO_BIN_EXE_major"))
-        .args(["weave", "--no-cache", "--jdk"])
-        .arg(&jdk.home)
-        .args(["--jdk-form", "patch", "--module", "java.base", "-a"])
-        .arg(&aspect)
-        .arg(&classes)
-        .arg("-o")
-        .arg(&woven)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (dir, classes, woven) = weave_program(&jdk, ASPECT);
     let app = woven.join("classes");
 
     // The bypass class: a dispatch per advice whose parameters are `Object`
@@ -244,15 +265,7 @@ fn advice_with_dispatches_is_called_without_guards() {
     assert_eq!(passed, 2, "{insns:?}");
 
     // And it runs, verified, on the woven java.base, every advice run.
-    let o = Command::new(jdk.java())
-        .arg(format!("@{}", woven.join("java.args").display()))
-        .arg("-Xverify:all")
-        .arg("-cp")
-        .arg(&app)
-        .arg("app.Main")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run_verified(&jdk, &woven);
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
         "made Main\nmade Main\n15\n"
@@ -265,28 +278,8 @@ fn advice_with_dispatches_is_called_without_guards() {
 /// was: guarded by the local it had not stored yet, it read an undefined
 /// local, and a JDK woven so crashed at its start.) Every method still
 /// starts with the decision, and java.base and the program run verified.
-#[test]
-fn the_bypass_decision_is_no_call_join_point() {
-    let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
-        eprintln!("SKIP: no JDK with javac");
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src/app");
-    std::fs::create_dir_all(&src).unwrap();
-    std::fs::write(src.join("Main.java"), PROGRAM).unwrap();
-    let classes = dir.path().join("classes");
-    let o = Command::new(jdk.javac().unwrap())
-        .args(["--release", "11", "-nowarn", "-d"])
-        .arg(&classes)
-        .arg(src.join("Main.java"))
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let aspect = dir.path().join("Calls.aj");
-    std::fs::write(
-        &aspect,
-        r#"package tools;
+/// Every call, with a guard (`thisJoinPointStaticPart`).
+const CALLS: &str = r#"package tools;
 
 aspect Calls {
     static long calls;
@@ -297,21 +290,15 @@ aspect Calls {
         last = thisJoinPointStaticPart.getSignature().getName();
     }
 }
-"#,
-    )
-    .unwrap();
-    let woven = dir.path().join("woven");
-    let o = Command::new(env!("CARGO_BIN_EXE_major"))
-        .args(["weave", "--no-cache", "--jdk"])
-        .arg(&jdk.home)
-        .args(["--jdk-form", "patch", "--module", "java.base", "-a"])
-        .arg(&aspect)
-        .arg(&classes)
-        .arg("-o")
-        .arg(&woven)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+"#;
+
+#[test]
+fn the_bypass_decision_is_no_call_join_point() {
+    let Some(jdk) = Jdk::find().filter(|j| j.javac().is_some()) else {
+        eprintln!("SKIP: no JDK with javac");
+        return;
+    };
+    let (_dir, _, woven) = weave_program(&jdk, CALLS);
     let app = woven.join("classes");
     for method in ["twice", "thrice", "main"] {
         let (woven_code, _, cf) = code(&app, "app/Main", method);
@@ -331,14 +318,6 @@ aspect Calls {
             "{method}: the decision is stored at once: {insns:?}"
         );
     }
-    let o = Command::new(jdk.java())
-        .arg(format!("@{}", woven.join("java.args").display()))
-        .arg("-Xverify:all")
-        .arg("-cp")
-        .arg(&app)
-        .arg("app.Main")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run_verified(&jdk, &woven);
     assert_eq!(String::from_utf8_lossy(&o.stdout), "15\n");
 }
