@@ -66,6 +66,29 @@ impl ClassBuilder {
         Ok(())
     }
 
+    /// Adds a field with one runtime-visible annotation without elements, of
+    /// type `annotation` (a descriptor: `Ljdk/internal/vm/annotation/Stable;`).
+    pub fn add_annotated_field(
+        &mut self,
+        access: u16,
+        name: &str,
+        descriptor: &str,
+        annotation: &str,
+    ) -> Result<()> {
+        let mut f = Vec::with_capacity(20);
+        f.extend_from_slice(&access.to_be_bytes());
+        f.extend_from_slice(&self.pool.utf8(name)?.to_be_bytes());
+        f.extend_from_slice(&self.pool.utf8(descriptor)?.to_be_bytes());
+        f.extend_from_slice(&1u16.to_be_bytes());
+        f.extend_from_slice(&self.pool.utf8("RuntimeVisibleAnnotations")?.to_be_bytes());
+        f.extend_from_slice(&6u32.to_be_bytes());
+        f.extend_from_slice(&1u16.to_be_bytes()); // one annotation
+        f.extend_from_slice(&self.pool.utf8(annotation)?.to_be_bytes());
+        f.extend_from_slice(&0u16.to_be_bytes()); // no element-value pairs
+        self.fields.push(f);
+        Ok(())
+    }
+
     /// Adds a method; with `code`, its frames, max_stack and max_locals are computed
     /// first (so `code` may be built without caring about them).
     pub fn add_method(
@@ -177,5 +200,25 @@ mod tests {
         assert_eq!(c.fields.len(), 1);
         assert_eq!(c.methods.len(), 1);
         assert_eq!(code.max_stack, 1);
+    }
+
+    #[test]
+    fn an_annotated_field_reads_back_with_its_annotation() {
+        let mut b = ClassBuilder::new(61, 0x0021, "p/Flags", "java/lang/Object").unwrap();
+        b.add_annotated_field(0x0009, "on", "Z", "Ljdk/internal/vm/annotation/Stable;")
+            .unwrap();
+        b.add_field(0x0009, "off", "Z").unwrap();
+        let bytes = b.finish();
+        let c = ClassFile::parse(&bytes).unwrap();
+        let types = |i: usize| {
+            crate::annotations::annotation_types(&c.fields[i].attributes, &c.pool)
+                .unwrap()
+                .into_iter()
+                .map(|t| t.into_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(c.member_name(&c.fields[0]).unwrap(), "on");
+        assert_eq!(types(0), ["jdk/internal/vm/annotation/Stable"]);
+        assert!(types(1).is_empty());
     }
 }

@@ -539,7 +539,9 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
                 | "exitThrown"
                 | "restoreContext"
                 | "enterNative"
+                | "enterNativeMiss"
                 | "enterDispatched"
+                | "enterDispatchedMiss"
                 | "dispatchChild"
         )
 }

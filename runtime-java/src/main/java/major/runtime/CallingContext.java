@@ -369,13 +369,38 @@ public final class CallingContext extends ContextHead {
      * @param hash the frame's hash
      */
     public static void enterNative(CallingContext node, String frame, int hash) {
+        // The first probe straight, as in enterIn: this is inlined at every
+        // tracked call, where a loop costs the JIT compilers more than the
+        // call of the rare miss.
         if (node != null) {
-            CallingContext n = find(node, frame, hash);
-            if (n == null) {
-                n = create(node, frame, hash);
+            CallingContext root = node.root;
+            long k = node.key;
+            Object[] a = root.arena;
+            int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
+            if (a[i] == frame) {
+                CallingContext c = (CallingContext) a[i + 1];
+                c.calls++;
+                root.current = c.key;
+                return;
             }
-            node.root.current = n.key;
+            enterNativeMiss(node, frame, hash);
         }
+    }
+
+    /**
+     * {@link #enterNative} past the first probe: the rest of the probe, else
+     * the child made.
+     *
+     * @param node the caller's node
+     * @param frame the callee's frame
+     * @param hash the frame's hash
+     */
+    public static void enterNativeMiss(CallingContext node, String frame, int hash) {
+        CallingContext n = find(node, frame, hash);
+        if (n == null) {
+            n = create(node, frame, hash);
+        }
+        node.root.current = n.key;
     }
 
     /**
@@ -388,6 +413,37 @@ public final class CallingContext extends ContextHead {
      * @param hash the frame's hash
      */
     public static void enterDispatched(Object receiver, CallingContext node, String frame, int hash) {
+        // Straight for the common case, inlined at every such call: the
+        // child in its first slot, and the receiver's class the first one
+        // it learned.
+        if (node != null && receiver != null) {
+            long k = node.key;
+            Object[] a = node.root.arena;
+            int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
+            if (a[i] == frame) {
+                CallingContext c = (CallingContext) a[i + 1];
+                Class<?>[] d = c.dispatch;
+                if (d != null && d[0] == receiver.getClass()) {
+                    if (d[1] != null) {
+                        c.calls++;
+                        c.root.current = c.key;
+                    }
+                    return;
+                }
+            }
+            enterDispatchedMiss(receiver, node, frame, hash);
+        }
+    }
+
+    /**
+     * {@link #enterDispatched} past its straight case.
+     *
+     * @param receiver the receiver
+     * @param node the caller's node
+     * @param frame the frame of the method the call names
+     * @param hash the frame's hash
+     */
+    public static void enterDispatchedMiss(Object receiver, CallingContext node, String frame, int hash) {
         CallingContext n = dispatchChild(node, receiver, frame, hash);
         if (n != null) {
             n.root.current = n.key;
