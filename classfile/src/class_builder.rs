@@ -57,11 +57,7 @@ impl ClassBuilder {
 
     /// Adds a field without attributes.
     pub fn add_field(&mut self, access: u16, name: &str, descriptor: &str) -> Result<()> {
-        let mut f = Vec::with_capacity(8);
-        f.extend_from_slice(&access.to_be_bytes());
-        f.extend_from_slice(&self.pool.utf8(name)?.to_be_bytes());
-        f.extend_from_slice(&self.pool.utf8(descriptor)?.to_be_bytes());
-        f.extend_from_slice(&0u16.to_be_bytes());
+        let f = self.field_head(access, name, descriptor, 0)?;
         self.fields.push(f);
         Ok(())
     }
@@ -75,11 +71,7 @@ impl ClassBuilder {
         descriptor: &str,
         annotation: &str,
     ) -> Result<()> {
-        let mut f = Vec::with_capacity(20);
-        f.extend_from_slice(&access.to_be_bytes());
-        f.extend_from_slice(&self.pool.utf8(name)?.to_be_bytes());
-        f.extend_from_slice(&self.pool.utf8(descriptor)?.to_be_bytes());
-        f.extend_from_slice(&1u16.to_be_bytes());
+        let mut f = self.field_head(access, name, descriptor, 1)?;
         f.extend_from_slice(&self.pool.utf8("RuntimeVisibleAnnotations")?.to_be_bytes());
         f.extend_from_slice(&6u32.to_be_bytes());
         f.extend_from_slice(&1u16.to_be_bytes()); // one annotation
@@ -87,6 +79,22 @@ impl ClassBuilder {
         f.extend_from_slice(&0u16.to_be_bytes()); // no element-value pairs
         self.fields.push(f);
         Ok(())
+    }
+
+    /// A `field_info` up to its attributes, `attributes` of which follow.
+    fn field_head(
+        &mut self,
+        access: u16,
+        name: &str,
+        descriptor: &str,
+        attributes: u16,
+    ) -> Result<Vec<u8>> {
+        let mut f = Vec::with_capacity(20);
+        f.extend_from_slice(&access.to_be_bytes());
+        f.extend_from_slice(&self.pool.utf8(name)?.to_be_bytes());
+        f.extend_from_slice(&self.pool.utf8(descriptor)?.to_be_bytes());
+        f.extend_from_slice(&attributes.to_be_bytes());
+        Ok(f)
     }
 
     /// Adds a method; with `code`, its frames, max_stack and max_locals are computed

@@ -67,7 +67,6 @@ pub const BYPASS: &str = "java/lang/MajorBypass";
 /// The static flag of [`BYPASS`] that says the VM has booted (public: set
 /// from `jdk.internal.misc.VM`, read by every woven method).
 pub const BOOTED: &str = "booted";
-
 /// The JDK's annotation for a field that its compilers may take for a
 /// constant once it holds a value other than its default.
 const STABLE: &str = "Ljdk/internal/vm/annotation/Stable;";
@@ -277,10 +276,7 @@ pub fn bypass_class_with(
             index: m,
         })
     };
-    // public static synthetic (not volatile: see above), and @Stable: set
-    // once from false to true, so HotSpot's compilers fold it to a constant in
-    // what they compile after the boot (the annotation is honoured in classes
-    // the boot loader defines, which this one is) and drop the branch.
+    // public static synthetic, @Stable, not volatile (see bypass_class)
     b.add_annotated_field(0x1009, BOOTED, "Z", STABLE)?;
     if !bypasses.bib {
         let mut code = Code::empty();
