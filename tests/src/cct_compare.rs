@@ -818,6 +818,7 @@ pub mod oracle {
         "CctLambdas",
         "CctThreads",
         "CctStatics",
+        "CctLeaves",
     ];
 
     fn tests_dir() -> PathBuf {

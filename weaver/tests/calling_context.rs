@@ -630,6 +630,7 @@ fn profiles_of_the_cct_programs_agree_with_the_jvmti_oracle() {
         "CctLambdas",
         "CctThreads",
         "CctStatics",
+        "CctLeaves",
     ] {
         let oracle_out = dir.path().join(format!("{program}.oracle"));
         let o = Command::new(home.join("bin/java"))

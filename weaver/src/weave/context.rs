@@ -21,6 +21,10 @@
 //!                                          java.lang.Object's (never woven)
 //! ```
 //!
+//! A quiet body (see [`super::quiet`]: nothing can be entered below it) gets
+//! only `countContext("p.C.m()", hash)` on entry: its node is counted, never
+//! made current.
+//!
 //! The frame is an interned string constant, so a child is found by identity.
 //! Exits set the parent current rather than undoing the entry, and handlers
 //! restore their own frame's node, so a frame that ends without its exit (an
@@ -186,6 +190,10 @@ pub struct Wrap<'a> {
     pub handler_from: Option<Option<Label>>,
     /// A free local for the node.
     pub node: u16,
+    /// The class as a quiet body may touch it: a body that is quiet (see
+    /// [`quiet`](super::quiet)) is only counted, never made current. `None`:
+    /// always entered.
+    pub quiet: Option<&'a super::quiet::Scope<'a>>,
 }
 
 /// Keeps the calling-context tree in `code` (see the module doc). Returns
@@ -197,6 +205,28 @@ pub fn wrap(
     pool: &mut PoolBuilder<'_>,
 ) -> Result<usize> {
     let ctx = CONTEXT_DESC;
+    if let Some(scope) = w.quiet {
+        if super::quiet::is_quiet(code, pool, scope)? {
+            // count(frame, hash): nothing runs below this frame, so it never
+            // needs to be current (and no exit undoes anything).
+            let count =
+                pool.method_ref(w.owner, "countContext", "(Ljava/lang/String;I)V", false)?;
+            let frame = pool.string(w.frame)?;
+            let mut out = Vec::with_capacity(code.insns.len() + 3);
+            out.push(Insn::Ldc {
+                index: frame,
+                wide: frame > 255,
+            });
+            super::emit::push_int(frame_hash(w.frame), pool, &mut out)?;
+            out.push(Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: count,
+            });
+            out.append(&mut code.insns);
+            code.insns = out;
+            return Ok(0);
+        }
+    }
     let enter = pool.method_ref(
         w.owner,
         "enterContext",
@@ -372,22 +402,11 @@ fn restore_points(insns: &[Insn], handlers: &[Handler]) -> std::collections::Has
         .collect()
 }
 
-/// Adds to `java.lang.MajorBypass` the two methods that find the thread's
+/// Adds to `java.lang.MajorBypass` the three methods that find the thread's
 /// tree in `Thread.major$cct` (see the module doc); the others are
 /// `major.runtime.CallingContext`'s in both modes.
 pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> Result<()> {
-    let s = "Ljava/lang/String;";
     let c = CONTEXT_DESC;
-    let aload = |i: u16| Insn::Local {
-        op: op::ALOAD,
-        index: i,
-        wide: false,
-    };
-    let astore = |i: u16| Insn::Local {
-        op: op::ASTORE,
-        index: i,
-        wide: false,
-    };
     const ARETURN: u8 = 176;
     // currentContext()
     let mut code = Code::empty();
@@ -424,11 +443,33 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
         Some(&mut code),
         hierarchy,
     )?;
-    // enterContext(String, int): locals 0 and 1 are the parameters.
+    // enterContext(String, int) and countContext(String, int).
+    add_entry(b, hierarchy, false)?;
+    add_entry(b, hierarchy, true)
+}
+
+/// Adds `enterContext(String, int)` (returns the node entered, null while a
+/// bypass is on: before boot, without a thread, with the DIB set) or, with
+/// `count`, `countContext(String, int)` (counts the frame below the current
+/// node, which stays current: a quiet body's, see [`super::quiet`]). The
+/// thread's root is made on its first frame.
+fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) -> Result<()> {
+    let s = "Ljava/lang/String;";
+    let c = CONTEXT_DESC;
+    let aload = |i: u16| Insn::Local {
+        op: op::ALOAD,
+        index: i,
+        wide: false,
+    };
+    let astore = |i: u16| Insn::Local {
+        op: op::ASTORE,
+        index: i,
+        wide: false,
+    };
+    const ARETURN: u8 = 176;
+    // Locals 0 and 1 are the parameters.
     const THREAD_LOCAL: u16 = 2;
     const ROOT_LOCAL: u16 = 3;
-    // enterContext(String): null while a bypass is on (before boot, without
-    // a thread, with the DIB set); the thread's root made on its first frame.
     let mut code = Code::empty();
     {
         let none = code.new_label();
@@ -444,7 +485,12 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
         let booted = pool.field_ref(bypass::BYPASS, bypass::BOOTED, "Z")?;
         let dib = pool.field_ref(bypass::THREAD, bypass::DIB_FIELD, "Z")?;
         let new_root = pool.method_ref(CONTEXT, "newRoot", &format!("(){c}"), false)?;
-        let enter_in = pool.method_ref(CONTEXT, "enterIn", &format!("({c}{s}I){c}"), false)?;
+        let (in_root, in_desc) = if count {
+            ("countIn", format!("({c}{s}I)V"))
+        } else {
+            ("enterIn", format!("({c}{s}I){c}"))
+        };
+        let in_root = pool.method_ref(CONTEXT, in_root, &in_desc, false)?;
         code.insns.extend([
             Insn::Cp {
                 op: op::GETSTATIC,
@@ -505,21 +551,30 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
             },
             Insn::Cp {
                 op: op::INVOKESTATIC,
-                index: enter_in,
+                index: in_root,
             },
-            Insn::Simple(ARETURN),
-            Insn::Label(none),
-            Insn::Simple(op::ACONST_NULL),
-            Insn::Simple(ARETURN),
         ]);
+        if count {
+            code.insns.extend([
+                Insn::Simple(op::RETURN),
+                Insn::Label(none),
+                Insn::Simple(op::RETURN),
+            ]);
+        } else {
+            code.insns.extend([
+                Insn::Simple(ARETURN),
+                Insn::Label(none),
+                Insn::Simple(op::ACONST_NULL),
+                Insn::Simple(ARETURN),
+            ]);
+        }
     }
-    b.add_method(
-        0x1009,
-        "enterContext",
-        &format!("({s}I){c}"),
-        Some(&mut code),
-        hierarchy,
-    )
+    let (name, desc) = if count {
+        ("countContext", format!("({s}I)V"))
+    } else {
+        ("enterContext", format!("({s}I){c}"))
+    };
+    b.add_method(0x1009, name, &desc, Some(&mut code), hierarchy)
 }
 
 /// Methods of `major.runtime.CallingContext` that run without the DIB although
@@ -534,6 +589,8 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
                 | "child"
                 | "enterIn"
                 | "enterMiss"
+                | "countIn"
+                | "countMiss"
                 | "currentIn"
                 | "exitContext"
                 | "exitThrown"

@@ -30,6 +30,7 @@ use super::statics::{self, Statics};
 use super::world::IndexWorld;
 use super::{
     aspect_classes, bypass, cflow, context, describe, emit, inline, is_around, module_descriptors,
+    quiet,
 };
 use crate::aspects::{CompiledAspects, Extra};
 use crate::index::ClassIndex;
@@ -511,6 +512,22 @@ impl<'p> Weaver<'p> {
         let mut helpers = Helpers::default();
         let mut snapshots: HashMap<String, (usize, MemberData, CtorSnapshot)> = HashMap::default();
         let index = self.world.index();
+        // What a quiet body may touch (`quiet`): the class's own statics.
+        let own_statics: Vec<(String, String)> = if self.calling_context {
+            class
+                .fields
+                .iter()
+                .filter(|f| f.access & ACC_STATIC != 0)
+                .map(|f| -> Result<(String, String)> {
+                    Ok((
+                        class.member_name(f)?.into_owned(),
+                        class.member_descriptor(f)?.into_owned(),
+                    ))
+                })
+                .collect::<Result<_>>()?
+        } else {
+            Vec::new()
+        };
         'methods: for (mi, m) in class.methods.iter().enumerate() {
             let Some(attr) = m.attribute("Code") else {
                 continue;
@@ -648,6 +665,11 @@ impl<'p> Weaver<'p> {
                     continue;
                 }
                 let frame;
+                let scope = quiet::Scope {
+                    class: &name,
+                    is_static: m.access & ACC_STATIC != 0,
+                    own_statics: &own_statics,
+                };
                 let wrap = if keeps_context {
                     frame = context::frame_name(&name, &member.name, &member.descriptor);
                     let handler_from = match (member.name.as_str(), mw.body_marker) {
@@ -660,6 +682,7 @@ impl<'p> Weaver<'p> {
                         owner: context::owner(self.full_coverage),
                         handler_from,
                         node: mw.next_local,
+                        quiet: Some(&scope),
                     })
                 } else {
                     None
@@ -905,6 +928,7 @@ impl<'p> Weaver<'p> {
                         owner: context::owner(self.full_coverage),
                         handler_from: Some(None),
                         node: next_local,
+                        quiet: None,
                     };
                     context::wrap(&mut code, &w, index, &mut edit.pool)?;
                 }

@@ -64,6 +64,7 @@ pub mod method;
 pub mod module_descriptors;
 pub mod outline;
 pub mod plan;
+pub mod quiet;
 pub mod shadows;
 pub mod statics;
 pub mod straight;

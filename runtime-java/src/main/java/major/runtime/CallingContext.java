@@ -213,6 +213,43 @@ public final class CallingContext extends ContextHead {
     }
 
     /**
+     * Counts {@code frame} below the current node of {@code root}'s thread,
+     * which stays current: the frame of a quiet body (one that runs no Java
+     * code but its own and cannot throw, so that nothing is ever entered
+     * below it), counted without the entry and exit that making it current
+     * would take. The first probe straight, as in {@link #enterIn}.
+     *
+     * @param root the thread's root
+     * @param frame the frame (an interned string)
+     * @param hash the frame's hash
+     */
+    public static void countIn(CallingContext root, String frame, int hash) {
+        long k = root.current;
+        Object[] a = root.arena;
+        int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
+        if (a[i] == frame) {
+            ((CallingContext) a[i + 1]).calls++;
+            return;
+        }
+        countMiss(root, frame, hash);
+    }
+
+    /**
+     * {@link #countIn} past the first probe: the rest of the probe, else the
+     * child made.
+     *
+     * @param root the thread's root
+     * @param frame the frame (an interned string)
+     * @param hash the frame's hash
+     */
+    public static void countMiss(CallingContext root, String frame, int hash) {
+        CallingContext cur = (CallingContext) root.arena[(int) (root.current >>> 32) - 1];
+        if (find(cur, frame, hash) == null) {
+            create(cur, frame, hash);
+        }
+    }
+
+    /**
      * The child of {@code cur} for {@code frame}, its {@link #calls} counted, or
      * {@code null} when {@code cur} has none yet. Runs no code but its own and
      * never throws: it runs without the bypass set.
@@ -616,6 +653,16 @@ public final class CallingContext extends ContextHead {
      */
     public static CallingContext enterContext(String frame, int hash) {
         return enterIn(Local.ROOT.get(), frame, hash);
+    }
+
+    /**
+     * Counts the frame of a quiet woven body ({@link #countIn}).
+     *
+     * @param frame the method's frame
+     * @param hash the frame's hash
+     */
+    public static void countContext(String frame, int hash) {
+        countIn(Local.ROOT.get(), frame, hash);
     }
 
     // ------------------------------------------------------------------
