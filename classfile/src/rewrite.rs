@@ -189,6 +189,65 @@ pub fn transform_methods(
     Ok((write_class(&class, &edit), rewritten))
 }
 
+/// Gives every method `select(name, descriptor)` picks the annotation
+/// `annotation` (a type descriptor, `Lp/A;`, without elements) in its
+/// `RuntimeVisibleAnnotations`, added to those it has. Returns the class
+/// and the number of methods annotated.
+pub fn annotate_methods(
+    bytes: &[u8],
+    select: impl Fn(&str, &str) -> bool,
+    annotation: &str,
+) -> Result<(Vec<u8>, usize)> {
+    const RVA: &str = "RuntimeVisibleAnnotations";
+    let class = ClassFile::parse(bytes)?;
+    let mut edit = ClassEdit::new(&class);
+    let type_index = edit.pool.utf8(annotation)?;
+    let mut annotated = 0;
+    for (mi, m) in class.methods.iter().enumerate() {
+        if !select(&class.member_name(m)?, &class.member_descriptor(m)?) {
+            continue;
+        }
+        // annotation: type_index, no element-value pairs.
+        let mut one = Vec::with_capacity(4);
+        one.extend_from_slice(&type_index.to_be_bytes());
+        one.extend_from_slice(&0u16.to_be_bytes());
+        let existing = m.attributes.iter().position(|a| a.name == RVA.as_bytes());
+        let mut out = Vec::with_capacity(m.raw.len() + 16);
+        out.extend_from_slice(&m.raw[..6]);
+        let count = m.attributes.len() + usize::from(existing.is_none());
+        out.extend_from_slice(&(count as u16).to_be_bytes());
+        for (ai, a) in m.attributes.iter().enumerate() {
+            if Some(ai) == existing {
+                // num_annotations + 1, then the old ones and the new one.
+                let n = a
+                    .data
+                    .get(..2)
+                    .map(|b| u16::from_be_bytes([b[0], b[1]]))
+                    .ok_or_else(|| {
+                        Error::malformed(a.offset, "an empty RuntimeVisibleAnnotations")
+                    })?;
+                out.extend_from_slice(&a.name_index.to_be_bytes());
+                out.extend_from_slice(&((a.data.len() + one.len()) as u32).to_be_bytes());
+                out.extend_from_slice(&(n + 1).to_be_bytes());
+                out.extend_from_slice(&a.data[2..]);
+                out.extend_from_slice(&one);
+            } else {
+                let s = a.offset - m.offset;
+                out.extend_from_slice(&m.raw[s..s + a.total_len()]);
+            }
+        }
+        if existing.is_none() {
+            out.extend_from_slice(&edit.pool.utf8(RVA)?.to_be_bytes());
+            out.extend_from_slice(&(2 + one.len() as u32).to_be_bytes());
+            out.extend_from_slice(&1u16.to_be_bytes());
+            out.extend_from_slice(&one);
+        }
+        edit.methods.insert(mi, out);
+        annotated += 1;
+    }
+    Ok((write_class(&class, &edit), annotated))
+}
+
 /// Puts `lconst_0; lstore n; lload n; pop2; aconst_null; pop` (with `n` a new
 /// local) right before every third instruction, after its labels.
 fn insert_neutral_runs(code: &mut Code) {

@@ -577,6 +577,42 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
     b.add_method(0x1009, name, &desc, Some(&mut code), hierarchy)
 }
 
+/// The annotation that keeps HotSpot's compilers from inlining a method; they
+/// honour it in the boot loader's classes, where a full-coverage weave puts
+/// the runtime and `java.lang.MajorBypass`.
+pub const DONT_INLINE: &str = "Ljdk/internal/vm/annotation/DontInline;";
+
+/// Whether woven code calls `class.method` to keep the tree at every entry,
+/// exit or tracked call — compiled once and called, not inlined into every
+/// compiled woven method (with the JDK woven: [`keep_out_of_line`]). Inlined,
+/// those bodies made C2 compile about four times the bytecode of an unwoven
+/// run, which costs short runs more than the calls do (bench/README.md,
+/// the profiler's session 24).
+pub fn out_of_line(class: &str, method: &str) -> bool {
+    match class {
+        bypass::BYPASS => matches!(method, "enterContext" | "countContext"),
+        CONTEXT => matches!(
+            method,
+            "exitContext" | "exitThrown" | "restoreContext" | "enterNative" | "enterDispatched"
+        ),
+        _ => false,
+    }
+}
+
+/// `class` (named `name`, internal) with the methods [`out_of_line`] names
+/// annotated [`DONT_INLINE`]; other classes as they are.
+pub fn keep_out_of_line(name: &str, class: Vec<u8>) -> Result<Vec<u8>> {
+    if name != bypass::BYPASS && name != CONTEXT {
+        return Ok(class);
+    }
+    let (annotated, _) = major_classfile::rewrite::annotate_methods(
+        &class,
+        |method, _| out_of_line(name, method),
+        DONT_INLINE,
+    )?;
+    Ok(annotated)
+}
+
 /// Methods of `major.runtime.CallingContext` that run without the DIB although
 /// they could construct an exception (they never do): the tree's lookups and
 /// the moves of the current node, run on every woven method's entry and exit.
@@ -606,6 +642,68 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use major_classfile::ClassFile;
+
+    /// Each method of `class` by name, with its annotation types.
+    fn annotations_by_method(class: &[u8]) -> Vec<(String, Vec<String>)> {
+        let c = ClassFile::parse(class).unwrap();
+        c.methods
+            .iter()
+            .map(|m| {
+                let types = major_classfile::annotations::annotation_types(&m.attributes, &c.pool)
+                    .unwrap()
+                    .into_iter()
+                    .map(|t| t.into_owned())
+                    .collect();
+                (c.member_name(m).unwrap().into_owned(), types)
+            })
+            .collect()
+    }
+
+    /// The tree's maintenance is compiled once and called: the methods
+    /// woven code calls on every entry, exit and tracked call carry
+    /// `@DontInline` in the classes a full-coverage weave adds, and only
+    /// those; an annotation a method has already is kept beside it.
+    #[test]
+    fn the_trees_maintenance_is_kept_out_of_line() {
+        let dont = DONT_INLINE.trim_start_matches('L').trim_end_matches(';');
+        let runtime = crate::runtime::runtime_class(&format!("{CONTEXT}.class")).unwrap();
+        let index = ClassIndex::new();
+        let bypass = bypass::bypass_class(61, &index, &[]).unwrap();
+        for (name, bytes) in [(CONTEXT, runtime.to_vec()), (bypass::BYPASS, bypass)] {
+            let before = annotations_by_method(&bytes);
+            let kept = keep_out_of_line(name, bytes).unwrap();
+            let after = annotations_by_method(&kept);
+            assert_eq!(before.len(), after.len());
+            let mut annotated = 0;
+            for ((m, old), (m2, new)) in before.iter().zip(&after) {
+                assert_eq!(m, m2);
+                if out_of_line(name, m) {
+                    annotated += 1;
+                    assert_eq!(new[..old.len()], old[..], "{name}.{m}");
+                    assert_eq!(new.last().map(String::as_str), Some(dont), "{name}.{m}");
+                } else {
+                    assert_eq!(old, new, "{name}.{m}");
+                }
+            }
+            let expected = if name == CONTEXT { 5 } else { 2 };
+            assert_eq!(annotated, expected, "{name}");
+        }
+        // A second annotation joins the first.
+        let kept = keep_out_of_line(CONTEXT, runtime.to_vec()).unwrap();
+        let (twice, n) = major_classfile::rewrite::annotate_methods(
+            &kept,
+            |m, _| m == "exitContext",
+            "Lp/Other;",
+        )
+        .unwrap();
+        assert_eq!(n, 1);
+        let exit = annotations_by_method(&twice)
+            .into_iter()
+            .find(|(m, _)| m == "exitContext")
+            .unwrap();
+        assert_eq!(exit.1, [dont, "p/Other"]);
+    }
 
     /// javac's `synchronized` block: the body's range and the handler's own
     /// first instructions both go to the handler.
