@@ -209,30 +209,13 @@ pub fn wrap(
         if super::quiet::is_quiet(code, pool, scope)? {
             // count(frame, hash): nothing runs below this frame, so it never
             // needs to be current (and no exit undoes anything).
-            let count =
-                pool.method_ref(w.owner, "countContext", "(Ljava/lang/String;I)V", false)?;
-            let frame = pool.string(w.frame)?;
             let mut out = Vec::with_capacity(code.insns.len() + 3);
-            out.push(Insn::Ldc {
-                index: frame,
-                wide: frame > 255,
-            });
-            super::emit::push_int(frame_hash(w.frame), pool, &mut out)?;
-            out.push(Insn::Cp {
-                op: op::INVOKESTATIC,
-                index: count,
-            });
+            entry_call(w, "countContext", "V", pool, &mut out)?;
             out.append(&mut code.insns);
             code.insns = out;
             return Ok(0);
         }
     }
-    let enter = pool.method_ref(
-        w.owner,
-        "enterContext",
-        &format!("(Ljava/lang/String;I){ctx}"),
-        false,
-    )?;
     let exit = pool.method_ref(CONTEXT, "exitContext", &format!("({ctx})V"), false)?;
     let restore = pool.method_ref(CONTEXT, "restoreContext", &format!("({ctx})V"), false)?;
     let thrown = pool.method_ref(
@@ -241,7 +224,6 @@ pub fn wrap(
         &format!("(Ljava/lang/Throwable;{ctx})Ljava/lang/Throwable;"),
         false,
     )?;
-    let frame = pool.string(w.frame)?;
     let load = Insn::Local {
         op: op::ALOAD,
         index: w.node,
@@ -269,19 +251,8 @@ pub fn wrap(
     let mut out = Vec::with_capacity(old.len() + old.len() / 4 + 16);
     let mut tracked = 0;
     let start = code.new_label();
-    out.push(Insn::Ldc {
-        index: frame,
-        wide: frame > 255,
-    });
-    super::emit::push_int(frame_hash(w.frame), pool, &mut out)?;
-    out.extend([
-        Insn::Cp {
-            op: op::INVOKESTATIC,
-            index: enter,
-        },
-        store,
-        Insn::Label(start),
-    ]);
+    entry_call(w, "enterContext", ctx, pool, &mut out)?;
+    out.extend([store, Insn::Label(start)]);
     for insn in old {
         match &insn {
             Insn::Label(l) if restore_points.contains(l) => {
@@ -357,6 +328,34 @@ pub fn wrap(
     }
     code.insns = out;
     Ok(tracked)
+}
+
+/// Appends `owner.method(frame, hash)` (returning `ret`, a descriptor) for
+/// the frame of `w`: the entry of a woven body.
+fn entry_call(
+    w: &Wrap<'_>,
+    method: &str,
+    ret: &str,
+    pool: &mut PoolBuilder<'_>,
+    out: &mut Vec<Insn>,
+) -> Result<()> {
+    let m = pool.method_ref(
+        w.owner,
+        method,
+        &format!("(Ljava/lang/String;I){ret}"),
+        false,
+    )?;
+    let frame = pool.string(w.frame)?;
+    out.push(Insn::Ldc {
+        index: frame,
+        wide: frame > 255,
+    });
+    super::emit::push_int(frame_hash(w.frame), pool, out)?;
+    out.push(Insn::Cp {
+        op: op::INVOKESTATIC,
+        index: m,
+    });
+    Ok(())
 }
 
 /// Where the exception handlers of `insns` restore their frame's node: at
@@ -622,6 +621,7 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
         && matches!(
             method,
             "find"
+                | "firstProbe"
                 | "child"
                 | "enterIn"
                 | "enterMiss"

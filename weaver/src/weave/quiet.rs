@@ -148,11 +148,10 @@ fn step(
     };
     let fits = |r: Option<()>| r.map(|()| true);
     Ok(match insn {
-        Insn::Label(_) => Some(true),
         Insn::Simple(o) => match *o {
             // aload_0: `this` when it stays there.
             op::ALOAD_0 => {
-                s.push(this_fixed && !scope.is_static);
+                s.push(this_fixed);
                 Some(true)
             }
             // Constants, other short loads and stores.
@@ -177,7 +176,7 @@ fn step(
         },
         Insn::Local { op: o, index, .. } => match *o {
             op::ALOAD => {
-                s.push(*index == 0 && this_fixed && !scope.is_static);
+                s.push(*index == 0 && this_fixed);
                 Some(true)
             }
             // iload..dload; istore..astore.

@@ -176,21 +176,31 @@ public final class CallingContext extends ContextHead {
      * @return the node entered
      */
     public static CallingContext enterIn(CallingContext root, String frame, int hash) {
-        // The first probe, inline and straight: this runs on every woven
-        // method's entry, and is inlined into every compiled woven method; a
-        // loop there costs the JIT compilers more than the call of the rare
-        // miss (the table is at most half full: most children sit in their
-        // first slot).
-        long k = root.current;
-        Object[] a = root.arena;
-        int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
-        if (a[i] == frame) {
-            CallingContext c = (CallingContext) a[i + 1];
+        CallingContext c = firstProbe(root.arena, root.current, frame, hash);
+        if (c != null) {
             c.calls++;
             root.current = c.key;
             return c;
         }
         return enterMiss(root, frame, hash);
+    }
+
+    /**
+     * The child for {@code frame} in the table {@code k} of the arena
+     * {@code a} when it sits in its first slot, else null: the straight case
+     * of every entry and tracked call. A loop here would cost the JIT
+     * compilers more than the call of the rare miss (a table is at most half
+     * full: most children sit in their first slot).
+     *
+     * @param a the root's arena
+     * @param k the key of the table (the current node's)
+     * @param frame the frame (an interned string)
+     * @param hash the frame's hash
+     * @return the child, or null
+     */
+    private static CallingContext firstProbe(Object[] a, long k, String frame, int hash) {
+        int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
+        return a[i] == frame ? (CallingContext) a[i + 1] : null;
     }
 
     /**
@@ -217,18 +227,16 @@ public final class CallingContext extends ContextHead {
      * which stays current: the frame of a quiet body (one that runs no Java
      * code but its own and cannot throw, so that nothing is ever entered
      * below it), counted without the entry and exit that making it current
-     * would take. The first probe straight, as in {@link #enterIn}.
+     * would take.
      *
      * @param root the thread's root
      * @param frame the frame (an interned string)
      * @param hash the frame's hash
      */
     public static void countIn(CallingContext root, String frame, int hash) {
-        long k = root.current;
-        Object[] a = root.arena;
-        int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
-        if (a[i] == frame) {
-            ((CallingContext) a[i + 1]).calls++;
+        CallingContext c = firstProbe(root.arena, root.current, frame, hash);
+        if (c != null) {
+            c.calls++;
             return;
         }
         countMiss(root, frame, hash);
@@ -406,16 +414,10 @@ public final class CallingContext extends ContextHead {
      * @param hash the frame's hash
      */
     public static void enterNative(CallingContext node, String frame, int hash) {
-        // The first probe straight, as in enterIn: this is inlined at every
-        // tracked call, where a loop costs the JIT compilers more than the
-        // call of the rare miss.
         if (node != null) {
             CallingContext root = node.root;
-            long k = node.key;
-            Object[] a = root.arena;
-            int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
-            if (a[i] == frame) {
-                CallingContext c = (CallingContext) a[i + 1];
+            CallingContext c = firstProbe(root.arena, node.key, frame, hash);
+            if (c != null) {
                 c.calls++;
                 root.current = c.key;
                 return;
@@ -450,15 +452,11 @@ public final class CallingContext extends ContextHead {
      * @param hash the frame's hash
      */
     public static void enterDispatched(Object receiver, CallingContext node, String frame, int hash) {
-        // Straight for the common case, inlined at every such call: the
-        // child in its first slot, and the receiver's class the first one
-        // it learned.
+        // Straight for the common case: the child in its first slot, and
+        // the receiver's class the first one it learned.
         if (node != null && receiver != null) {
-            long k = node.key;
-            Object[] a = node.root.arena;
-            int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
-            if (a[i] == frame) {
-                CallingContext c = (CallingContext) a[i + 1];
+            CallingContext c = firstProbe(node.root.arena, node.key, frame, hash);
+            if (c != null) {
                 Class<?>[] d = c.dispatch;
                 if (d != null && d[0] == receiver.getClass()) {
                     if (d[1] != null) {
