@@ -53,12 +53,12 @@ pub fn full_coverage_classes(
     let mut out = Vec::new();
     for (n, b) in classes {
         let wrapped = bypass::wrap_class_in_dib(&b, index)
-            .and_then(|w| context::keep_out_of_line(n.trim_end_matches(".class"), w))
+            .and_then(|w| context::annotate_inlining(n.trim_end_matches(".class"), w))
             .map_err(|e| MajorError::Usage(format!("{n} with the DIB set: {e}")))?;
         out.push((n, wrapped));
     }
     let b = bypass::bypass_class(52, index, dispatches)
-        .and_then(|b| context::keep_out_of_line(bypass::BYPASS, b))
+        .and_then(|b| context::annotate_inlining(bypass::BYPASS, b))
         .map_err(|e| MajorError::Usage(format!("bypass class: {e}")))?;
     out.push((format!("{}.class", bypass::BYPASS), b));
     Ok(out)

@@ -581,35 +581,54 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
 /// the runtime and `java.lang.MajorBypass`.
 pub const DONT_INLINE: &str = "Ljdk/internal/vm/annotation/DontInline;";
 
-/// Whether woven code calls `class.method` to keep the tree at every entry,
-/// exit or tracked call — compiled once and called, not inlined into every
-/// compiled woven method (with the JDK woven: [`keep_out_of_line`]). Inlined,
-/// those bodies made C2 compile about four times the bytecode of an unwoven
-/// run, which costs short runs more than the calls do (bench/README.md,
-/// the profiler's session 24).
-pub fn out_of_line(class: &str, method: &str) -> bool {
+/// The annotation that makes HotSpot's compilers inline a method wherever
+/// they can (boot loader's classes only, like [`DONT_INLINE`]).
+pub const FORCE_INLINE: &str = "Ljdk/internal/vm/annotation/ForceInline;";
+
+/// The annotation a full-coverage weave gives `class.method`, if any, to
+/// decide where HotSpot compiles the tree's upkeep ([`annotate_inlining`]):
+///
+/// - [`DONT_INLINE`] for what woven code calls on every entry and tracked
+///   call, and on an exception's way out: compiled once and called, not
+///   inlined into every compiled woven method. Inlined, those bodies made C2
+///   compile about four times the bytecode of an unwoven run, which costs
+///   short runs more than the calls do (bench/README.md, the profiler's
+///   session 24). The exits (`exitContext`, `restoreContext`: two loads and
+///   a store) stay inlined.
+/// - [`FORCE_INLINE`] for the lookups those call on every entry. Compiled
+///   in the first milliseconds of a run, before their callees have run
+///   often enough to count as hot, `enterContext` and `countContext` found
+///   `enterIn` (45 bytes) and `countIn` (36) over the 35-byte limit for
+///   inlining a cold callee, and called them from then on: two calls per
+///   entry for the whole run (session 25).
+pub fn inlining(class: &str, method: &str) -> Option<&'static str> {
     match class {
-        bypass::BYPASS => matches!(method, "enterContext" | "countContext"),
-        CONTEXT => matches!(
-            method,
-            "exitContext" | "exitThrown" | "restoreContext" | "enterNative" | "enterDispatched"
-        ),
-        _ => false,
+        bypass::BYPASS if matches!(method, "enterContext" | "countContext") => Some(DONT_INLINE),
+        CONTEXT => match method {
+            "exitThrown" | "enterNative" | "enterDispatched" => Some(DONT_INLINE),
+            "enterIn" | "countIn" | "firstProbe" => Some(FORCE_INLINE),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
-/// `class` (named `name`, internal) with the methods [`out_of_line`] names
-/// annotated [`DONT_INLINE`]; other classes as they are.
-pub fn keep_out_of_line(name: &str, class: Vec<u8>) -> Result<Vec<u8>> {
+/// `class` (named `name`, internal) with the methods [`inlining`] names
+/// annotated as it says; other classes as they are.
+pub fn annotate_inlining(name: &str, class: Vec<u8>) -> Result<Vec<u8>> {
     if name != bypass::BYPASS && name != CONTEXT {
         return Ok(class);
     }
-    let (annotated, _) = major_classfile::rewrite::annotate_methods(
-        &class,
-        |method, _| out_of_line(name, method),
-        DONT_INLINE,
-    )?;
-    Ok(annotated)
+    let mut class = class;
+    for annotation in [DONT_INLINE, FORCE_INLINE] {
+        let (annotated, _) = major_classfile::rewrite::annotate_methods(
+            &class,
+            |method, _| inlining(name, method) == Some(annotation),
+            annotation,
+        )?;
+        class = annotated;
+    }
+    Ok(class)
 }
 
 /// Methods of `major.runtime.CallingContext` that run without the DIB although
@@ -660,49 +679,53 @@ mod tests {
             .collect()
     }
 
-    /// The tree's maintenance is compiled once and called: the methods
-    /// woven code calls on every entry, exit and tracked call carry
-    /// `@DontInline` in the classes a full-coverage weave adds, and only
-    /// those; an annotation a method has already is kept beside it.
+    /// The tree's upkeep is compiled where [`inlining`] says: the methods
+    /// woven code calls on every entry and tracked call carry `@DontInline`
+    /// in the classes a full-coverage weave adds, the lookups they make carry
+    /// `@ForceInline`, and no other method changes; an annotation a method
+    /// has already is kept beside the new one.
     #[test]
-    fn the_trees_maintenance_is_kept_out_of_line() {
-        let dont = DONT_INLINE.trim_start_matches('L').trim_end_matches(';');
+    fn the_trees_upkeep_is_compiled_where_inlining_says() {
+        let bare = |a: &str| a.trim_start_matches('L').trim_end_matches(';').to_string();
         let runtime = crate::runtime::runtime_class(&format!("{CONTEXT}.class")).unwrap();
         let index = ClassIndex::new();
         let bypass = bypass::bypass_class(61, &index, &[]).unwrap();
         for (name, bytes) in [(CONTEXT, runtime.to_vec()), (bypass::BYPASS, bypass)] {
             let before = annotations_by_method(&bytes);
-            let kept = keep_out_of_line(name, bytes).unwrap();
+            let kept = annotate_inlining(name, bytes).unwrap();
             let after = annotations_by_method(&kept);
             assert_eq!(before.len(), after.len());
-            let mut annotated = 0;
+            let (mut never, mut always) = (0, 0);
             for ((m, old), (m2, new)) in before.iter().zip(&after) {
                 assert_eq!(m, m2);
-                if out_of_line(name, m) {
-                    annotated += 1;
-                    assert_eq!(new[..old.len()], old[..], "{name}.{m}");
-                    assert_eq!(new.last().map(String::as_str), Some(dont), "{name}.{m}");
-                } else {
-                    assert_eq!(old, new, "{name}.{m}");
+                match inlining(name, m) {
+                    Some(a) => {
+                        if a == DONT_INLINE {
+                            never += 1;
+                        } else {
+                            always += 1;
+                        }
+                        assert_eq!(new[..old.len()], old[..], "{name}.{m}");
+                        assert_eq!(new.len(), old.len() + 1, "{name}.{m}");
+                        assert_eq!(new.last(), Some(&bare(a)), "{name}.{m}");
+                    }
+                    None => assert_eq!(old, new, "{name}.{m}"),
                 }
             }
-            let expected = if name == CONTEXT { 5 } else { 2 };
-            assert_eq!(annotated, expected, "{name}");
+            let expected = if name == CONTEXT { (3, 3) } else { (2, 0) };
+            assert_eq!((never, always), expected, "{name}");
         }
         // A second annotation joins the first.
-        let kept = keep_out_of_line(CONTEXT, runtime.to_vec()).unwrap();
-        let (twice, n) = major_classfile::rewrite::annotate_methods(
-            &kept,
-            |m, _| m == "exitContext",
-            "Lp/Other;",
-        )
-        .unwrap();
+        let kept = annotate_inlining(CONTEXT, runtime.to_vec()).unwrap();
+        let (twice, n) =
+            major_classfile::rewrite::annotate_methods(&kept, |m, _| m == "enterIn", "Lp/Other;")
+                .unwrap();
         assert_eq!(n, 1);
-        let exit = annotations_by_method(&twice)
+        let entry = annotations_by_method(&twice)
             .into_iter()
-            .find(|(m, _)| m == "exitContext")
+            .find(|(m, _)| m == "enterIn")
             .unwrap();
-        assert_eq!(exit.1, [dont, "p/Other"]);
+        assert_eq!(entry.1, [bare(FORCE_INLINE), "p/Other".to_string()]);
     }
 
     /// javac's `synchronized` block: the body's range and the handler's own

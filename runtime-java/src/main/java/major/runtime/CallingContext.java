@@ -770,22 +770,30 @@ public final class CallingContext extends ContextHead {
         // still running stores a node before it counts it).
         CallingContext[][] trees = new CallingContext[roots.length][];
         int[] sizes = new int[roots.length];
+        // Each node's frame number, found once per node: the frame table is
+        // written before the nodes.
+        int[][] frameOf = new int[roots.length][];
         java.util.HashMap<String, Integer> frameIds = new java.util.HashMap<String, Integer>();
         ArrayList<String> frames = new ArrayList<String>();
         for (int t = 0; t < roots.length; t++) {
             int size = roots[t].size;
             CallingContext[] nodes = roots[t].nodes;
+            int[] ids = new int[Math.min(size, nodes.length)];
             int n = 1;
-            while (n < size && n < nodes.length && nodes[n] != null) {
+            while (n < ids.length && nodes[n] != null) {
                 String f = nodes[n].frame;
-                if (!frameIds.containsKey(f)) {
-                    frameIds.put(f, frames.size());
+                Integer id = frameIds.get(f);
+                if (id == null) {
+                    id = frames.size();
+                    frameIds.put(f, id);
                     frames.add(f);
                 }
+                ids[n] = id;
                 n++;
             }
             trees[t] = nodes;
             sizes[t] = n;
+            frameOf[t] = ids;
         }
         java.io.File target = new java.io.File(path).getAbsoluteFile();
         java.io.File tmp = new java.io.File(target.getPath() + ".tmp");
@@ -803,6 +811,7 @@ public final class CallingContext extends ContextHead {
             w.newline();
             for (int t = 0; t < roots.length; t++) {
                 CallingContext[] nodes = trees[t];
+                int[] ids = frameOf[t];
                 w.text("nodes ");
                 w.number(sizes[t] - 1);
                 w.newline();
@@ -810,7 +819,7 @@ public final class CallingContext extends ContextHead {
                     CallingContext c = nodes[i];
                     w.number(c.parent.id);
                     w.tab();
-                    w.number(frameIds.get(c.frame));
+                    w.number(ids[i]);
                     w.tab();
                     w.number(c.calls);
                     if (times) {
