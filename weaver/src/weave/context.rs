@@ -615,11 +615,10 @@ pub fn inlining(class: &str, method: &str) -> Option<&'static str> {
 
 /// `class` (named `name`, internal) with the methods [`inlining`] names
 /// annotated as it says; other classes as they are.
-pub fn annotate_inlining(name: &str, class: Vec<u8>) -> Result<Vec<u8>> {
+pub fn annotate_inlining(name: &str, mut class: Vec<u8>) -> Result<Vec<u8>> {
     if name != bypass::BYPASS && name != CONTEXT {
         return Ok(class);
     }
-    let mut class = class;
     for annotation in [DONT_INLINE, FORCE_INLINE] {
         let (annotated, _) = major_classfile::rewrite::annotate_methods(
             &class,
