@@ -283,11 +283,14 @@ fn major_run_weaves_the_jdk_in_the_background_from_a_terminal() {
             classes.display()
         )
     };
+    // A woven JDK is built in a hidden sibling (`.<key>.major-tmp-...`),
+    // which holds its description a moment before it is renamed into place.
     let built = || {
         std::fs::read_dir(cache.join("woven-jdks"))
             .into_iter()
             .flatten()
             .flatten()
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
             .find(|e| e.path().join("woven-jdk.txt").is_file())
             .map(|e| e.path())
     };

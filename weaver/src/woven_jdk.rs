@@ -544,7 +544,7 @@ impl WovenJdk {
     }
 
     /// The contents of [`INFO_FILE`].
-    fn info(&self) -> String {
+    pub(crate) fn info(&self) -> String {
         let mut t = format!(
             "{INFO_HEADER} {}: run a program on it with `major run DIR -- ARGS` \
              or `JAVA @DIR/{ARGS_FILE} ARGS`\n",

@@ -280,6 +280,11 @@ impl WovenJdkCache {
         let mut jdks: Vec<(SystemTime, PathBuf)> = Vec::new();
         for e in rd.flatten() {
             let path = e.path();
+            // A hidden name is a weave still being written (or one that
+            // died, which the next weave's output removes).
+            if e.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
             let Ok(meta) = e.metadata() else { continue };
             if meta.is_dir() && WovenJdk::open(&path).is_ok() {
                 jdks.push((meta.modified().unwrap_or(SystemTime::UNIX_EPOCH), path));
@@ -381,5 +386,35 @@ mod tests {
         assert!(c.ready("k1").is_none());
         c.prune(0);
         assert!(half.is_dir(), "only whole woven JDKs are pruned");
+    }
+
+    #[test]
+    fn a_woven_jdk_still_being_written_is_not_pruned() {
+        let t = tempfile::tempdir().unwrap();
+        let c = WovenJdkCache::new(t.path());
+        let image = |dir: &Path| {
+            std::fs::create_dir_all(dir.join("bin")).unwrap();
+            std::fs::write(dir.join("bin/java"), b"").unwrap();
+            let w = WovenJdk {
+                dir: dir.to_path_buf(),
+                form: JdkForm::Image,
+                java_home: dir.to_path_buf(),
+                version: 17,
+                modules: vec!["java.base".into()],
+                on_request: Vec::new(),
+                inputs: Vec::new(),
+                exports: Vec::new(),
+                added_classes: Vec::new(),
+            };
+            std::fs::write(dir.join(crate::woven_jdk::INFO_FILE), w.info()).unwrap();
+            assert!(WovenJdk::open(dir).is_ok());
+        };
+        let whole = t.path().join(SUBDIR).join("k1");
+        let writing = t.path().join(SUBDIR).join(".k2.major-tmp-1-0");
+        image(&whole);
+        image(&writing);
+        c.prune(0);
+        assert!(!whole.exists(), "a whole woven JDK beyond `keep` is pruned");
+        assert!(writing.is_dir(), "a hidden one is a weave being written");
     }
 }
