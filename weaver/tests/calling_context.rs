@@ -797,3 +797,140 @@ fn major_profile_survives_programs_that_end_badly() {
     assert!(err.contains("the program wrote no profile"), "{err}");
     assert!(!out.join("calls.folded").exists());
 }
+
+/// Drives `major.runtime.CallingContext` directly (its `ThreadLocal` form,
+/// as an application weave calls it): tables that grow many times while
+/// their node is current, counts read back with `calls()`, a handler's
+/// restore, keys of 0 (a bypass was on) doing nothing, a native call's entry
+/// and return, where an exception was thrown, two frames with one hash told
+/// on `System.err`, and the raw profile's counts.
+const DRIVER: &str = r#"
+import major.runtime.CallingContext;
+
+public class TreeDriver {
+    static void check(boolean ok, String what) {
+        if (!ok) throw new AssertionError(what);
+    }
+    static long h(int i) { return 0x9E3779B97F4A7C15L * (i + 1); }
+    static CallingContext now() { return CallingContext.currentContext(); }
+
+    public static void main(String[] args) throws Exception {
+        long top = CallingContext.enterContext("P.top()", h(100000));
+        CallingContext parent = now();
+        check(parent.frame.equals("P.top()") && parent.calls() == 1, "top");
+        // Child i entered i % 7 + 1 times, each with three children of its
+        // own: the parent's table grows from one record to 1024 meanwhile.
+        for (int round = 0; round < 7; round++) {
+            for (int i = 0; i < 300; i++) {
+                if (round > i % 7) continue;
+                long up = CallingContext.enterContext("P.c" + i + "()", h(i));
+                check(up != 0 && now().frame.equals("P.c" + i + "()"), "entered " + i);
+                for (int g = 0; g < 3; g++) {
+                    long down = CallingContext.enterContext("P.g" + g + "()", h(1000 + g));
+                    CallingContext.exitContext(down);
+                }
+                CallingContext.exitContext(up);
+                check(now() == parent, "returned from " + i);
+            }
+        }
+        for (int i = 0; i < 300; i++) {
+            long up = CallingContext.enterContext("P.c" + i + "()", h(i));
+            CallingContext c = now();
+            check(c.parent == parent, "parent of " + i);
+            check(c.calls() == i % 7 + 2, "calls of " + i + ": " + c.calls());
+            CallingContext.enterContext("P.g1()", h(1001));
+            check(now().calls() == i % 7 + 2 && now().parent == c, "grandchild of " + i);
+            // An exception handler of c's frame: c again, whatever was entered.
+            CallingContext.restoreContext(up, h(i));
+            check(now() == c, "restored " + i);
+            CallingContext.exitContext(up);
+        }
+        // Keys of 0: nothing.
+        CallingContext.exitContext(0);
+        CallingContext.restoreContext(0, h(1));
+        check(CallingContext.enterNative(0, "java.lang.System.nanoTime()", h(2000)) == 0, "native without a frame");
+        check(now() == parent, "keys of 0 change nothing");
+        // A call of a method without a woven body, and its return.
+        long back = CallingContext.enterNative(top, "java.lang.System.nanoTime()", h(2000));
+        check(now().frame.equals("java.lang.System.nanoTime()") && now().parent == parent, "native entered");
+        CallingContext.exitContext(back);
+        check(now() == parent, "native returned");
+        // An exception unwinding a frame: noted where.
+        long up = CallingContext.enterContext("P.c5()", h(5));
+        CallingContext c5 = now();
+        Throwable t = new RuntimeException("t");
+        check(CallingContext.exitThrown(t, up, h(5)) == t, "exitThrown returns its exception");
+        check(CallingContext.thrownIn(t, parent) == c5 && now() == parent, "thrown in c5");
+        // Two frames with one hash (under different parents: both made).
+        long u = CallingContext.enterContext("P.c0()", h(0));
+        long v = CallingContext.enterContext("Q.other()", h(0));
+        check(now().frame.equals("Q.other()"), "the second frame's node");
+        CallingContext.exitContext(v);
+        CallingContext.exitContext(u);
+        CallingContext.exitContext(top);
+        CallingContext.writeProfile(args[0], false);
+        System.out.println("ok");
+    }
+}
+"#;
+
+#[test]
+fn the_runtime_tree_grows_counts_restores_and_tells_shared_hashes() {
+    let Some(home) = java_home() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let classes = compile(&home, dir.path());
+    // An application weave puts the runtime beside the program.
+    let woven = dir.path().join("woven");
+    let out = major()
+        .args(["weave", "--aspect"])
+        .arg(repo().join("aspects/CctProfiler.aj"))
+        .arg(&classes)
+        .arg("-o")
+        .arg(&woven)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let src = dir.path().join("driver");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("TreeDriver.java"), DRIVER).unwrap();
+    let ok = Command::new(home.join("bin/javac"))
+        .arg("-cp")
+        .arg(&woven)
+        .arg("-d")
+        .arg(&src)
+        .arg(src.join("TreeDriver.java"))
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "javac");
+    let profile = dir.path().join("driver.cct");
+    let run = Command::new(home.join("bin/java"))
+        .arg("-Xverify:all")
+        .arg("-cp")
+        .arg(format!("{}:{}", woven.display(), src.display()))
+        .arg("TreeDriver")
+        .arg(&profile)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "ok\n");
+    assert!(
+        err.contains("the frames P.c0() and Q.other() have one hash"),
+        "{err}"
+    );
+    assert_eq!(err.matches("have one hash").count(), 1, "{err}");
+    let p = read_profile(&profile);
+    let top = "P.top()";
+    assert_eq!(p[top], 1);
+    for i in 0..300u64 {
+        let c = format!("{top};P.c{i}()");
+        let extra = u64::from(i == 5 || i == 0);
+        assert_eq!(p[&c], i % 7 + 2 + extra, "{c}");
+        assert_eq!(p[&format!("{c};P.g0()")], i % 7 + 1, "{c}");
+        assert_eq!(p[&format!("{c};P.g1()")], i % 7 + 2, "{c}");
+    }
+    assert_eq!(p[&format!("{top};java.lang.System.nanoTime()")], 1);
+    assert_eq!(p[&format!("{top};P.c0();Q.other()")], 1);
+    assert_eq!(p.len(), 1 + 300 * 4 + 2, "{:?}", p.keys().take(5).collect::<Vec<_>>());
+}

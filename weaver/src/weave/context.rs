@@ -2,30 +2,29 @@
 //! `thisCallingContext` (major's extension of the aspect language).
 //!
 //! As soon as one advice of a weave uses `thisCallingContext`, every method
-//! body the weave changes keeps the tree (see `major.runtime.CallingContext`):
+//! body the weave changes keeps the tree (see `major.runtime.CallingContext`),
+//! in two `long` locals: `up`, the key of the caller's node that the entry
+//! replaced, and `back`, the key a tracked call replaced:
 //!
 //! ```text
-//!   node = enterContext("p.C.m(int)")      on entry (null while a bypass is on;
+//!   up = enterContext("p.C.m(int)", H)     on entry (0 while a bypass is on;
 //!                                          every method below does nothing then)
-//!   exitContext(node)                      before each return: node.root.current
-//!                                          = node.up (a call of 4 bytes that every
-//!                                          compiler inlines, not the 15 inline:
-//!                                          a getter must stay under HotSpot's
-//!                                          35-byte limit for inlining)
-//!   throw exitThrown(e, node)              in a handler of the whole body (noting
-//!                                          where `e` was thrown; 5 bytes)
-//!   restoreContext(node)                   at the entry of each exception handler
-//!   enterNative(node, "p.D.n()") / restoreContext(node)
-//!                                          around each call of a method without a
-//!                                          woven body: native methods and
+//!   exitContext(up)                        before each return: the caller's
+//!                                          node current again
+//!   throw exitThrown(e, up, H)             in a handler of the whole body (noting
+//!                                          where `e` was thrown)
+//!   restoreContext(up, H)                  at the entry of each exception handler:
+//!                                          this frame's node (the child H of `up`)
+//!   back = enterNative(up, "p.D.n()", H')  around each call of a method without a
+//!   exitContext(back)                      woven body: native methods and
 //!                                          java.lang.Object's (never woven)
 //! ```
 //!
-//! A quiet body (see [`super::quiet`]: nothing can be entered below it) gets
-//! only `countContext("p.C.m()", hash)` on entry: its node is counted, never
-//! made current.
+//! `H` is the frame's 64-bit hash ([`frame_hash`]), an `ldc2_w` constant: the
+//! tables find a child by it. A quiet body (see [`super::quiet`]: nothing can
+//! be entered below it) gets only `countContext("p.C.m()", H)` on entry: its
+//! node is counted, never made current.
 //!
-//! The frame is an interned string constant, so a child is found by identity.
 //! Exits set the parent current rather than undoing the entry, and handlers
 //! restore their own frame's node, so a frame that ends without its exit (an
 //! exception thrown before a constructor's `super(..)` returns, a native method
@@ -36,16 +35,14 @@
 //! not override it (`enterDispatched`, cached per context and class): an
 //! override has a woven body that enters its own frame.
 //!
-//! Each thread's tree has a root that holds the current node's key (a
-//! number: storing a reference into an old object on every entry and exit
-//! takes G1's post-write barrier slow path): where the node's child table
-//! is in the root's arena of (frame, child) pairs, so that an entry reads
-//! the pair and the child only (ARCHITECTURE.md, "Calling context"). The
-//! methods that take a node are `major.runtime.CallingContext`'s; the two
-//! that find the thread's root — `enterContext` and `currentContext` (what
-//! advice reads) — are `java.lang.MajorBypass`'s with the JDK woven (the root
-//! in a field of `java.lang.Thread`, [`bypass_methods`]) and
-//! `CallingContext`'s over a `ThreadLocal` in an application weave.
+//! Each thread's tree has a root that holds the current node's key: where
+//! the node's child table is in the root's arena of (hash, child key, calls)
+//! records, so that an entry reads one record (ARCHITECTURE.md, "Calling
+//! context"). With the JDK woven, the methods woven code calls are
+//! `java.lang.MajorBypass`'s ([`bypass_methods`]: the root in a field of
+//! `java.lang.Thread`), which pass the root to `CallingContext`'s methods
+//! named `<method>In`; in an application weave they are `CallingContext`'s
+//! own, over a `ThreadLocal`.
 
 use major_classfile::opcodes::op;
 use major_classfile::{
@@ -81,16 +78,37 @@ pub fn owner(full_coverage: bool) -> &'static str {
 /// names the profiles and the JVMTI oracle use too.
 pub use crate::profile::frame_name;
 
-/// The hash the runtime's child tables use for `frame` (FNV-1a of its
-/// UTF-8 bytes): computed here, passed with the frame.
-pub fn frame_hash(frame: &str) -> i32 {
-    let mut h: u32 = 0x811c_9dc5;
+/// The hash that stands for `frame` in the runtime's child tables (64 bits:
+/// FNV-1a of its UTF-8 bytes, then a finalizer that spreads every bit over
+/// the low ones the tables index with; never 0, which marks an empty
+/// record): computed here, passed with the frame. Two frames with one hash
+/// would share their contexts under a parent; the runtime reports such a
+/// pair when it makes their nodes (`CallingContext.register`).
+pub fn frame_hash(frame: &str) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in frame.bytes() {
-        h ^= b as u32;
-        h = h.wrapping_mul(0x0100_0193);
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    // Fold the high bits in: tables index with the low ones.
-    (h ^ (h >> 16)) as i32
+    // splitmix64's finalizer.
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^= h >> 31;
+    if h == 0 {
+        1
+    } else {
+        h as i64
+    }
+}
+
+/// Appends `ldc2_w` of `frame`'s hash ([`frame_hash`]).
+fn push_hash(frame: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let index = pool.long(frame_hash(frame))?;
+    out.push(Insn::Cp {
+        op: op::LDC2_W,
+        index,
+    });
+    Ok(())
 }
 
 /// Pushes the current node (`thisCallingContext`).
@@ -188,7 +206,8 @@ pub struct Wrap<'a> {
     /// uninitialized before it), else right after the entry (`None`).
     /// `Some(None)`: no such handler (a constructor without that call).
     pub handler_from: Option<Option<Label>>,
-    /// A free local for the node.
+    /// The first of four free local slots: two longs, the key the entry
+    /// replaced and the one a tracked call replaced.
     pub node: u16,
     /// The class as a quiet body may touch it: a body that is quiet (see
     /// [`quiet`](super::quiet)) is only counted, never made current. `None`:
@@ -204,7 +223,7 @@ pub fn wrap(
     index: &ClassIndex,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<usize> {
-    let ctx = CONTEXT_DESC;
+    const J: &str = "J";
     if let Some(scope) = w.quiet {
         if super::quiet::is_quiet(code, pool, scope)? {
             // count(frame, hash): nothing runs below this frame, so it never
@@ -216,53 +235,55 @@ pub fn wrap(
             return Ok(0);
         }
     }
-    let exit = pool.method_ref(CONTEXT, "exitContext", &format!("({ctx})V"), false)?;
-    let restore = pool.method_ref(CONTEXT, "restoreContext", &format!("({ctx})V"), false)?;
-    let thrown = pool.method_ref(
-        CONTEXT,
+    let method = |pool: &mut PoolBuilder<'_>, name: &str, desc: &str| -> Result<Insn> {
+        Ok(Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: pool.method_ref(w.owner, name, desc, false)?,
+        })
+    };
+    let exit = method(pool, "exitContext", "(J)V")?;
+    let restore = method(pool, "restoreContext", "(JJ)V")?;
+    let thrown = method(
+        pool,
         "exitThrown",
-        &format!("(Ljava/lang/Throwable;{ctx})Ljava/lang/Throwable;"),
-        false,
+        "(Ljava/lang/Throwable;JJ)Ljava/lang/Throwable;",
     )?;
-    let load = Insn::Local {
-        op: op::ALOAD,
-        index: w.node,
-        wide: w.node > 255,
+    let local = |op: u8, index: u16| Insn::Local {
+        op,
+        index,
+        wide: index > 255,
     };
-    let store = Insn::Local {
-        op: op::ASTORE,
-        index: w.node,
-        wide: w.node > 255,
-    };
-    // Every method takes a null node (a bypass is on) as "do nothing": the
-    // woven code stays small (HotSpot inlines small methods: a getter must
-    // stay under its 35-byte limit), and needs no bypass decision of its own.
-    let call_with_node = |m: u16, out: &mut Vec<Insn>| {
-        out.extend([
-            load.clone(),
-            Insn::Cp {
-                op: op::INVOKESTATIC,
-                index: m,
-            },
-        ]);
+    // The key the entry replaced (its parent's), and the one a tracked
+    // call replaced: each method takes 0 (a bypass was on at the entry) as
+    // "do nothing", so the woven code needs no bypass decision of its own.
+    let up = w.node;
+    let back = w.node + 2;
+    let own_hash = pool.long(frame_hash(w.frame))?;
+    let push_own_hash = Insn::Cp {
+        op: op::LDC2_W,
+        index: own_hash,
     };
     let old = std::mem::take(&mut code.insns);
     let restore_points = restore_points(&old, &code.handlers);
     let mut out = Vec::with_capacity(old.len() + old.len() / 4 + 16);
     let mut tracked = 0;
     let start = code.new_label();
-    entry_call(w, "enterContext", ctx, pool, &mut out)?;
-    out.extend([store, Insn::Label(start)]);
+    entry_call(w, "enterContext", J, pool, &mut out)?;
+    out.extend([local(op::LSTORE, up), Insn::Label(start)]);
     for insn in old {
         match &insn {
             Insn::Label(l) if restore_points.contains(l) => {
-                out.push(insn);
-                call_with_node(restore, &mut out);
+                // This frame's node current again, found below `up`.
+                out.extend([
+                    insn,
+                    local(op::LLOAD, up),
+                    push_own_hash.clone(),
+                    restore.clone(),
+                ]);
             }
             Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
-                // Leave the frame: node.root.current = node.up
-                call_with_node(exit, &mut out);
-                out.push(insn);
+                // Leave the frame: the parent's key current again.
+                out.extend([local(op::LLOAD, up), exit.clone(), insn]);
             }
             Insn::Cp { op: o, index: r }
                 if matches!(
@@ -276,36 +297,38 @@ pub fn wrap(
                     continue;
                 };
                 tracked += 1;
-                let (f, name, desc) = match &c {
-                    Callee::Exact(f) => (f, "enterNative", format!("({ctx}Ljava/lang/String;I)V")),
+                let (f, enter) = match &c {
+                    Callee::Exact(f) => {
+                        (f, method(pool, "enterNative", "(JLjava/lang/String;J)J")?)
+                    }
                     Callee::Dispatched(f) => {
                         out.push(Insn::Simple(op::DUP));
                         (
                             f,
-                            "enterDispatched",
-                            format!("(Ljava/lang/Object;{ctx}Ljava/lang/String;I)V"),
+                            method(
+                                pool,
+                                "enterDispatched",
+                                "(Ljava/lang/Object;JLjava/lang/String;J)J",
+                            )?,
                         )
                     }
                 };
-                let hash = frame_hash(f);
-                let f = pool.string(f)?;
-                let m = pool.method_ref(CONTEXT, name, &desc, false)?;
+                let name = pool.string(f)?;
                 out.extend([
-                    load.clone(),
+                    local(op::LLOAD, up),
                     Insn::Ldc {
-                        index: f,
-                        wide: f > 255,
+                        index: name,
+                        wide: name > 255,
                     },
                 ]);
-                super::emit::push_int(hash, pool, &mut out)?;
+                push_hash(f, pool, &mut out)?;
                 out.extend([
-                    Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: m,
-                    },
+                    enter,
+                    local(op::LSTORE, back),
                     insn,
+                    local(op::LLOAD, back),
+                    exit.clone(),
                 ]);
-                call_with_node(restore, &mut out);
             }
             _ => out.push(insn),
         }
@@ -315,10 +338,15 @@ pub fn wrap(
         let from = from.unwrap_or(start);
         let end = code.new_label();
         let h = code.new_label();
-        // [e] -> throw exitThrown(e, node)
-        out.extend([Insn::Label(end), Insn::Label(h)]);
-        call_with_node(thrown, &mut out);
-        out.push(Insn::Simple(op::ATHROW));
+        // [e] -> throw exitThrown(e, up, hash)
+        out.extend([
+            Insn::Label(end),
+            Insn::Label(h),
+            local(op::LLOAD, up),
+            push_own_hash,
+            thrown,
+            Insn::Simple(op::ATHROW),
+        ]);
         code.handlers.push(Handler {
             start: from,
             end,
@@ -342,7 +370,7 @@ fn entry_call(
     let m = pool.method_ref(
         w.owner,
         method,
-        &format!("(Ljava/lang/String;I){ret}"),
+        &format!("(Ljava/lang/String;J){ret}"),
         false,
     )?;
     let frame = pool.string(w.frame)?;
@@ -350,7 +378,7 @@ fn entry_call(
         index: frame,
         wide: frame > 255,
     });
-    super::emit::push_int(frame_hash(w.frame), pool, out)?;
+    push_hash(w.frame, pool, out)?;
     out.push(Insn::Cp {
         op: op::INVOKESTATIC,
         index: m,
@@ -401,9 +429,11 @@ fn restore_points(insns: &[Insn], handlers: &[Handler]) -> std::collections::Has
         .collect()
 }
 
-/// Adds to `java.lang.MajorBypass` the three methods that find the thread's
-/// tree in `Thread.major$cct` (see the module doc); the others are
-/// `major.runtime.CallingContext`'s in both modes.
+/// Adds to `java.lang.MajorBypass` the methods woven code calls to keep the
+/// tree, which find the thread's root in `Thread.major$cct` (see the module
+/// doc): `currentContext`, the entries (`enterContext`, `countContext`) and
+/// [`ROOT_TAKING`], each passing its arguments to the method of
+/// `major.runtime.CallingContext` that takes the root first.
 pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> Result<()> {
     let c = CONTEXT_DESC;
     const ARETURN: u8 = 176;
@@ -411,23 +441,9 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
     let mut code = Code::empty();
     {
         let pool = b.pool();
-        let thread = pool.method_ref(
-            bypass::THREAD,
-            "currentThread",
-            "()Ljava/lang/Thread;",
-            false,
-        )?;
-        let field = pool.field_ref(bypass::THREAD, THREAD_FIELD, THREAD_FIELD_DESC)?;
         let current_in = pool.method_ref(CONTEXT, "currentIn", &format!("({c}){c}"), false)?;
+        push_root(pool, &mut code.insns)?;
         code.insns.extend([
-            Insn::Cp {
-                op: op::INVOKESTATIC,
-                index: thread,
-            },
-            Insn::Cp {
-                op: op::GETFIELD,
-                index: field,
-            },
             Insn::Cp {
                 op: op::INVOKESTATIC,
                 index: current_in,
@@ -442,16 +458,143 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
         Some(&mut code),
         hierarchy,
     )?;
-    // enterContext(String, int) and countContext(String, int).
+    // enterContext(String, long) and countContext(String, long).
     add_entry(b, hierarchy, false)?;
-    add_entry(b, hierarchy, true)
+    add_entry(b, hierarchy, true)?;
+    for &(name, desc) in ROOT_TAKING {
+        add_root_taking(b, hierarchy, name, desc)?;
+    }
+    Ok(())
 }
 
-/// Adds `enterContext(String, int)` (returns the node entered, null while a
-/// bypass is on: before boot, without a thread, with the DIB set) or, with
-/// `count`, `countContext(String, int)` (counts the frame below the current
-/// node, which stays current: a quiet body's, see [`super::quiet`]). The
-/// thread's root is made on its first frame.
+/// The methods of `java.lang.MajorBypass` (and, over a `ThreadLocal`, of
+/// `major.runtime.CallingContext`) that take the key a frame's entry
+/// replaced — 0 when a bypass was on: they do nothing then — with their
+/// descriptors. `CallingContext`'s `<name>In` does the work, given the root
+/// first. (`exitContext` serves a frame's returns and the return of a
+/// tracked call alike: it makes a key current again.)
+pub const ROOT_TAKING: &[(&str, &str)] = &[
+    ("exitContext", "(J)V"),
+    ("restoreContext", "(JJ)V"),
+    (
+        "exitThrown",
+        "(Ljava/lang/Throwable;JJ)Ljava/lang/Throwable;",
+    ),
+    ("enterNative", "(JLjava/lang/String;J)J"),
+    (
+        "enterDispatched",
+        "(Ljava/lang/Object;JLjava/lang/String;J)J",
+    ),
+];
+
+/// Appends `Thread.currentThread().major$cct`.
+fn push_root(pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
+    let thread = pool.method_ref(
+        bypass::THREAD,
+        "currentThread",
+        "()Ljava/lang/Thread;",
+        false,
+    )?;
+    let field = pool.field_ref(bypass::THREAD, THREAD_FIELD, THREAD_FIELD_DESC)?;
+    out.extend([
+        Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: thread,
+        },
+        Insn::Cp {
+            op: op::GETFIELD,
+            index: field,
+        },
+    ]);
+    Ok(())
+}
+
+/// Adds `MajorBypass.name` (`desc`, one of [`ROOT_TAKING`]): when its key
+/// (the first `long` parameter) is 0, it returns at once — the first
+/// reference parameter for a reference result (`exitThrown`'s exception),
+/// 0 for a `long` — without looking at the thread (during the VM's
+/// bootstrap there may be none); else it returns `CallingContext.<name>In(
+/// root, parameters...)`.
+fn add_root_taking(
+    b: &mut ClassBuilder,
+    hierarchy: &dyn ClassHierarchy,
+    name: &str,
+    desc: &str,
+) -> Result<()> {
+    let params_end = desc.find(')').expect("a method descriptor");
+    let (params, ret) = (&desc[1..params_end], &desc[params_end + 1..]);
+    // Each parameter's load and slot.
+    let mut loads = Vec::new();
+    let mut slot = 0u16;
+    let mut rest = params;
+    let mut key = None;
+    while !rest.is_empty() {
+        let (kind, len) = match rest.as_bytes()[0] {
+            b'J' => (op::LLOAD, 1),
+            b'L' => (op::ALOAD, rest.find(';').expect("a class descriptor") + 1),
+            other => unreachable!("parameter {}", other as char),
+        };
+        if kind == op::LLOAD && key.is_none() {
+            key = Some(slot);
+        }
+        loads.push(Insn::Local {
+            op: kind,
+            index: slot,
+            wide: false,
+        });
+        slot += if kind == op::LLOAD { 2 } else { 1 };
+        rest = &rest[len..];
+    }
+    let key = key.expect("a key parameter");
+    let mut code = Code::empty();
+    {
+        let pool = b.pool();
+        let target = pool.method_ref(
+            CONTEXT,
+            &format!("{name}In"),
+            &format!("({CONTEXT_DESC}{params}){ret}"),
+            false,
+        )?;
+        let zero = code.new_label();
+        let (ret_op, zero_value): (u8, Vec<Insn>) = match ret {
+            "V" => (op::RETURN, Vec::new()),
+            "J" => (173, vec![Insn::Simple(9)]), // lreturn; lconst_0
+            _ => (176, vec![loads[0].clone()]),  // areturn; the first parameter
+        };
+        code.insns.extend([
+            Insn::Local {
+                op: op::LLOAD,
+                index: key,
+                wide: false,
+            },
+            Insn::Simple(9),   // lconst_0
+            Insn::Simple(148), // lcmp
+            Insn::Jump {
+                op: 153, // ifeq
+                target: zero,
+            },
+        ]);
+        push_root(pool, &mut code.insns)?;
+        code.insns.extend(loads);
+        code.insns.extend([
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: target,
+            },
+            Insn::Simple(ret_op),
+            Insn::Label(zero),
+        ]);
+        code.insns.extend(zero_value);
+        code.insns.push(Insn::Simple(ret_op));
+    }
+    b.add_method(0x1009, name, desc, Some(&mut code), hierarchy)
+}
+
+/// Adds `enterContext(String, long)` (returns the key it replaced, 0 while
+/// a bypass is on: before boot, without a thread, with the DIB set) or,
+/// with `count`, `countContext(String, long)` (counts the frame below the
+/// current node, which stays current: a quiet body's, see
+/// [`super::quiet`]). The thread's root is made on its first frame.
 fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) -> Result<()> {
     let s = "Ljava/lang/String;";
     let c = CONTEXT_DESC;
@@ -465,10 +608,9 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
         index: i,
         wide: false,
     };
-    const ARETURN: u8 = 176;
-    // Locals 0 and 1 are the parameters.
-    const THREAD_LOCAL: u16 = 2;
-    const ROOT_LOCAL: u16 = 3;
+    // Locals 0 to 2 are the parameters (a string, a long).
+    const THREAD_LOCAL: u16 = 3;
+    const ROOT_LOCAL: u16 = 4;
     let mut code = Code::empty();
     {
         let none = code.new_label();
@@ -485,9 +627,9 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
         let dib = pool.field_ref(bypass::THREAD, bypass::DIB_FIELD, "Z")?;
         let new_root = pool.method_ref(CONTEXT, "newRoot", &format!("(){c}"), false)?;
         let (in_root, in_desc) = if count {
-            ("countIn", format!("({c}{s}I)V"))
+            ("countIn", format!("({c}{s}J)V"))
         } else {
-            ("enterIn", format!("({c}{s}I){c}"))
+            ("enterIn", format!("({c}{s}J)J"))
         };
         let in_root = pool.method_ref(CONTEXT, in_root, &in_desc, false)?;
         code.insns.extend([
@@ -544,7 +686,7 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
             aload(ROOT_LOCAL),
             aload(0),
             Insn::Local {
-                op: op::ILOAD,
+                op: op::LLOAD,
                 index: 1,
                 wide: false,
             },
@@ -561,17 +703,17 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
             ]);
         } else {
             code.insns.extend([
-                Insn::Simple(ARETURN),
+                Insn::Simple(173), // lreturn
                 Insn::Label(none),
-                Insn::Simple(op::ACONST_NULL),
-                Insn::Simple(ARETURN),
+                Insn::Simple(9), // lconst_0
+                Insn::Simple(173),
             ]);
         }
     }
     let (name, desc) = if count {
-        ("countContext", format!("({s}I)V"))
+        ("countContext", format!("({s}J)V"))
     } else {
-        ("enterContext", format!("({s}I){c}"))
+        ("enterContext", format!("({s}J)J"))
     };
     b.add_method(0x1009, name, &desc, Some(&mut code), hierarchy)
 }
@@ -589,13 +731,15 @@ pub const FORCE_INLINE: &str = "Ljdk/internal/vm/annotation/ForceInline;";
 /// decide where HotSpot compiles the tree's upkeep ([`annotate_inlining`]):
 ///
 /// - [`DONT_INLINE`] for what woven code calls on every entry and tracked
-///   call, and on an exception's way out: compiled once and called, not
-///   inlined into every compiled woven method. Inlined, those bodies made C2
-///   compile about four times the bytecode of an unwoven run, which costs
-///   short runs more than the calls do (bench/README.md, the profiler's
-///   session 24). The exits (`exitContext`, `restoreContext`: two loads and
-///   a store) stay inlined.
-/// - [`FORCE_INLINE`] for the lookups those call on every entry. Compiled
+///   call, and on an exception's way out (`java.lang.MajorBypass`'s):
+///   compiled once and called, not inlined into every compiled woven
+///   method. Inlined, those bodies made C2 compile about four times the
+///   bytecode of an unwoven run, which costs short runs more than the calls
+///   do (bench/README.md, the profiler's session 24). The exits
+///   (`exitContext`, `restoreContext`: a test, the thread's root, a store)
+///   stay inlined.
+/// - [`FORCE_INLINE`] for the lookups those make in `CallingContext`
+///   (`<method>In`, and the first probe they share). Compiled
 ///   in the first milliseconds of a run, before their callees have run
 ///   often enough to count as hot, `enterContext` and `countContext` found
 ///   `enterIn` (45 bytes) and `countIn` (36) over the 35-byte limit for
@@ -603,12 +747,16 @@ pub const FORCE_INLINE: &str = "Ljdk/internal/vm/annotation/ForceInline;";
 ///   entry for the whole run (session 25).
 pub fn inlining(class: &str, method: &str) -> Option<&'static str> {
     match class {
-        bypass::BYPASS if matches!(method, "enterContext" | "countContext") => Some(DONT_INLINE),
-        CONTEXT => match method {
-            "exitThrown" | "enterNative" | "enterDispatched" => Some(DONT_INLINE),
-            "enterIn" | "countIn" | "firstProbe" => Some(FORCE_INLINE),
-            _ => None,
-        },
+        bypass::BYPASS => matches!(
+            method,
+            "enterContext" | "countContext" | "exitThrown" | "enterNative" | "enterDispatched"
+        )
+        .then_some(DONT_INLINE),
+        CONTEXT => matches!(
+            method,
+            "enterIn" | "countIn" | "firstProbe" | "enterNativeIn" | "enterDispatchedIn"
+        )
+        .then_some(FORCE_INLINE),
         _ => None,
     }
 }
@@ -638,20 +786,21 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
     class == CONTEXT
         && matches!(
             method,
-            "find"
-                | "firstProbe"
-                | "child"
+            "firstProbe"
+                | "find"
+                | "record"
+                | "nodeAt"
+                | "calls"
                 | "enterIn"
                 | "enterMiss"
                 | "countIn"
                 | "countMiss"
                 | "currentIn"
-                | "exitContext"
-                | "exitThrown"
-                | "restoreContext"
-                | "enterNative"
-                | "enterNativeMiss"
-                | "enterDispatched"
+                | "exitContextIn"
+                | "restoreContextIn"
+                | "exitThrownIn"
+                | "enterNativeIn"
+                | "enterDispatchedIn"
                 | "enterDispatchedMiss"
                 | "dispatchChild"
         )
@@ -711,7 +860,7 @@ mod tests {
                     None => assert_eq!(old, new, "{name}.{m}"),
                 }
             }
-            let expected = if name == CONTEXT { (3, 3) } else { (2, 0) };
+            let expected = if name == CONTEXT { (0, 5) } else { (5, 0) };
             assert_eq!((never, always), expected, "{name}");
         }
         // A second annotation joins the first.
