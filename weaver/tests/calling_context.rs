@@ -813,61 +813,72 @@ public class TreeDriver {
     }
     static long h(int i) { return 0x9E3779B97F4A7C15L * (i + 1); }
     static CallingContext now() { return CallingContext.currentContext(); }
+    /** A woven entry: the root, and the key the entry replaced. */
+    static long enter(String frame, long hash) {
+        return CallingContext.entered(CallingContext.enterContext(frame, hash));
+    }
+    static void exit(long up) { CallingContext.exitContext(root, up); }
+    static CallingContext root;
 
     public static void main(String[] args) throws Exception {
-        long top = CallingContext.enterContext("P.top()", h(100000));
+        root = CallingContext.enterContext("P.top()", h(100000));
+        long top = CallingContext.entered(root);
         CallingContext parent = now();
-        check(parent.frame.equals("P.top()") && parent.calls() == 1, "top");
+        check(parent.frame.equals("P.top()") && parent.calls() == 1 && parent.parent == root, "top");
         // Child i entered i % 7 + 1 times, each with three children of its
         // own: the parent's table grows from one record to 1024 meanwhile.
         for (int round = 0; round < 7; round++) {
             for (int i = 0; i < 300; i++) {
                 if (round > i % 7) continue;
-                long up = CallingContext.enterContext("P.c" + i + "()", h(i));
+                long up = enter("P.c" + i + "()", h(i));
                 check(up != 0 && now().frame.equals("P.c" + i + "()"), "entered " + i);
                 for (int g = 0; g < 3; g++) {
-                    long down = CallingContext.enterContext("P.g" + g + "()", h(1000 + g));
-                    CallingContext.exitContext(down);
+                    exit(enter("P.g" + g + "()", h(1000 + g)));
                 }
-                CallingContext.exitContext(up);
+                exit(up);
                 check(now() == parent, "returned from " + i);
             }
         }
         for (int i = 0; i < 300; i++) {
-            long up = CallingContext.enterContext("P.c" + i + "()", h(i));
+            long up = enter("P.c" + i + "()", h(i));
             CallingContext c = now();
             check(c.parent == parent, "parent of " + i);
             check(c.calls() == i % 7 + 2, "calls of " + i + ": " + c.calls());
-            CallingContext.enterContext("P.g1()", h(1001));
+            enter("P.g1()", h(1001));
             check(now().calls() == i % 7 + 2 && now().parent == c, "grandchild of " + i);
             // An exception handler of c's frame: c again, whatever was entered.
-            CallingContext.restoreContext(up, h(i));
+            CallingContext.restoreContext(root, up, h(i));
             check(now() == c, "restored " + i);
-            CallingContext.exitContext(up);
+            exit(up);
         }
-        // Keys of 0: nothing.
-        CallingContext.exitContext(0);
-        CallingContext.restoreContext(0, h(1));
-        check(CallingContext.enterNative(0, "java.lang.System.nanoTime()", h(2000)) == 0, "native without a frame");
-        check(now() == parent, "keys of 0 change nothing");
+        // A null root or a key of 0 (a bypass was on at the entry): nothing.
+        check(CallingContext.entered(null) == 0, "no key without a root");
+        CallingContext.exitContext(null, 0);
+        CallingContext.exitContext(root, 0);
+        CallingContext.restoreContext(null, 0, h(1));
+        CallingContext.exitThrown(new Error(), null, 0, h(1));
+        check(CallingContext.enterNative(null, "java.lang.System.nanoTime()", h(2000)) == 0, "native without a root");
+        check(CallingContext.enterDispatched("x", null, "java.lang.Object.hashCode()", h(2001)) == 0, "dispatch without a root");
+        check(now() == parent, "nothing changed");
         // A call of a method without a woven body, and its return.
-        long back = CallingContext.enterNative(top, "java.lang.System.nanoTime()", h(2000));
+        long back = CallingContext.enterNative(root, "java.lang.System.nanoTime()", h(2000));
         check(now().frame.equals("java.lang.System.nanoTime()") && now().parent == parent, "native entered");
-        CallingContext.exitContext(back);
+        exit(back);
         check(now() == parent, "native returned");
         // An exception unwinding a frame: noted where.
-        long up = CallingContext.enterContext("P.c5()", h(5));
+        long up = enter("P.c5()", h(5));
         CallingContext c5 = now();
         Throwable t = new RuntimeException("t");
-        check(CallingContext.exitThrown(t, up, h(5)) == t, "exitThrown returns its exception");
+        check(CallingContext.exitThrown(t, root, up, h(5)) == t, "exitThrown returns its exception");
         check(CallingContext.thrownIn(t, parent) == c5 && now() == parent, "thrown in c5");
         // Two frames with one hash (under different parents: both made).
-        long u = CallingContext.enterContext("P.c0()", h(0));
-        long v = CallingContext.enterContext("Q.other()", h(0));
+        long u = enter("P.c0()", h(0));
+        long v = enter("Q.other()", h(0));
         check(now().frame.equals("Q.other()"), "the second frame's node");
-        CallingContext.exitContext(v);
-        CallingContext.exitContext(u);
-        CallingContext.exitContext(top);
+        exit(v);
+        exit(u);
+        exit(top);
+        check(now() == root, "back at the root");
         CallingContext.writeProfile(args[0], false);
         System.out.println("ok");
     }
@@ -889,7 +900,11 @@ fn the_runtime_tree_grows_counts_restores_and_tells_shared_hashes() {
         .arg(&woven)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let src = dir.path().join("driver");
     fs::create_dir_all(&src).unwrap();
     fs::write(src.join("TreeDriver.java"), DRIVER).unwrap();
@@ -932,5 +947,10 @@ fn the_runtime_tree_grows_counts_restores_and_tells_shared_hashes() {
     }
     assert_eq!(p[&format!("{top};java.lang.System.nanoTime()")], 1);
     assert_eq!(p[&format!("{top};P.c0();Q.other()")], 1);
-    assert_eq!(p.len(), 1 + 300 * 4 + 2, "{:?}", p.keys().take(5).collect::<Vec<_>>());
+    assert_eq!(
+        p.len(),
+        1 + 300 * 4 + 2,
+        "{:?}",
+        p.keys().take(5).collect::<Vec<_>>()
+    );
 }

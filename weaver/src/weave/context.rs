@@ -3,21 +3,22 @@
 //!
 //! As soon as one advice of a weave uses `thisCallingContext`, every method
 //! body the weave changes keeps the tree (see `major.runtime.CallingContext`),
-//! in two `long` locals: `up`, the key of the caller's node that the entry
-//! replaced, and `back`, the key a tracked call replaced:
+//! in three locals: `root`, the thread's root (null while a bypass is on);
+//! `up`, the key of the caller's node that the entry replaced (a `long`, 0
+//! then); and `back`, the key a tracked call replaced:
 //!
 //! ```text
-//!   up = enterContext("p.C.m(int)", H)     on entry (0 while a bypass is on;
-//!                                          every method below does nothing then)
-//!   exitContext(up)                        before each return: the caller's
+//!   root = enterContext("p.C.m(int)", H)   on entry (every method below does
+//!   up = entered(root)                     nothing for a null root or a 0 key)
+//!   exitContext(root, up)                  before each return: the caller's
 //!                                          node current again
-//!   throw exitThrown(e, up, H)             in a handler of the whole body (noting
+//!   throw exitThrown(e, root, up, H)       in a handler of the whole body (noting
 //!                                          where `e` was thrown)
-//!   restoreContext(up, H)                  at the entry of each exception handler:
+//!   restoreContext(root, up, H)            at the entry of each exception handler:
 //!                                          this frame's node (the child H of `up`)
-//!   back = enterNative(up, "p.D.n()", H')  around each call of a method without a
-//!   exitContext(back)                      woven body: native methods and
-//!                                          java.lang.Object's (never woven)
+//!   back = enterNative(root, "p.D.n()", H')  around each call of a method
+//!   exitContext(root, back)                without a woven body: native methods
+//!                                          and java.lang.Object's (never woven)
 //! ```
 //!
 //! `H` is the frame's 64-bit hash ([`frame_hash`]), an `ldc2_w` constant: the
@@ -38,11 +39,12 @@
 //! Each thread's tree has a root that holds the current node's key: where
 //! the node's child table is in the root's arena of (hash, child key, calls)
 //! records, so that an entry reads one record (ARCHITECTURE.md, "Calling
-//! context"). With the JDK woven, the methods woven code calls are
-//! `java.lang.MajorBypass`'s ([`bypass_methods`]: the root in a field of
-//! `java.lang.Thread`), which pass the root to `CallingContext`'s methods
-//! named `<method>In`; in an application weave they are `CallingContext`'s
-//! own, over a `ThreadLocal`.
+//! context"). The entries, which find the thread's root, and
+//! `currentContext` (what advice reads) are `java.lang.MajorBypass`'s with
+//! the JDK woven ([`bypass_methods`]: the root in a field of
+//! `java.lang.Thread`) and `CallingContext`'s over a `ThreadLocal` in an
+//! application weave; everything else is `CallingContext`'s in both modes,
+//! given the root the entry returned.
 
 use major_classfile::opcodes::op;
 use major_classfile::{
@@ -63,8 +65,9 @@ pub const THREAD_FIELD: &str = "major$cct";
 /// Its descriptor.
 pub const THREAD_FIELD_DESC: &str = CONTEXT_DESC;
 
-/// The class whose static methods keep the current node: `java.lang.MajorBypass`
-/// with the JDK woven, else `major.runtime.CallingContext`.
+/// The class whose static methods find the thread's root (the entries and
+/// `currentContext`): `java.lang.MajorBypass` with the JDK woven, else
+/// `major.runtime.CallingContext`.
 pub fn owner(full_coverage: bool) -> &'static str {
     if full_coverage {
         bypass::BYPASS
@@ -199,15 +202,16 @@ pub fn callee(
 pub struct Wrap<'a> {
     /// The method's frame.
     pub frame: &'a str,
-    /// The owner of the maintenance methods ([`owner`]).
+    /// The owner of the entries ([`owner`]).
     pub owner: &'a str,
     /// Where the handler that leaves the frame on an exception begins: a
     /// constructor's body after its `super(..)`/`this(..)` call (`this` is
     /// uninitialized before it), else right after the entry (`None`).
     /// `Some(None)`: no such handler (a constructor without that call).
     pub handler_from: Option<Option<Label>>,
-    /// The first of four free local slots: two longs, the key the entry
-    /// replaced and the one a tracked call replaced.
+    /// The first of five free local slots: the thread's root, then two
+    /// longs, the key the entry replaced and the one a tracked call
+    /// replaced.
     pub node: u16,
     /// The class as a quiet body may touch it: a body that is quiet (see
     /// [`quiet`](super::quiet)) is only counted, never made current. `None`:
@@ -223,7 +227,6 @@ pub fn wrap(
     index: &ClassIndex,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<usize> {
-    const J: &str = "J";
     if let Some(scope) = w.quiet {
         if super::quiet::is_quiet(code, pool, scope)? {
             // count(frame, hash): nothing runs below this frame, so it never
@@ -238,26 +241,29 @@ pub fn wrap(
     let method = |pool: &mut PoolBuilder<'_>, name: &str, desc: &str| -> Result<Insn> {
         Ok(Insn::Cp {
             op: op::INVOKESTATIC,
-            index: pool.method_ref(w.owner, name, desc, false)?,
+            index: pool.method_ref(CONTEXT, name, desc, false)?,
         })
     };
-    let exit = method(pool, "exitContext", "(J)V")?;
-    let restore = method(pool, "restoreContext", "(JJ)V")?;
+    let exit = method(pool, "exitContext", &format!("({CONTEXT_DESC}J)V"))?;
+    let restore = method(pool, "restoreContext", &format!("({CONTEXT_DESC}JJ)V"))?;
     let thrown = method(
         pool,
         "exitThrown",
-        "(Ljava/lang/Throwable;JJ)Ljava/lang/Throwable;",
+        &format!("(Ljava/lang/Throwable;{CONTEXT_DESC}JJ)Ljava/lang/Throwable;"),
     )?;
+    let entered = method(pool, "entered", &format!("({CONTEXT_DESC})J"))?;
     let local = |op: u8, index: u16| Insn::Local {
         op,
         index,
         wide: index > 255,
     };
-    // The key the entry replaced (its parent's), and the one a tracked
-    // call replaced: each method takes 0 (a bypass was on at the entry) as
-    // "do nothing", so the woven code needs no bypass decision of its own.
-    let up = w.node;
-    let back = w.node + 2;
+    // The thread's root (null while a bypass is on), the key the entry
+    // replaced (its caller's; 0 then), and the one a tracked call replaced:
+    // the methods take a null root or a key of 0 as "do nothing", so the
+    // woven code needs no bypass decision of its own.
+    let root = w.node;
+    let up = w.node + 1;
+    let back = w.node + 3;
     let own_hash = pool.long(frame_hash(w.frame))?;
     let push_own_hash = Insn::Cp {
         op: op::LDC2_W,
@@ -268,14 +274,21 @@ pub fn wrap(
     let mut out = Vec::with_capacity(old.len() + old.len() / 4 + 16);
     let mut tracked = 0;
     let start = code.new_label();
-    entry_call(w, "enterContext", J, pool, &mut out)?;
-    out.extend([local(op::LSTORE, up), Insn::Label(start)]);
+    entry_call(w, "enterContext", CONTEXT_DESC, pool, &mut out)?;
+    out.extend([
+        Insn::Simple(op::DUP),
+        local(op::ASTORE, root),
+        entered,
+        local(op::LSTORE, up),
+        Insn::Label(start),
+    ]);
     for insn in old {
         match &insn {
             Insn::Label(l) if restore_points.contains(l) => {
                 // This frame's node current again, found below `up`.
                 out.extend([
                     insn,
+                    local(op::ALOAD, root),
                     local(op::LLOAD, up),
                     push_own_hash.clone(),
                     restore.clone(),
@@ -283,7 +296,12 @@ pub fn wrap(
             }
             Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
                 // Leave the frame: the parent's key current again.
-                out.extend([local(op::LLOAD, up), exit.clone(), insn]);
+                out.extend([
+                    local(op::ALOAD, root),
+                    local(op::LLOAD, up),
+                    exit.clone(),
+                    insn,
+                ]);
             }
             Insn::Cp { op: o, index: r }
                 if matches!(
@@ -298,9 +316,14 @@ pub fn wrap(
                 };
                 tracked += 1;
                 let (f, enter) = match &c {
-                    Callee::Exact(f) => {
-                        (f, method(pool, "enterNative", "(JLjava/lang/String;J)J")?)
-                    }
+                    Callee::Exact(f) => (
+                        f,
+                        method(
+                            pool,
+                            "enterNative",
+                            &format!("({CONTEXT_DESC}Ljava/lang/String;J)J"),
+                        )?,
+                    ),
                     Callee::Dispatched(f) => {
                         out.push(Insn::Simple(op::DUP));
                         (
@@ -308,14 +331,14 @@ pub fn wrap(
                             method(
                                 pool,
                                 "enterDispatched",
-                                "(Ljava/lang/Object;JLjava/lang/String;J)J",
+                                &format!("(Ljava/lang/Object;{CONTEXT_DESC}Ljava/lang/String;J)J"),
                             )?,
                         )
                     }
                 };
                 let name = pool.string(f)?;
                 out.extend([
-                    local(op::LLOAD, up),
+                    local(op::ALOAD, root),
                     Insn::Ldc {
                         index: name,
                         wide: name > 255,
@@ -326,6 +349,7 @@ pub fn wrap(
                     enter,
                     local(op::LSTORE, back),
                     insn,
+                    local(op::ALOAD, root),
                     local(op::LLOAD, back),
                     exit.clone(),
                 ]);
@@ -338,10 +362,11 @@ pub fn wrap(
         let from = from.unwrap_or(start);
         let end = code.new_label();
         let h = code.new_label();
-        // [e] -> throw exitThrown(e, up, hash)
+        // [e] -> throw exitThrown(e, root, up, hash)
         out.extend([
             Insn::Label(end),
             Insn::Label(h),
+            local(op::ALOAD, root),
             local(op::LLOAD, up),
             push_own_hash,
             thrown,
@@ -429,11 +454,9 @@ fn restore_points(insns: &[Insn], handlers: &[Handler]) -> std::collections::Has
         .collect()
 }
 
-/// Adds to `java.lang.MajorBypass` the methods woven code calls to keep the
-/// tree, which find the thread's root in `Thread.major$cct` (see the module
-/// doc): `currentContext`, the entries (`enterContext`, `countContext`) and
-/// [`ROOT_TAKING`], each passing its arguments to the method of
-/// `major.runtime.CallingContext` that takes the root first.
+/// Adds to `java.lang.MajorBypass` the three methods that find the thread's
+/// root in `Thread.major$cct` (see the module doc); the others are
+/// `major.runtime.CallingContext`'s in both modes, given the root.
 pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> Result<()> {
     let c = CONTEXT_DESC;
     const ARETURN: u8 = 176;
@@ -441,9 +464,23 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
     let mut code = Code::empty();
     {
         let pool = b.pool();
+        let thread = pool.method_ref(
+            bypass::THREAD,
+            "currentThread",
+            "()Ljava/lang/Thread;",
+            false,
+        )?;
+        let field = pool.field_ref(bypass::THREAD, THREAD_FIELD, THREAD_FIELD_DESC)?;
         let current_in = pool.method_ref(CONTEXT, "currentIn", &format!("({c}){c}"), false)?;
-        push_root(pool, &mut code.insns)?;
         code.insns.extend([
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: thread,
+            },
+            Insn::Cp {
+                op: op::GETFIELD,
+                index: field,
+            },
             Insn::Cp {
                 op: op::INVOKESTATIC,
                 index: current_in,
@@ -460,138 +497,12 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
     )?;
     // enterContext(String, long) and countContext(String, long).
     add_entry(b, hierarchy, false)?;
-    add_entry(b, hierarchy, true)?;
-    for &(name, desc) in ROOT_TAKING {
-        add_root_taking(b, hierarchy, name, desc)?;
-    }
-    Ok(())
+    add_entry(b, hierarchy, true)
 }
 
-/// The methods of `java.lang.MajorBypass` (and, over a `ThreadLocal`, of
-/// `major.runtime.CallingContext`) that take the key a frame's entry
-/// replaced — 0 when a bypass was on: they do nothing then — with their
-/// descriptors. `CallingContext`'s `<name>In` does the work, given the root
-/// first. (`exitContext` serves a frame's returns and the return of a
-/// tracked call alike: it makes a key current again.)
-pub const ROOT_TAKING: &[(&str, &str)] = &[
-    ("exitContext", "(J)V"),
-    ("restoreContext", "(JJ)V"),
-    (
-        "exitThrown",
-        "(Ljava/lang/Throwable;JJ)Ljava/lang/Throwable;",
-    ),
-    ("enterNative", "(JLjava/lang/String;J)J"),
-    (
-        "enterDispatched",
-        "(Ljava/lang/Object;JLjava/lang/String;J)J",
-    ),
-];
-
-/// Appends `Thread.currentThread().major$cct`.
-fn push_root(pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
-    let thread = pool.method_ref(
-        bypass::THREAD,
-        "currentThread",
-        "()Ljava/lang/Thread;",
-        false,
-    )?;
-    let field = pool.field_ref(bypass::THREAD, THREAD_FIELD, THREAD_FIELD_DESC)?;
-    out.extend([
-        Insn::Cp {
-            op: op::INVOKESTATIC,
-            index: thread,
-        },
-        Insn::Cp {
-            op: op::GETFIELD,
-            index: field,
-        },
-    ]);
-    Ok(())
-}
-
-/// Adds `MajorBypass.name` (`desc`, one of [`ROOT_TAKING`]): when its key
-/// (the first `long` parameter) is 0, it returns at once — the first
-/// reference parameter for a reference result (`exitThrown`'s exception),
-/// 0 for a `long` — without looking at the thread (during the VM's
-/// bootstrap there may be none); else it returns `CallingContext.<name>In(
-/// root, parameters...)`.
-fn add_root_taking(
-    b: &mut ClassBuilder,
-    hierarchy: &dyn ClassHierarchy,
-    name: &str,
-    desc: &str,
-) -> Result<()> {
-    let params_end = desc.find(')').expect("a method descriptor");
-    let (params, ret) = (&desc[1..params_end], &desc[params_end + 1..]);
-    // Each parameter's load and slot.
-    let mut loads = Vec::new();
-    let mut slot = 0u16;
-    let mut rest = params;
-    let mut key = None;
-    while !rest.is_empty() {
-        let (kind, len) = match rest.as_bytes()[0] {
-            b'J' => (op::LLOAD, 1),
-            b'L' => (op::ALOAD, rest.find(';').expect("a class descriptor") + 1),
-            other => unreachable!("parameter {}", other as char),
-        };
-        if kind == op::LLOAD && key.is_none() {
-            key = Some(slot);
-        }
-        loads.push(Insn::Local {
-            op: kind,
-            index: slot,
-            wide: false,
-        });
-        slot += if kind == op::LLOAD { 2 } else { 1 };
-        rest = &rest[len..];
-    }
-    let key = key.expect("a key parameter");
-    let mut code = Code::empty();
-    {
-        let pool = b.pool();
-        let target = pool.method_ref(
-            CONTEXT,
-            &format!("{name}In"),
-            &format!("({CONTEXT_DESC}{params}){ret}"),
-            false,
-        )?;
-        let zero = code.new_label();
-        let (ret_op, zero_value): (u8, Vec<Insn>) = match ret {
-            "V" => (op::RETURN, Vec::new()),
-            "J" => (173, vec![Insn::Simple(9)]), // lreturn; lconst_0
-            _ => (176, vec![loads[0].clone()]),  // areturn; the first parameter
-        };
-        code.insns.extend([
-            Insn::Local {
-                op: op::LLOAD,
-                index: key,
-                wide: false,
-            },
-            Insn::Simple(9),   // lconst_0
-            Insn::Simple(148), // lcmp
-            Insn::Jump {
-                op: 153, // ifeq
-                target: zero,
-            },
-        ]);
-        push_root(pool, &mut code.insns)?;
-        code.insns.extend(loads);
-        code.insns.extend([
-            Insn::Cp {
-                op: op::INVOKESTATIC,
-                index: target,
-            },
-            Insn::Simple(ret_op),
-            Insn::Label(zero),
-        ]);
-        code.insns.extend(zero_value);
-        code.insns.push(Insn::Simple(ret_op));
-    }
-    b.add_method(0x1009, name, desc, Some(&mut code), hierarchy)
-}
-
-/// Adds `enterContext(String, long)` (returns the key it replaced, 0 while
-/// a bypass is on: before boot, without a thread, with the DIB set) or,
+/// Adds `enterContext(String, long)` (returns the thread's root, whose
+/// `entered` is then the key the entry replaced; null while a bypass is on:
+/// before boot, without a thread, with the DIB set) or,
 /// with `count`, `countContext(String, long)` (counts the frame below the
 /// current node, which stays current: a quiet body's, see
 /// [`super::quiet`]). The thread's root is made on its first frame.
@@ -608,6 +519,7 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
         index: i,
         wide: false,
     };
+    const ARETURN: u8 = 176;
     // Locals 0 to 2 are the parameters (a string, a long).
     const THREAD_LOCAL: u16 = 3;
     const ROOT_LOCAL: u16 = 4;
@@ -629,7 +541,7 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
         let (in_root, in_desc) = if count {
             ("countIn", format!("({c}{s}J)V"))
         } else {
-            ("enterIn", format!("({c}{s}J)J"))
+            ("enterIn", format!("({c}{s}J){c}"))
         };
         let in_root = pool.method_ref(CONTEXT, in_root, &in_desc, false)?;
         code.insns.extend([
@@ -703,17 +615,17 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
             ]);
         } else {
             code.insns.extend([
-                Insn::Simple(173), // lreturn
+                Insn::Simple(ARETURN),
                 Insn::Label(none),
-                Insn::Simple(9), // lconst_0
-                Insn::Simple(173),
+                Insn::Simple(op::ACONST_NULL),
+                Insn::Simple(ARETURN),
             ]);
         }
     }
     let (name, desc) = if count {
         ("countContext", format!("({s}J)V"))
     } else {
-        ("enterContext", format!("({s}J)J"))
+        ("enterContext", format!("({s}J){c}"))
     };
     b.add_method(0x1009, name, &desc, Some(&mut code), hierarchy)
 }
@@ -731,15 +643,13 @@ pub const FORCE_INLINE: &str = "Ljdk/internal/vm/annotation/ForceInline;";
 /// decide where HotSpot compiles the tree's upkeep ([`annotate_inlining`]):
 ///
 /// - [`DONT_INLINE`] for what woven code calls on every entry and tracked
-///   call, and on an exception's way out (`java.lang.MajorBypass`'s):
-///   compiled once and called, not inlined into every compiled woven
-///   method. Inlined, those bodies made C2 compile about four times the
-///   bytecode of an unwoven run, which costs short runs more than the calls
-///   do (bench/README.md, the profiler's session 24). The exits
-///   (`exitContext`, `restoreContext`: a test, the thread's root, a store)
-///   stay inlined.
-/// - [`FORCE_INLINE`] for the lookups those make in `CallingContext`
-///   (`<method>In`, and the first probe they share). Compiled
+///   call, and on an exception's way out: compiled once and called, not
+///   inlined into every compiled woven method. Inlined, those bodies made C2
+///   compile about four times the bytecode of an unwoven run, which costs
+///   short runs more than the calls do (bench/README.md, the profiler's
+///   session 24). The exits (`exitContext`, `restoreContext`) and
+///   `entered` (a test and a load) stay inlined.
+/// - [`FORCE_INLINE`] for the lookups those make on every entry. Compiled
 ///   in the first milliseconds of a run, before their callees have run
 ///   often enough to count as hot, `enterContext` and `countContext` found
 ///   `enterIn` (45 bytes) and `countIn` (36) over the 35-byte limit for
@@ -747,16 +657,12 @@ pub const FORCE_INLINE: &str = "Ljdk/internal/vm/annotation/ForceInline;";
 ///   entry for the whole run (session 25).
 pub fn inlining(class: &str, method: &str) -> Option<&'static str> {
     match class {
-        bypass::BYPASS => matches!(
-            method,
-            "enterContext" | "countContext" | "exitThrown" | "enterNative" | "enterDispatched"
-        )
-        .then_some(DONT_INLINE),
-        CONTEXT => matches!(
-            method,
-            "enterIn" | "countIn" | "firstProbe" | "enterNativeIn" | "enterDispatchedIn"
-        )
-        .then_some(FORCE_INLINE),
+        bypass::BYPASS if matches!(method, "enterContext" | "countContext") => Some(DONT_INLINE),
+        CONTEXT => match method {
+            "exitThrown" | "enterNative" | "enterDispatched" => Some(DONT_INLINE),
+            "enterIn" | "countIn" | "firstProbe" => Some(FORCE_INLINE),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -793,14 +699,15 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
                 | "calls"
                 | "enterIn"
                 | "enterMiss"
+                | "entered"
                 | "countIn"
                 | "countMiss"
                 | "currentIn"
-                | "exitContextIn"
-                | "restoreContextIn"
-                | "exitThrownIn"
-                | "enterNativeIn"
-                | "enterDispatchedIn"
+                | "exitContext"
+                | "restoreContext"
+                | "exitThrown"
+                | "enterNative"
+                | "enterDispatched"
                 | "enterDispatchedMiss"
                 | "dispatchChild"
         )
@@ -860,7 +767,7 @@ mod tests {
                     None => assert_eq!(old, new, "{name}.{m}"),
                 }
             }
-            let expected = if name == CONTEXT { (0, 5) } else { (5, 0) };
+            let expected = if name == CONTEXT { (3, 3) } else { (2, 0) };
             assert_eq!((never, always), expected, "{name}");
         }
         // A second annotation joins the first.

@@ -27,19 +27,24 @@ import java.util.List;
  * a node's table is: its first record's slot in the high 32 bits, {@code 2^k - 1}
  * in the low ones. The root holds the current node's key ({@link #current}); an
  * entry reads one record of the current table — one cache line mostly — counts
- * the call there and makes the child's key current, and returns the key it
- * replaced, which woven code keeps in a local and makes current again on exit.
+ * the call there and makes the child's key current, and keeps the key it
+ * replaced ({@link #entered}), which woven code keeps in a local and makes
+ * current again on exit.
  * Tables that grow move to the arena's end (their old slots stay unused), and
  * the record in the parent's table follows. No references are stored on an
  * entry or an exit, so G1's card marking has nothing to do there.
  *
- * <p>The current key is kept per thread: in the root, found through a field of
- * {@code java.lang.Thread} when the JDK is woven ({@code java.lang.MajorBypass}
- * calls the methods here that take the root: {@link #enterIn},
- * {@link #exitContextIn}...), through a {@code ThreadLocal} otherwise (the static
- * methods of the same names without {@code In}). A tree is only ever changed by
- * its own thread; {@link #writeProfile} reads the other threads' trees as they
- * are.
+ * <p>A thread's root is found on a frame's entry: through a field of
+ * {@code java.lang.Thread} when the JDK is woven ({@code java.lang.MajorBypass}'s
+ * {@code enterContext}, {@code countContext} and {@code currentContext}, which
+ * call {@link #enterIn}, {@link #countIn} and {@link #currentIn}), through a
+ * {@code ThreadLocal} otherwise ({@link #enterContext}, {@link #countContext},
+ * {@link #currentContext}). Woven code keeps the root in a local beside the
+ * key, and passes both to the rest ({@link #exitContext},
+ * {@link #restoreContext}, {@link #exitThrown}, {@link #enterNative},
+ * {@link #enterDispatched}), which do nothing for a null root or a key of 0: a
+ * bypass was on at the entry. A tree is only ever changed by its own thread;
+ * {@link #writeProfile} reads the other threads' trees as they are.
  *
  * <p>The fields {@link #wall}, {@link #cpu}, {@link #mark}, {@link #cpuMark} and
  * {@link #data} belong to the aspects (a timing profiler keeps its start times in
@@ -78,6 +83,8 @@ public final class CallingContext {
 
     /** In a thread's root: the key of the thread's current node. */
     private long current;
+    /** In a thread's root: the key the last entry replaced ({@link #entered}). */
+    private long entered;
     /** In a thread's root: every node's child table (see the class doc). */
     private long[] arena;
     /** In a thread's root: how many slots of {@link #arena} are used. */
@@ -253,21 +260,23 @@ public final class CallingContext {
 
     /**
      * Enters {@code frame} below the current node of {@code root}'s thread:
-     * the child, counted, becomes current.
+     * the child, counted, becomes current, and the key it replaced (the
+     * caller's) is kept for {@link #entered}.
      *
      * @param root the thread's root
      * @param frame the frame (an interned string)
      * @param hash the frame's hash
-     * @return the key the entry replaced (the caller's), for the exits
+     * @return {@code root}
      */
-    public static long enterIn(CallingContext root, String frame, long hash) {
+    public static CallingContext enterIn(CallingContext root, String frame, long hash) {
         long k = root.current;
         long[] a = root.arena;
         int i = firstProbe(a, k, hash);
         if (i >= 0) {
             a[i + 2]++;
             root.current = a[i + 1];
-            return k;
+            root.entered = k;
+            return root;
         }
         return enterMiss(root, frame, hash);
     }
@@ -279,15 +288,27 @@ public final class CallingContext {
      * @param root the thread's root
      * @param frame the frame (an interned string)
      * @param hash the frame's hash
-     * @return the key the entry replaced
+     * @return {@code root}
      */
-    public static long enterMiss(CallingContext root, String frame, long hash) {
+    public static CallingContext enterMiss(CallingContext root, String frame, long hash) {
         CallingContext cur = nodeAt(root, root.current);
         int i = record(cur, frame, hash);
         long[] a = root.arena;
         a[i + 2]++;
         root.current = a[i + 1];
-        return cur.key;
+        root.entered = cur.key;
+        return root;
+    }
+
+    /**
+     * The key the last entry of {@code root}'s thread replaced: what woven code
+     * keeps, right after its entry, to make current again on its exits.
+     *
+     * @param root the thread's root, or null (a bypass was on at the entry)
+     * @return the key, or 0 for null
+     */
+    public static long entered(CallingContext root) {
+        return root == null ? 0 : root.entered;
     }
 
     /**
@@ -436,15 +457,15 @@ public final class CallingContext {
     }
 
     /**
-     * Makes the key {@code up} current: the exit of a frame that replaced it on
-     * entry, or the return of a call entered with {@link #enterNativeIn}.
+     * Makes the key {@code k} current: the exit of a frame that replaced it on
+     * entry, or the return of a call entered with {@link #enterNative}.
      *
-     * @param root the thread's root (null only with {@code up} 0)
-     * @param up the key, or 0
+     * @param root the thread's root (null only with {@code k} 0)
+     * @param k the key, or 0 (nothing was entered)
      */
-    public static void exitContextIn(CallingContext root, long up) {
-        if (up != 0) {
-            root.current = up;
+    public static void exitContext(CallingContext root, long k) {
+        if (k != 0) {
+            root.current = k;
         }
     }
 
@@ -453,11 +474,11 @@ public final class CallingContext {
      * again (an exception handler of that frame: whatever frames the exception
      * unwound).
      *
-     * @param root the thread's root
+     * @param root the thread's root (null only with {@code up} 0)
      * @param up the key the frame replaced on entry, or 0
      * @param hash the frame's hash
      */
-    public static void restoreContextIn(CallingContext root, long up, long hash) {
+    public static void restoreContext(CallingContext root, long up, long hash) {
         if (up != 0) {
             long[] a = root.arena;
             int i = find(a, up, hash);
@@ -471,13 +492,13 @@ public final class CallingContext {
      * Leaves the frame {@code hash} entered below the key {@code up} as
      * {@code t} unwinds it (woven code throws what it returns).
      *
-     * @param root the thread's root
      * @param t the exception
+     * @param root the thread's root (null only with {@code up} 0)
      * @param up the key the frame replaced on entry, or 0
      * @param hash the frame's hash
      * @return {@code t}
      */
-    public static Throwable exitThrownIn(CallingContext root, Throwable t, long up, long hash) {
+    public static Throwable exitThrown(Throwable t, CallingContext root, long up, long hash) {
         if (up != 0) {
             if (root.thrown != t) {
                 long[] a = root.arena;
@@ -496,15 +517,14 @@ public final class CallingContext {
      * Enters the frame of a method without a woven body, called from the
      * current node.
      *
-     * @param root the thread's root
-     * @param up the key the calling frame replaced on entry, or 0 (then
-     *     nothing is entered)
+     * @param root the thread's root, or null (a bypass was on when the calling
+     *     frame was entered: nothing is entered)
      * @param frame the callee's frame
      * @param hash the frame's hash
-     * @return the key the call replaced (for {@link #exitContextIn} after it), or 0
+     * @return the key the call replaced (for {@link #exitContext} after it), or 0
      */
-    public static long enterNativeIn(CallingContext root, long up, String frame, long hash) {
-        if (up == 0) {
+    public static long enterNative(CallingContext root, String frame, long hash) {
+        if (root == null) {
             return 0;
         }
         long k = root.current;
@@ -515,25 +535,24 @@ public final class CallingContext {
             root.current = a[i + 1];
             return k;
         }
-        return enterMiss(root, frame, hash);
+        return enterMiss(root, frame, hash).entered;
     }
 
     /**
      * Enters the frame of an overridable method without a woven body when the
      * call on {@code receiver} runs it (see {@link #dispatchChild}).
      *
-     * @param root the thread's root
      * @param receiver the receiver
-     * @param up the key the calling frame replaced on entry, or 0
+     * @param root the thread's root, or null (then nothing is entered)
      * @param frame the frame of the method the call names
      * @param hash the frame's hash
-     * @return the key the call replaced (for {@link #exitContextIn} after it), or 0
-     *     when it entered nothing
+     * @return the key the call replaced (for {@link #exitContext} after it), or
+     *     0 when it entered nothing
      */
-    public static long enterDispatchedIn(CallingContext root, Object receiver, long up, String frame, long hash) {
+    public static long enterDispatched(Object receiver, CallingContext root, String frame, long hash) {
         // Straight for the common case: the child in its first record, and
         // the receiver's class the first one it learned.
-        if (up == 0 || receiver == null) {
+        if (root == null || receiver == null) {
             return 0;
         }
         long k = root.current;
@@ -554,7 +573,7 @@ public final class CallingContext {
     }
 
     /**
-     * {@link #enterDispatchedIn} past its straight case.
+     * {@link #enterDispatched} past its straight case.
      *
      * @param root the thread's root
      * @param receiver the receiver
@@ -727,9 +746,9 @@ public final class CallingContext {
      *
      * @param frame the method's frame
      * @param hash the frame's hash
-     * @return the key the entry replaced, for the exits
+     * @return the thread's root
      */
-    public static long enterContext(String frame, long hash) {
+    public static CallingContext enterContext(String frame, long hash) {
         return enterIn(Local.ROOT.get(), frame, hash);
     }
 
@@ -741,66 +760,6 @@ public final class CallingContext {
      */
     public static void countContext(String frame, long hash) {
         countIn(Local.ROOT.get(), frame, hash);
-    }
-
-    /**
-     * {@link #exitContextIn} on the current thread.
-     *
-     * @param up the key, or 0
-     */
-    public static void exitContext(long up) {
-        if (up != 0) {
-            exitContextIn(Local.ROOT.get(), up);
-        }
-    }
-
-    /**
-     * {@link #restoreContextIn} on the current thread.
-     *
-     * @param up the key the frame replaced on entry, or 0
-     * @param hash the frame's hash
-     */
-    public static void restoreContext(long up, long hash) {
-        if (up != 0) {
-            restoreContextIn(Local.ROOT.get(), up, hash);
-        }
-    }
-
-    /**
-     * {@link #exitThrownIn} on the current thread.
-     *
-     * @param t the exception
-     * @param up the key the frame replaced on entry, or 0
-     * @param hash the frame's hash
-     * @return {@code t}
-     */
-    public static Throwable exitThrown(Throwable t, long up, long hash) {
-        return up == 0 ? t : exitThrownIn(Local.ROOT.get(), t, up, hash);
-    }
-
-    /**
-     * {@link #enterNativeIn} on the current thread.
-     *
-     * @param up the key the calling frame replaced on entry, or 0
-     * @param frame the callee's frame
-     * @param hash the frame's hash
-     * @return the key the call replaced, or 0
-     */
-    public static long enterNative(long up, String frame, long hash) {
-        return up == 0 ? 0 : enterNativeIn(Local.ROOT.get(), up, frame, hash);
-    }
-
-    /**
-     * {@link #enterDispatchedIn} on the current thread.
-     *
-     * @param receiver the receiver
-     * @param up the key the calling frame replaced on entry, or 0
-     * @param frame the frame of the method the call names
-     * @param hash the frame's hash
-     * @return the key the call replaced, or 0
-     */
-    public static long enterDispatched(Object receiver, long up, String frame, long hash) {
-        return up == 0 ? 0 : enterDispatchedIn(Local.ROOT.get(), receiver, up, frame, hash);
     }
 
     // ------------------------------------------------------------------
