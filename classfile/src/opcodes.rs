@@ -289,14 +289,12 @@ pub mod op {
     pub const LDC_W: u8 = 19;
     pub const LDC2_W: u8 = 20;
     pub const ILOAD: u8 = 21;
-    pub const LLOAD: u8 = 22;
     pub const ALOAD: u8 = 25;
     pub const ILOAD_0: u8 = 26;
     pub const ALOAD_0: u8 = 42;
     pub const ALOAD_3: u8 = 45;
     pub const AALOAD: u8 = 50;
     pub const ISTORE: u8 = 54;
-    pub const LSTORE: u8 = 55;
     pub const ASTORE: u8 = 58;
     pub const ISTORE_0: u8 = 59;
     pub const ASTORE_3: u8 = 78;

@@ -35,8 +35,7 @@ const STUB_CLOSURE: &str = "package major.runtime;\n\
 /// `major.runtime.CallingContext`.
 const STUB_CONTEXT: &str = "package major.runtime;
 public final class CallingContext {
-    public long wall, cpu, mark, cpuMark;
-    public long calls() { return 0; }
+    public long calls, wall, cpu, mark, cpuMark;
     public Object data;
     public static void writeAtExit(CallingContext main) {}
     public static void writeAtExit(CallingContext main, boolean times) {}

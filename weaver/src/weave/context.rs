@@ -2,30 +2,30 @@
 //! `thisCallingContext` (major's extension of the aspect language).
 //!
 //! As soon as one advice of a weave uses `thisCallingContext`, every method
-//! body the weave changes keeps the tree (see `major.runtime.CallingContext`),
-//! in three locals: `root`, the thread's root (null while a bypass is on);
-//! `up`, the key of the caller's node that the entry replaced (a `long`, 0
-//! then); and `back`, the key a tracked call replaced:
+//! body the weave changes keeps the tree (see `major.runtime.CallingContext`):
 //!
 //! ```text
-//!   root = enterContext("p.C.m(int)", H)   on entry (every method below does
-//!   up = entered(root)                     nothing for a null root or a 0 key)
-//!   exitContext(root, up)                  before each return: the caller's
-//!                                          node current again
-//!   throw exitThrown(e, root, up, H)       in a handler of the whole body (noting
-//!                                          where `e` was thrown)
-//!   restoreContext(root, up, H)            at the entry of each exception handler:
-//!                                          this frame's node (the child H of `up`)
-//!   back = enterNative(root, "p.D.n()", H')  around each call of a method
-//!   exitContext(root, back)                without a woven body: native methods
-//!                                          and java.lang.Object's (never woven)
+//!   node = enterContext("p.C.m(int)")      on entry (null while a bypass is on;
+//!                                          every method below does nothing then)
+//!   exitContext(node)                      before each return: node.root.current
+//!                                          = node.up (a call of 4 bytes that every
+//!                                          compiler inlines, not the 15 inline:
+//!                                          a getter must stay under HotSpot's
+//!                                          35-byte limit for inlining)
+//!   throw exitThrown(e, node)              in a handler of the whole body (noting
+//!                                          where `e` was thrown; 5 bytes)
+//!   restoreContext(node)                   at the entry of each exception handler
+//!   enterNative(node, "p.D.n()") / restoreContext(node)
+//!                                          around each call of a method without a
+//!                                          woven body: native methods and
+//!                                          java.lang.Object's (never woven)
 //! ```
 //!
-//! `H` is the frame's 64-bit hash ([`frame_hash`]), an `ldc2_w` constant: the
-//! tables find a child by it. A quiet body (see [`super::quiet`]: nothing can
-//! be entered below it) gets only `countContext("p.C.m()", H)` on entry: its
-//! node is counted, never made current.
+//! A quiet body (see [`super::quiet`]: nothing can be entered below it) gets
+//! only `countContext("p.C.m()", hash)` on entry: its node is counted, never
+//! made current.
 //!
+//! The frame is an interned string constant, so a child is found by identity.
 //! Exits set the parent current rather than undoing the entry, and handlers
 //! restore their own frame's node, so a frame that ends without its exit (an
 //! exception thrown before a constructor's `super(..)` returns, a native method
@@ -36,15 +36,16 @@
 //! not override it (`enterDispatched`, cached per context and class): an
 //! override has a woven body that enters its own frame.
 //!
-//! Each thread's tree has a root that holds the current node's key: where
-//! the node's child table is in the root's arena of (hash, child key, calls)
-//! records, so that an entry reads one record (ARCHITECTURE.md, "Calling
-//! context"). The entries, which find the thread's root, and
-//! `currentContext` (what advice reads) are `java.lang.MajorBypass`'s with
-//! the JDK woven ([`bypass_methods`]: the root in a field of
-//! `java.lang.Thread`) and `CallingContext`'s over a `ThreadLocal` in an
-//! application weave; everything else is `CallingContext`'s in both modes,
-//! given the root the entry returned.
+//! Each thread's tree has a root that holds the current node's key (a
+//! number: storing a reference into an old object on every entry and exit
+//! takes G1's post-write barrier slow path): where the node's child table
+//! is in the root's arena of (frame, child) pairs, so that an entry reads
+//! the pair and the child only (ARCHITECTURE.md, "Calling context"). The
+//! methods that take a node are `major.runtime.CallingContext`'s; the two
+//! that find the thread's root — `enterContext` and `currentContext` (what
+//! advice reads) — are `java.lang.MajorBypass`'s with the JDK woven (the root
+//! in a field of `java.lang.Thread`, [`bypass_methods`]) and
+//! `CallingContext`'s over a `ThreadLocal` in an application weave.
 
 use major_classfile::opcodes::op;
 use major_classfile::{
@@ -65,9 +66,8 @@ pub const THREAD_FIELD: &str = "major$cct";
 /// Its descriptor.
 pub const THREAD_FIELD_DESC: &str = CONTEXT_DESC;
 
-/// The class whose static methods find the thread's root (the entries and
-/// `currentContext`): `java.lang.MajorBypass` with the JDK woven, else
-/// `major.runtime.CallingContext`.
+/// The class whose static methods keep the current node: `java.lang.MajorBypass`
+/// with the JDK woven, else `major.runtime.CallingContext`.
 pub fn owner(full_coverage: bool) -> &'static str {
     if full_coverage {
         bypass::BYPASS
@@ -81,37 +81,16 @@ pub fn owner(full_coverage: bool) -> &'static str {
 /// names the profiles and the JVMTI oracle use too.
 pub use crate::profile::frame_name;
 
-/// The hash that stands for `frame` in the runtime's child tables (64 bits:
-/// FNV-1a of its UTF-8 bytes, then a finalizer that spreads every bit over
-/// the low ones the tables index with; never 0, which marks an empty
-/// record): computed here, passed with the frame. Two frames with one hash
-/// would share their contexts under a parent; the runtime reports such a
-/// pair when it makes their nodes (`CallingContext.register`).
-pub fn frame_hash(frame: &str) -> i64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+/// The hash the runtime's child tables use for `frame` (FNV-1a of its
+/// UTF-8 bytes): computed here, passed with the frame.
+pub fn frame_hash(frame: &str) -> i32 {
+    let mut h: u32 = 0x811c_9dc5;
     for b in frame.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
     }
-    // splitmix64's finalizer.
-    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^= h >> 31;
-    if h == 0 {
-        1
-    } else {
-        h as i64
-    }
-}
-
-/// Appends `ldc2_w` of `frame`'s hash ([`frame_hash`]).
-fn push_hash(frame: &str, pool: &mut PoolBuilder<'_>, out: &mut Vec<Insn>) -> Result<()> {
-    let index = pool.long(frame_hash(frame))?;
-    out.push(Insn::Cp {
-        op: op::LDC2_W,
-        index,
-    });
-    Ok(())
+    // Fold the high bits in: tables index with the low ones.
+    (h ^ (h >> 16)) as i32
 }
 
 /// Pushes the current node (`thisCallingContext`).
@@ -202,16 +181,14 @@ pub fn callee(
 pub struct Wrap<'a> {
     /// The method's frame.
     pub frame: &'a str,
-    /// The owner of the entries ([`owner`]).
+    /// The owner of the maintenance methods ([`owner`]).
     pub owner: &'a str,
     /// Where the handler that leaves the frame on an exception begins: a
     /// constructor's body after its `super(..)`/`this(..)` call (`this` is
     /// uninitialized before it), else right after the entry (`None`).
     /// `Some(None)`: no such handler (a constructor without that call).
     pub handler_from: Option<Option<Label>>,
-    /// The first of five free local slots: the thread's root, then two
-    /// longs, the key the entry replaced and the one a tracked call
-    /// replaced.
+    /// A free local for the node.
     pub node: u16,
     /// The class as a quiet body may touch it: a body that is quiet (see
     /// [`quiet`](super::quiet)) is only counted, never made current. `None`:
@@ -227,6 +204,7 @@ pub fn wrap(
     index: &ClassIndex,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<usize> {
+    let ctx = CONTEXT_DESC;
     if let Some(scope) = w.quiet {
         if super::quiet::is_quiet(code, pool, scope)? {
             // count(frame, hash): nothing runs below this frame, so it never
@@ -238,70 +216,53 @@ pub fn wrap(
             return Ok(0);
         }
     }
-    let method = |pool: &mut PoolBuilder<'_>, name: &str, desc: &str| -> Result<Insn> {
-        Ok(Insn::Cp {
-            op: op::INVOKESTATIC,
-            index: pool.method_ref(CONTEXT, name, desc, false)?,
-        })
-    };
-    let exit = method(pool, "exitContext", &format!("({CONTEXT_DESC}J)V"))?;
-    let restore = method(pool, "restoreContext", &format!("({CONTEXT_DESC}JJ)V"))?;
-    let thrown = method(
-        pool,
+    let exit = pool.method_ref(CONTEXT, "exitContext", &format!("({ctx})V"), false)?;
+    let restore = pool.method_ref(CONTEXT, "restoreContext", &format!("({ctx})V"), false)?;
+    let thrown = pool.method_ref(
+        CONTEXT,
         "exitThrown",
-        &format!("(Ljava/lang/Throwable;{CONTEXT_DESC}JJ)Ljava/lang/Throwable;"),
+        &format!("(Ljava/lang/Throwable;{ctx})Ljava/lang/Throwable;"),
+        false,
     )?;
-    let entered = method(pool, "entered", &format!("({CONTEXT_DESC})J"))?;
-    let local = |op: u8, index: u16| Insn::Local {
-        op,
-        index,
-        wide: index > 255,
+    let load = Insn::Local {
+        op: op::ALOAD,
+        index: w.node,
+        wide: w.node > 255,
     };
-    // The thread's root (null while a bypass is on), the key the entry
-    // replaced (its caller's; 0 then), and the one a tracked call replaced:
-    // the methods take a null root or a key of 0 as "do nothing", so the
-    // woven code needs no bypass decision of its own.
-    let root = w.node;
-    let up = w.node + 1;
-    let back = w.node + 3;
-    let own_hash = pool.long(frame_hash(w.frame))?;
-    let push_own_hash = Insn::Cp {
-        op: op::LDC2_W,
-        index: own_hash,
+    let store = Insn::Local {
+        op: op::ASTORE,
+        index: w.node,
+        wide: w.node > 255,
+    };
+    // Every method takes a null node (a bypass is on) as "do nothing": the
+    // woven code stays small (HotSpot inlines small methods: a getter must
+    // stay under its 35-byte limit), and needs no bypass decision of its own.
+    let call_with_node = |m: u16, out: &mut Vec<Insn>| {
+        out.extend([
+            load.clone(),
+            Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: m,
+            },
+        ]);
     };
     let old = std::mem::take(&mut code.insns);
     let restore_points = restore_points(&old, &code.handlers);
     let mut out = Vec::with_capacity(old.len() + old.len() / 4 + 16);
     let mut tracked = 0;
     let start = code.new_label();
-    entry_call(w, "enterContext", CONTEXT_DESC, pool, &mut out)?;
-    out.extend([
-        Insn::Simple(op::DUP),
-        local(op::ASTORE, root),
-        entered,
-        local(op::LSTORE, up),
-        Insn::Label(start),
-    ]);
+    entry_call(w, "enterContext", ctx, pool, &mut out)?;
+    out.extend([store, Insn::Label(start)]);
     for insn in old {
         match &insn {
             Insn::Label(l) if restore_points.contains(l) => {
-                // This frame's node current again, found below `up`.
-                out.extend([
-                    insn,
-                    local(op::ALOAD, root),
-                    local(op::LLOAD, up),
-                    push_own_hash.clone(),
-                    restore.clone(),
-                ]);
+                out.push(insn);
+                call_with_node(restore, &mut out);
             }
             Insn::Simple(o) if (op::IRETURN..=op::RETURN).contains(o) => {
-                // Leave the frame: the parent's key current again.
-                out.extend([
-                    local(op::ALOAD, root),
-                    local(op::LLOAD, up),
-                    exit.clone(),
-                    insn,
-                ]);
+                // Leave the frame: node.root.current = node.up
+                call_with_node(exit, &mut out);
+                out.push(insn);
             }
             Insn::Cp { op: o, index: r }
                 if matches!(
@@ -315,44 +276,36 @@ pub fn wrap(
                     continue;
                 };
                 tracked += 1;
-                let (f, enter) = match &c {
-                    Callee::Exact(f) => (
-                        f,
-                        method(
-                            pool,
-                            "enterNative",
-                            &format!("({CONTEXT_DESC}Ljava/lang/String;J)J"),
-                        )?,
-                    ),
+                let (f, name, desc) = match &c {
+                    Callee::Exact(f) => (f, "enterNative", format!("({ctx}Ljava/lang/String;I)V")),
                     Callee::Dispatched(f) => {
                         out.push(Insn::Simple(op::DUP));
                         (
                             f,
-                            method(
-                                pool,
-                                "enterDispatched",
-                                &format!("(Ljava/lang/Object;{CONTEXT_DESC}Ljava/lang/String;J)J"),
-                            )?,
+                            "enterDispatched",
+                            format!("(Ljava/lang/Object;{ctx}Ljava/lang/String;I)V"),
                         )
                     }
                 };
-                let name = pool.string(f)?;
+                let hash = frame_hash(f);
+                let f = pool.string(f)?;
+                let m = pool.method_ref(CONTEXT, name, &desc, false)?;
                 out.extend([
-                    local(op::ALOAD, root),
+                    load.clone(),
                     Insn::Ldc {
-                        index: name,
-                        wide: name > 255,
+                        index: f,
+                        wide: f > 255,
                     },
                 ]);
-                push_hash(f, pool, &mut out)?;
+                super::emit::push_int(hash, pool, &mut out)?;
                 out.extend([
-                    enter,
-                    local(op::LSTORE, back),
+                    Insn::Cp {
+                        op: op::INVOKESTATIC,
+                        index: m,
+                    },
                     insn,
-                    local(op::ALOAD, root),
-                    local(op::LLOAD, back),
-                    exit.clone(),
                 ]);
+                call_with_node(restore, &mut out);
             }
             _ => out.push(insn),
         }
@@ -362,16 +315,10 @@ pub fn wrap(
         let from = from.unwrap_or(start);
         let end = code.new_label();
         let h = code.new_label();
-        // [e] -> throw exitThrown(e, root, up, hash)
-        out.extend([
-            Insn::Label(end),
-            Insn::Label(h),
-            local(op::ALOAD, root),
-            local(op::LLOAD, up),
-            push_own_hash,
-            thrown,
-            Insn::Simple(op::ATHROW),
-        ]);
+        // [e] -> throw exitThrown(e, node)
+        out.extend([Insn::Label(end), Insn::Label(h)]);
+        call_with_node(thrown, &mut out);
+        out.push(Insn::Simple(op::ATHROW));
         code.handlers.push(Handler {
             start: from,
             end,
@@ -395,7 +342,7 @@ fn entry_call(
     let m = pool.method_ref(
         w.owner,
         method,
-        &format!("(Ljava/lang/String;J){ret}"),
+        &format!("(Ljava/lang/String;I){ret}"),
         false,
     )?;
     let frame = pool.string(w.frame)?;
@@ -403,7 +350,7 @@ fn entry_call(
         index: frame,
         wide: frame > 255,
     });
-    push_hash(w.frame, pool, out)?;
+    super::emit::push_int(frame_hash(w.frame), pool, out)?;
     out.push(Insn::Cp {
         op: op::INVOKESTATIC,
         index: m,
@@ -455,8 +402,8 @@ fn restore_points(insns: &[Insn], handlers: &[Handler]) -> std::collections::Has
 }
 
 /// Adds to `java.lang.MajorBypass` the three methods that find the thread's
-/// root in `Thread.major$cct` (see the module doc); the others are
-/// `major.runtime.CallingContext`'s in both modes, given the root.
+/// tree in `Thread.major$cct` (see the module doc); the others are
+/// `major.runtime.CallingContext`'s in both modes.
 pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> Result<()> {
     let c = CONTEXT_DESC;
     const ARETURN: u8 = 176;
@@ -495,17 +442,16 @@ pub fn bypass_methods(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy) -> R
         Some(&mut code),
         hierarchy,
     )?;
-    // enterContext(String, long) and countContext(String, long).
+    // enterContext(String, int) and countContext(String, int).
     add_entry(b, hierarchy, false)?;
     add_entry(b, hierarchy, true)
 }
 
-/// Adds `enterContext(String, long)` (returns the thread's root, whose
-/// `entered` is then the key the entry replaced; null while a bypass is on:
-/// before boot, without a thread, with the DIB set) or,
-/// with `count`, `countContext(String, long)` (counts the frame below the
-/// current node, which stays current: a quiet body's, see
-/// [`super::quiet`]). The thread's root is made on its first frame.
+/// Adds `enterContext(String, int)` (returns the node entered, null while a
+/// bypass is on: before boot, without a thread, with the DIB set) or, with
+/// `count`, `countContext(String, int)` (counts the frame below the current
+/// node, which stays current: a quiet body's, see [`super::quiet`]). The
+/// thread's root is made on its first frame.
 fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) -> Result<()> {
     let s = "Ljava/lang/String;";
     let c = CONTEXT_DESC;
@@ -520,9 +466,9 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
         wide: false,
     };
     const ARETURN: u8 = 176;
-    // Locals 0 to 2 are the parameters (a string, a long).
-    const THREAD_LOCAL: u16 = 3;
-    const ROOT_LOCAL: u16 = 4;
+    // Locals 0 and 1 are the parameters.
+    const THREAD_LOCAL: u16 = 2;
+    const ROOT_LOCAL: u16 = 3;
     let mut code = Code::empty();
     {
         let none = code.new_label();
@@ -539,9 +485,9 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
         let dib = pool.field_ref(bypass::THREAD, bypass::DIB_FIELD, "Z")?;
         let new_root = pool.method_ref(CONTEXT, "newRoot", &format!("(){c}"), false)?;
         let (in_root, in_desc) = if count {
-            ("countIn", format!("({c}{s}J)V"))
+            ("countIn", format!("({c}{s}I)V"))
         } else {
-            ("enterIn", format!("({c}{s}J){c}"))
+            ("enterIn", format!("({c}{s}I){c}"))
         };
         let in_root = pool.method_ref(CONTEXT, in_root, &in_desc, false)?;
         code.insns.extend([
@@ -598,7 +544,7 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
             aload(ROOT_LOCAL),
             aload(0),
             Insn::Local {
-                op: op::LLOAD,
+                op: op::ILOAD,
                 index: 1,
                 wide: false,
             },
@@ -623,9 +569,9 @@ fn add_entry(b: &mut ClassBuilder, hierarchy: &dyn ClassHierarchy, count: bool) 
         }
     }
     let (name, desc) = if count {
-        ("countContext", format!("({s}J)V"))
+        ("countContext", format!("({s}I)V"))
     } else {
-        ("enterContext", format!("({s}J){c}"))
+        ("enterContext", format!("({s}I){c}"))
     };
     b.add_method(0x1009, name, &desc, Some(&mut code), hierarchy)
 }
@@ -647,9 +593,9 @@ pub const FORCE_INLINE: &str = "Ljdk/internal/vm/annotation/ForceInline;";
 ///   inlined into every compiled woven method. Inlined, those bodies made C2
 ///   compile about four times the bytecode of an unwoven run, which costs
 ///   short runs more than the calls do (bench/README.md, the profiler's
-///   session 24). The exits (`exitContext`, `restoreContext`) and
-///   `entered` (a test and a load) stay inlined.
-/// - [`FORCE_INLINE`] for the lookups those make on every entry. Compiled
+///   session 24). The exits (`exitContext`, `restoreContext`: two loads and
+///   a store) stay inlined.
+/// - [`FORCE_INLINE`] for the lookups those call on every entry. Compiled
 ///   in the first milliseconds of a run, before their callees have run
 ///   often enough to count as hot, `enterContext` and `countContext` found
 ///   `enterIn` (45 bytes) and `countIn` (36) over the 35-byte limit for
@@ -692,21 +638,19 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
     class == CONTEXT
         && matches!(
             method,
-            "firstProbe"
-                | "find"
-                | "record"
-                | "nodeAt"
-                | "calls"
+            "find"
+                | "firstProbe"
+                | "child"
                 | "enterIn"
                 | "enterMiss"
-                | "entered"
                 | "countIn"
                 | "countMiss"
                 | "currentIn"
                 | "exitContext"
-                | "restoreContext"
                 | "exitThrown"
+                | "restoreContext"
                 | "enterNative"
+                | "enterNativeMiss"
                 | "enterDispatched"
                 | "enterDispatchedMiss"
                 | "dispatchChild"

@@ -14,43 +14,22 @@ import java.util.List;
  * tree in every woven method and at calls to methods that have no woven body of
  * their own (native methods, {@code java.lang.Object}'s), as soon as one advice
  * of the weave uses {@code thisCallingContext}: it enters the child for the
- * method's frame on entry, counting its calls, and makes the parent current
- * again however the method ends.
+ * method's frame on entry, counting {@link #calls}, and makes the parent current
+ * again however the method ends. The fields an entry and an exit touch are
+ * {@link ContextHead}'s, first in the object.
  *
- * <p>What an entry and an exit touch is not in the nodes but in one
- * {@code long[]} of the thread's root, the <em>arena</em>: every node's child
- * table, one after another. A node's table is a slot holding the node's number,
- * then {@code 2^k} records of three slots — the child's frame hash (64 bits,
- * computed by the weaver and passed with the frame; 0 marks an empty record),
- * the child's <em>key</em> and the child's calls — open addressing on the hash,
- * at most half full (a node without children has one record). A key says where
- * a node's table is: its first record's slot in the high 32 bits, {@code 2^k - 1}
- * in the low ones. The root holds the current node's key ({@link #current}); an
- * entry reads one record of the current table — one cache line mostly — counts
- * the call there and makes the child's key current, and keeps the key it
- * replaced ({@link #entered}), which woven code keeps in a local and makes
- * current again on exit.
- * Tables that grow move to the arena's end (their old slots stay unused), and
- * the record in the parent's table follows. No references are stored on an
- * entry or an exit, so G1's card marking has nothing to do there.
- *
- * <p>A thread's root is found on a frame's entry: through a field of
- * {@code java.lang.Thread} when the JDK is woven ({@code java.lang.MajorBypass}'s
- * {@code enterContext}, {@code countContext} and {@code currentContext}, which
- * call {@link #enterIn}, {@link #countIn} and {@link #currentIn}), through a
- * {@code ThreadLocal} otherwise ({@link #enterContext}, {@link #countContext},
- * {@link #currentContext}). Woven code keeps the root in a local beside the
- * key, and passes both to the rest ({@link #exitContext},
- * {@link #restoreContext}, {@link #exitThrown}, {@link #enterNative},
- * {@link #enterDispatched}), which do nothing for a null root or a key of 0: a
- * bypass was on at the entry. A tree is only ever changed by its own thread;
- * {@link #writeProfile} reads the other threads' trees as they are.
+ * <p>The current node is kept per thread: in a field of {@code java.lang.Thread}
+ * when the JDK is woven (read and written by {@code java.lang.MajorBypass}, which
+ * calls {@link #newRoot}, {@link #enterIn} and {@link #currentIn}), in a
+ * {@code ThreadLocal} otherwise
+ * (the static methods of this class). A node is only ever changed by its own
+ * thread; {@link #writeProfile} reads the other threads' trees as they are.
  *
  * <p>The fields {@link #wall}, {@link #cpu}, {@link #mark}, {@link #cpuMark} and
  * {@link #data} belong to the aspects (a timing profiler keeps its start times in
- * {@code mark} and {@code cpuMark}); {@link #calls()} reads the count.
+ * {@code mark} and {@code cpuMark}).
  */
-public final class CallingContext {
+public final class CallingContext extends ContextHead {
     /** The caller's node; {@code null} for a thread's root. */
     public final CallingContext parent;
     /**
@@ -72,21 +51,19 @@ public final class CallingContext {
 
     /** The node's number in its thread's tree (the root is 0). */
     public final int id;
-    /** The thread's root (itself for a root). */
-    final CallingContext root;
-    /** The frame's hash, as the weaver passes it (0 for a root). */
-    private final long hash;
-    /** Where the node's child table is in the arena; changes when it grows. */
-    private long key;
-    /** How many children the node has. */
-    private int count;
-
-    /** In a thread's root: the key of the thread's current node. */
-    private long current;
-    /** In a thread's root: the key the last entry replaced ({@link #entered}). */
-    private long entered;
-    /** In a thread's root: every node's child table (see the class doc). */
-    private long[] arena;
+    /**
+     * In a thread's root: every node's child table, one after another. A
+     * node's table is a slot holding the node itself, then {@code 2^k} pairs
+     * of slots (frame, child), open addressing on the frame's hash (which
+     * the weaver computes and passes with the frame), at most half full; a
+     * node without children has a table of one pair. A method's entry finds
+     * its child in two loads from the current key: the pair (frame and child
+     * side by side, in one cache line mostly) and the child itself — not
+     * through the current node, a table object of its own and the child's
+     * frame, three more cache lines of a tree of several 100,000 nodes.
+     * Tables that grew leave their old slots unused.
+     */
+    private Object[] arena;
     /** In a thread's root: how many slots of {@link #arena} are used. */
     private int top;
     /** In a thread's root: its nodes by number. */
@@ -98,6 +75,10 @@ public final class CallingContext {
     /** In a thread's root: the deepest frame {@link #thrown} unwound. */
     private CallingContext thrownAt;
 
+    /** How many children the node has. */
+    private int count;
+    /** The frame's hash, as the weaver passes it. */
+    private final int hash;
     /**
      * For the child of a call to an overridable method without a woven body:
      * receiver classes whose dispatch runs that method (positive) or an
@@ -106,64 +87,27 @@ public final class CallingContext {
     private Class<?>[] dispatch;
     private int dispatched;
 
-    private CallingContext(CallingContext parent, String frame, long hash, int id, CallingContext root) {
+    private CallingContext(CallingContext parent, String frame, int hash, int id, CallingContext root) {
+        super(root);
         this.parent = parent;
         this.frame = frame;
         this.hash = hash;
         this.id = id;
-        this.root = root == null ? this : root;
     }
 
     /**
      * Every thread's root, in creation order. (The class's static state lives
      * in nested classes: with the JDK woven, woven code calls this class
-     * during the VM's bootstrap too — with no entry made — and the class must
+     * during the VM's bootstrap too — with null nodes — and the class must
      * have no static initializer to run then.)
      */
     private static final class Roots {
         static final List<CallingContext> ALL = new ArrayList<CallingContext>();
     }
 
-    /** Every frame by hash, to tell two frames with one hash (never merged silently). */
-    private static final class Frames {
-        static final java.util.HashMap<Long, String> BY_HASH = new java.util.HashMap<Long, String>();
-        static boolean told;
-    }
-
-    /**
-     * How often the context was entered (for a thread's root, 0). Read from
-     * its record in the parent's table; safe to call on another thread's
-     * tree, which may change meanwhile (then it may miss the latest calls).
-     *
-     * @return the count
-     */
-    public long calls() {
-        CallingContext p = parent;
-        if (p == null) {
-            return 0;
-        }
-        long[] a = root.arena;
-        long k = p.key;
-        int base = (int) (k >>> 32);
-        int m = (int) k;
-        if (base < 1 || m < 0 || base + 3L * (m + 1L) > a.length) {
-            return 0;
-        }
-        for (int j = (int) hash & m, n = 0; n <= m; j = (j + 1) & m, n++) {
-            long h = a[base + 3 * j];
-            if (h == hash) {
-                return a[base + 3 * j + 2];
-            }
-            if (h == 0) {
-                return 0;
-            }
-        }
-        return 0;
-    }
-
     // ------------------------------------------------------------------
-    // The tree (both modes). What takes the key a frame replaced on entry
-    // does nothing for 0 (a bypass was on when the frame was entered).
+    // The tree (both modes). The methods that take a node do nothing for
+    // null (a bypass was on when the frame was entered).
     // ------------------------------------------------------------------
 
     /**
@@ -173,9 +117,10 @@ public final class CallingContext {
      * @return the root
      */
     public static CallingContext newRoot() {
-        CallingContext r = new CallingContext(null, null, 0L, 0, null);
-        r.arena = new long[1024];
-        r.key = table(r, 0, 1);
+        CallingContext r = new CallingContext(null, null, 0, 0, null);
+        r.arena = new Object[1024];
+        r.key = table(r, r, 1);
+        r.up = r.key;
         r.current = r.key;
         r.nodes = new CallingContext[64];
         r.nodes[0] = r;
@@ -187,20 +132,20 @@ public final class CallingContext {
     }
 
     /**
-     * A table of {@code records} records (a power of two) for node number
-     * {@code owner} at the end of {@code root}'s arena, grown if need be.
+     * A table of {@code pairs} pairs (a power of two) for {@code owner} at
+     * the end of {@code root}'s arena, grown if need be.
      *
      * @return the table's key
      */
-    private static long table(CallingContext root, int owner, int records) {
-        int need = 1 + 3 * records;
-        long[] a = root.arena;
+    private static long table(CallingContext root, CallingContext owner, int pairs) {
+        int need = 1 + 2 * pairs;
+        Object[] a = root.arena;
         if (root.top + need > a.length) {
             int length = a.length;
             while (root.top + need > length) {
                 length *= 2;
             }
-            long[] bigger = new long[length];
+            Object[] bigger = new Object[length];
             System.arraycopy(a, 0, bigger, 0, root.top);
             root.arena = bigger;
             a = bigger;
@@ -208,12 +153,7 @@ public final class CallingContext {
         a[root.top] = owner;
         int base = root.top + 1;
         root.top += need;
-        return ((long) base << 32) | (records - 1);
-    }
-
-    /** The node whose table is {@code key} in {@code root}'s tree. */
-    private static CallingContext nodeAt(CallingContext root, long key) {
-        return root.nodes[(int) root.arena[(int) (key >>> 32) - 1]];
+        return ((long) base << 32) | (pairs - 1);
     }
 
     /**
@@ -223,62 +163,44 @@ public final class CallingContext {
      * @return the node, or null
      */
     public static CallingContext currentIn(CallingContext root) {
-        return root == null ? null : nodeAt(root, root.current);
-    }
-
-    /**
-     * The slot of the record for {@code hash} in the table {@code k} of the
-     * arena {@code a} when it is the first one probed, else -1: the straight
-     * case of every entry and tracked call. A loop here would cost the JIT
-     * compilers more than the call of the rare miss (a table is at most half
-     * full: most children sit in their first record).
-     *
-     * @param a the root's arena
-     * @param k the key of the table
-     * @param hash the frame's hash
-     * @return the slot, or -1
-     */
-    private static int firstProbe(long[] a, long k, long hash) {
-        int i = (int) (k >>> 32) + 3 * ((int) hash & (int) k);
-        return a[i] == hash ? i : -1;
-    }
-
-    /** The slot of the record for {@code hash} in the table {@code k} of {@code a}, or -1. */
-    private static int find(long[] a, long k, long hash) {
-        int base = (int) (k >>> 32);
-        int m = (int) k;
-        for (int j = (int) hash & m; ; j = (j + 1) & m) {
-            long h = a[base + 3 * j];
-            if (h == hash) {
-                return base + 3 * j;
-            }
-            if (h == 0) {
-                return -1;
-            }
-        }
+        return root == null ? null : (CallingContext) root.arena[(int) (root.current >>> 32) - 1];
     }
 
     /**
      * Enters {@code frame} below the current node of {@code root}'s thread:
-     * the child, counted, becomes current, and the key it replaced (the
-     * caller's) is kept for {@link #entered}.
+     * the child, counted, becomes current.
      *
      * @param root the thread's root
      * @param frame the frame (an interned string)
      * @param hash the frame's hash
-     * @return {@code root}
+     * @return the node entered
      */
-    public static CallingContext enterIn(CallingContext root, String frame, long hash) {
-        long k = root.current;
-        long[] a = root.arena;
-        int i = firstProbe(a, k, hash);
-        if (i >= 0) {
-            a[i + 2]++;
-            root.current = a[i + 1];
-            root.entered = k;
-            return root;
+    public static CallingContext enterIn(CallingContext root, String frame, int hash) {
+        CallingContext c = firstProbe(root.arena, root.current, frame, hash);
+        if (c != null) {
+            c.calls++;
+            root.current = c.key;
+            return c;
         }
         return enterMiss(root, frame, hash);
+    }
+
+    /**
+     * The child for {@code frame} in the table {@code k} of the arena
+     * {@code a} when it sits in its first slot, else null: the straight case
+     * of every entry and tracked call. A loop here would cost the JIT
+     * compilers more than the call of the rare miss (a table is at most half
+     * full: most children sit in their first slot).
+     *
+     * @param a the root's arena
+     * @param k the key of the table (the current node's)
+     * @param frame the frame (an interned string)
+     * @param hash the frame's hash
+     * @return the child, or null
+     */
+    private static CallingContext firstProbe(Object[] a, long k, String frame, int hash) {
+        int i = (int) (k >>> 32) + ((hash & (int) k) << 1);
+        return a[i] == frame ? (CallingContext) a[i + 1] : null;
     }
 
     /**
@@ -288,27 +210,16 @@ public final class CallingContext {
      * @param root the thread's root
      * @param frame the frame (an interned string)
      * @param hash the frame's hash
-     * @return {@code root}
+     * @return the node entered
      */
-    public static CallingContext enterMiss(CallingContext root, String frame, long hash) {
-        CallingContext cur = nodeAt(root, root.current);
-        int i = record(cur, frame, hash);
-        long[] a = root.arena;
-        a[i + 2]++;
-        root.current = a[i + 1];
-        root.entered = cur.key;
-        return root;
-    }
-
-    /**
-     * The key the last entry of {@code root}'s thread replaced: what woven code
-     * keeps, right after its entry, to make current again on its exits.
-     *
-     * @param root the thread's root, or null (a bypass was on at the entry)
-     * @return the key, or 0 for null
-     */
-    public static long entered(CallingContext root) {
-        return root == null ? 0 : root.entered;
+    public static CallingContext enterMiss(CallingContext root, String frame, int hash) {
+        CallingContext cur = (CallingContext) root.arena[(int) (root.current >>> 32) - 1];
+        CallingContext c = find(cur, frame, hash);
+        if (c == null) {
+            c = create(cur, frame, hash);
+        }
+        root.current = c.key;
+        return c;
     }
 
     /**
@@ -322,11 +233,10 @@ public final class CallingContext {
      * @param frame the frame (an interned string)
      * @param hash the frame's hash
      */
-    public static void countIn(CallingContext root, String frame, long hash) {
-        long[] a = root.arena;
-        int i = firstProbe(a, root.current, hash);
-        if (i >= 0) {
-            a[i + 2]++;
+    public static void countIn(CallingContext root, String frame, int hash) {
+        CallingContext c = firstProbe(root.arena, root.current, frame, hash);
+        if (c != null) {
+            c.calls++;
             return;
         }
         countMiss(root, frame, hash);
@@ -340,36 +250,65 @@ public final class CallingContext {
      * @param frame the frame (an interned string)
      * @param hash the frame's hash
      */
-    public static void countMiss(CallingContext root, String frame, long hash) {
-        int i = record(nodeAt(root, root.current), frame, hash);
-        root.arena[i + 2]++;
+    public static void countMiss(CallingContext root, String frame, int hash) {
+        CallingContext cur = (CallingContext) root.arena[(int) (root.current >>> 32) - 1];
+        if (find(cur, frame, hash) == null) {
+            create(cur, frame, hash);
+        }
     }
 
     /**
-     * The slot of the record of {@code cur}'s child for {@code frame}, the
-     * child made if need be (not counted). Runs no code but its own and never
-     * throws unless it makes the child: it runs without the bypass set.
-     */
-    private static int record(CallingContext cur, String frame, long hash) {
-        int i = find(cur.root.arena, cur.key, hash);
-        return i >= 0 ? i : create(cur, frame, hash);
-    }
-
-    /**
-     * Makes the child of {@code cur} for {@code frame} (which it has not), not
-     * counted yet, and returns the slot of its record. (With the JDK woven, it
-     * runs with the thread's bypass set: it allocates.)
+     * The child of {@code cur} for {@code frame}, its {@link #calls} counted, or
+     * {@code null} when {@code cur} has none yet. Runs no code but its own and
+     * never throws: it runs without the bypass set.
      *
-     * @param cur the node
+     * @param cur the current node
+     * @param frame the frame (an interned string)
+     * @param hash the frame's hash
+     * @return the child, or null
+     */
+    public static CallingContext find(CallingContext cur, String frame, int hash) {
+        CallingContext c = child(cur, frame, hash);
+        if (c != null) {
+            c.calls++;
+        }
+        return c;
+    }
+
+    /** The child of {@code cur} for {@code frame}, not counted, or null. */
+    private static CallingContext child(CallingContext cur, String frame, int hash) {
+        Object[] a = cur.root.arena;
+        long k = cur.key;
+        int base = (int) (k >>> 32);
+        int m = (int) k;
+        for (int j = hash & m; ; j = (j + 1) & m) {
+            Object f = a[base + 2 * j];
+            if (f == null) {
+                return null;
+            }
+            if (f == frame) {
+                return (CallingContext) a[base + 2 * j + 1];
+            }
+        }
+    }
+
+    /**
+     * The child of {@code cur} for {@code frame}, made and counted once. (With
+     * the JDK woven, it runs with the thread's bypass set: it allocates.)
+     *
+     * @param cur the current node
      * @param frame the frame
      * @param hash the frame's hash
-     * @return the slot of the child's record
+     * @return the child
      */
-    private static int create(CallingContext cur, String frame, long hash) {
-        register(frame, hash);
+    public static CallingContext create(CallingContext cur, String frame, int hash) {
+        CallingContext c = find(cur, frame, hash);
+        if (c != null) {
+            return c;
+        }
         CallingContext root = cur.root;
-        CallingContext c = new CallingContext(cur, frame, hash, root.size, root);
-        c.key = table(root, c.id, 1);
+        c = new CallingContext(cur, frame, hash, root.size, root);
+        c.key = table(root, c, 1);
         if (root.size == root.nodes.length) {
             CallingContext[] bigger = new CallingContext[root.nodes.length * 2];
             System.arraycopy(root.nodes, 0, bigger, 0, root.size);
@@ -377,165 +316,130 @@ public final class CallingContext {
         }
         root.nodes[root.size] = c;
         root.size++;
-        int records = (int) cur.key + 1;
-        if ((cur.count + 1) * 2 > records) {
-            grow(cur, records < 2 ? 4 : records * 2);
-        }
-        cur.count++;
-        return put(root.arena, cur.key, hash, c.key, 0);
-    }
-
-    /**
-     * Moves {@code cur}'s table to a new one of {@code records} records at the
-     * arena's end: its key changes, and so do the record of it in its
-     * parent's table and the thread's current key if it was the old one.
-     * (No frame on the stack keeps {@code cur}'s key: a frame keeps its
-     * parent's, and {@code cur}'s table grows only while {@code cur} is
-     * current, that is while no child frame of it runs.)
-     */
-    private static void grow(CallingContext cur, int records) {
-        CallingContext root = cur.root;
-        long old = cur.key;
-        long grown = table(root, cur.id, records);
-        long[] a = root.arena;
-        int base = (int) (old >>> 32);
-        int n = (int) old + 1;
-        for (int j = 0; j < n; j++) {
-            int i = base + 3 * j;
-            if (a[i] != 0) {
-                put(a, grown, a[i], a[i + 1], a[i + 2]);
-            }
-        }
-        cur.key = grown;
-        if (cur.parent != null) {
-            a[find(a, cur.parent.key, cur.hash) + 1] = grown;
-        }
-        if (root.current == old) {
-            root.current = grown;
-        }
-    }
-
-    /** Puts a record into the table {@code key} of {@code a} (which has room); returns its slot. */
-    private static int put(long[] a, long key, long hash, long child, long calls) {
-        int base = (int) (key >>> 32);
-        int m = (int) key;
-        int j = (int) hash & m;
-        while (a[base + 3 * j] != 0) {
-            j = (j + 1) & m;
-        }
-        int i = base + 3 * j;
-        a[i] = hash;
-        a[i + 1] = child;
-        a[i + 2] = calls;
-        return i;
-    }
-
-    /**
-     * Remembers that {@code hash} is {@code frame}'s: two frames with one hash
-     * would share their contexts under one parent, so the first such pair is
-     * reported on {@code System.err} (a 64-bit hash makes it a matter of
-     * chance: about one in 10^9 for a program of 100,000 methods).
-     */
-    private static void register(String frame, long hash) {
-        String known;
-        synchronized (Frames.BY_HASH) {
-            known = Frames.BY_HASH.get(hash);
-            if (known == null) {
-                Frames.BY_HASH.put(hash, frame);
-                return;
-            }
-            if (known.equals(frame) || Frames.told) {
-                return;
-            }
-            Frames.told = true;
-        }
-        java.io.PrintStream err = System.err;
-        if (err != null) {
-            err.println("major: the frames " + known + " and " + frame + " have one hash ("
-                    + hash + "): the calling-context tree may count one's contexts as the other's");
-        }
-    }
-
-    /**
-     * Makes the key {@code k} current: the exit of a frame that replaced it on
-     * entry, or the return of a call entered with {@link #enterNative}.
-     *
-     * @param root the thread's root (null only with {@code k} 0)
-     * @param k the key, or 0 (nothing was entered)
-     */
-    public static void exitContext(CallingContext root, long k) {
-        if (k != 0) {
-            root.current = k;
-        }
-    }
-
-    /**
-     * Makes the node of the frame {@code hash} below the key {@code up} current
-     * again (an exception handler of that frame: whatever frames the exception
-     * unwound).
-     *
-     * @param root the thread's root (null only with {@code up} 0)
-     * @param up the key the frame replaced on entry, or 0
-     * @param hash the frame's hash
-     */
-    public static void restoreContext(CallingContext root, long up, long hash) {
-        if (up != 0) {
-            long[] a = root.arena;
-            int i = find(a, up, hash);
-            if (i >= 0) {
-                root.current = a[i + 1];
-            }
-        }
-    }
-
-    /**
-     * Leaves the frame {@code hash} entered below the key {@code up} as
-     * {@code t} unwinds it (woven code throws what it returns).
-     *
-     * @param t the exception
-     * @param root the thread's root (null only with {@code up} 0)
-     * @param up the key the frame replaced on entry, or 0
-     * @param hash the frame's hash
-     * @return {@code t}
-     */
-    public static Throwable exitThrown(Throwable t, CallingContext root, long up, long hash) {
-        if (up != 0) {
-            if (root.thrown != t) {
-                long[] a = root.arena;
-                int i = find(a, up, hash);
-                if (i >= 0) {
-                    root.thrown = t;
-                    root.thrownAt = nodeAt(root, a[i + 1]);
+        long k = cur.key;
+        int pairs = (int) k + 1;
+        if ((cur.count + 1) * 2 > pairs) {
+            // A table twice the size (at least 4 pairs) at the arena's end;
+            // the children's `up` follows the parent's new key.
+            long grown = table(root, cur, pairs < 2 ? 4 : pairs * 2);
+            Object[] a = root.arena;
+            int base = (int) (k >>> 32);
+            for (int j = 0; j < pairs; j++) {
+                Object f = a[base + 2 * j];
+                if (f != null) {
+                    CallingContext old = (CallingContext) a[base + 2 * j + 1];
+                    put(a, grown, old);
+                    old.up = grown;
                 }
             }
-            root.current = up;
+            cur.key = grown;
+            if (cur.up == k) {
+                // The root is its own parent.
+                cur.up = grown;
+            }
+            if (root.current == k) {
+                root.current = grown;
+            }
+        }
+        put(root.arena, cur.key, c);
+        c.up = cur.key;
+        cur.count++;
+        c.calls = 1;
+        return c;
+    }
+
+    /** Puts {@code c} into the table {@code key} of {@code a} (which has room). */
+    private static void put(Object[] a, long key, CallingContext c) {
+        int base = (int) (key >>> 32);
+        int m = (int) key;
+        int j = c.hash & m;
+        while (a[base + 2 * j] != null) {
+            j = (j + 1) & m;
+        }
+        a[base + 2 * j + 1] = c;
+        a[base + 2 * j] = c.frame;
+    }
+
+    /**
+     * Leaves the frame of {@code node} as it returns: its parent becomes
+     * current (a call in the woven code, which every compiler inlines: the
+     * same statement written out would make small methods too big to inline).
+     *
+     * @param node the node entered, or null
+     */
+    public static void exitContext(CallingContext node) {
+        if (node != null) {
+            node.root.current = node.up;
+        }
+    }
+
+    /**
+     * Leaves the frame of {@code node} as {@code t} unwinds it (woven code
+     * throws what it returns).
+     *
+     * @param t the exception
+     * @param node the node entered, or null
+     * @return {@code t}
+     */
+    public static Throwable exitThrown(Throwable t, CallingContext node) {
+        if (node != null) {
+            CallingContext root = node.root;
+            if (root.thrown != t) {
+                root.thrown = t;
+                root.thrownAt = node;
+            }
+            root.current = node.up;
         }
         return t;
     }
 
     /**
-     * Enters the frame of a method without a woven body, called from the
-     * current node.
+     * Makes {@code node} current again (an exception handler of its frame,
+     * the return of a call entered with {@link #enterNative}).
      *
-     * @param root the thread's root, or null (a bypass was on when the calling
-     *     frame was entered: nothing is entered)
+     * @param node the frame's node, or null
+     */
+    public static void restoreContext(CallingContext node) {
+        if (node != null) {
+            node.root.current = node.key;
+        }
+    }
+
+    /**
+     * Enters the frame of a method without a woven body, called from the frame
+     * of {@code node}.
+     *
+     * @param node the caller's node, or null
      * @param frame the callee's frame
      * @param hash the frame's hash
-     * @return the key the call replaced (for {@link #exitContext} after it), or 0
      */
-    public static long enterNative(CallingContext root, String frame, long hash) {
-        if (root == null) {
-            return 0;
+    public static void enterNative(CallingContext node, String frame, int hash) {
+        if (node != null) {
+            CallingContext root = node.root;
+            CallingContext c = firstProbe(root.arena, node.key, frame, hash);
+            if (c != null) {
+                c.calls++;
+                root.current = c.key;
+                return;
+            }
+            enterNativeMiss(node, frame, hash);
         }
-        long k = root.current;
-        long[] a = root.arena;
-        int i = firstProbe(a, k, hash);
-        if (i >= 0) {
-            a[i + 2]++;
-            root.current = a[i + 1];
-            return k;
+    }
+
+    /**
+     * {@link #enterNative} past the first probe: the rest of the probe, else
+     * the child made.
+     *
+     * @param node the caller's node
+     * @param frame the callee's frame
+     * @param hash the frame's hash
+     */
+    public static void enterNativeMiss(CallingContext node, String frame, int hash) {
+        CallingContext n = find(node, frame, hash);
+        if (n == null) {
+            n = create(node, frame, hash);
         }
-        return enterMiss(root, frame, hash).entered;
+        node.root.current = n.key;
     }
 
     /**
@@ -543,52 +447,42 @@ public final class CallingContext {
      * call on {@code receiver} runs it (see {@link #dispatchChild}).
      *
      * @param receiver the receiver
-     * @param root the thread's root, or null (then nothing is entered)
+     * @param node the caller's node, or null
      * @param frame the frame of the method the call names
      * @param hash the frame's hash
-     * @return the key the call replaced (for {@link #exitContext} after it), or
-     *     0 when it entered nothing
      */
-    public static long enterDispatched(Object receiver, CallingContext root, String frame, long hash) {
-        // Straight for the common case: the child in its first record, and
+    public static void enterDispatched(Object receiver, CallingContext node, String frame, int hash) {
+        // Straight for the common case: the child in its first slot, and
         // the receiver's class the first one it learned.
-        if (root == null || receiver == null) {
-            return 0;
-        }
-        long k = root.current;
-        long[] a = root.arena;
-        int i = firstProbe(a, k, hash);
-        if (i >= 0) {
-            Class<?>[] d = nodeAt(root, a[i + 1]).dispatch;
-            if (d != null && d[0] == receiver.getClass()) {
-                if (d[1] == null) {
-                    return 0;
+        if (node != null && receiver != null) {
+            CallingContext c = firstProbe(node.root.arena, node.key, frame, hash);
+            if (c != null) {
+                Class<?>[] d = c.dispatch;
+                if (d != null && d[0] == receiver.getClass()) {
+                    if (d[1] != null) {
+                        c.calls++;
+                        c.root.current = c.key;
+                    }
+                    return;
                 }
-                a[i + 2]++;
-                root.current = a[i + 1];
-                return k;
             }
+            enterDispatchedMiss(receiver, node, frame, hash);
         }
-        return enterDispatchedMiss(root, receiver, frame, hash);
     }
 
     /**
      * {@link #enterDispatched} past its straight case.
      *
-     * @param root the thread's root
      * @param receiver the receiver
+     * @param node the caller's node
      * @param frame the frame of the method the call names
      * @param hash the frame's hash
-     * @return the key the call replaced, or 0 when it entered nothing
      */
-    public static long enterDispatchedMiss(CallingContext root, Object receiver, String frame, long hash) {
-        CallingContext cur = nodeAt(root, root.current);
-        CallingContext c = dispatchChild(cur, receiver, frame, hash);
-        if (c == null) {
-            return 0;
+    public static void enterDispatchedMiss(Object receiver, CallingContext node, String frame, int hash) {
+        CallingContext n = dispatchChild(node, receiver, frame, hash);
+        if (n != null) {
+            n.root.current = n.key;
         }
-        root.current = c.key;
-        return cur.key;
     }
 
     /**
@@ -603,31 +497,38 @@ public final class CallingContext {
      * @param hash the frame's hash
      * @return the child, or null
      */
-    public static CallingContext dispatchChild(CallingContext cur, Object receiver, String frame, long hash) {
+    public static CallingContext dispatchChild(CallingContext cur, Object receiver, String frame, int hash) {
         if (cur == null || receiver == null) {
             return null;
         }
-        CallingContext root = cur.root;
-        int i = record(cur, frame, hash);
-        CallingContext c = nodeAt(root, root.arena[i + 1]);
+        CallingContext c = child(cur, frame, hash);
+        if (c == null) {
+            c = createDispatch(cur, frame, hash);
+        }
         Class<?> type = receiver.getClass();
         Class<?>[] d = c.dispatch;
-        boolean runs;
-        found: {
-            if (d != null) {
-                for (int j = 0; j < d.length; j += 2) {
-                    if (d[j] == type) {
-                        runs = d[j + 1] != null;
-                        break found;
+        if (d != null) {
+            for (int i = 0; i < d.length; i += 2) {
+                if (d[i] == type) {
+                    if (d[i + 1] == null) {
+                        return null;
                     }
+                    c.calls++;
+                    return c;
                 }
             }
-            runs = learnDispatch(c, type);
         }
-        if (!runs) {
+        if (!learnDispatch(c, type)) {
             return null;
         }
-        root.arena[find(root.arena, cur.key, hash) + 2]++;
+        c.calls++;
+        return c;
+    }
+
+    /** A child for a dispatched call, not counted yet. */
+    private static CallingContext createDispatch(CallingContext cur, String frame, int hash) {
+        CallingContext c = create(cur, frame, hash);
+        c.calls--;
         return c;
     }
 
@@ -742,13 +643,13 @@ public final class CallingContext {
     }
 
     /**
-     * Enters the frame of a woven method ({@link #enterIn}).
+     * Enters the frame of a woven method.
      *
      * @param frame the method's frame
      * @param hash the frame's hash
-     * @return the thread's root
+     * @return the node entered
      */
-    public static CallingContext enterContext(String frame, long hash) {
+    public static CallingContext enterContext(String frame, int hash) {
         return enterIn(Local.ROOT.get(), frame, hash);
     }
 
@@ -758,7 +659,7 @@ public final class CallingContext {
      * @param frame the method's frame
      * @param hash the frame's hash
      */
-    public static void countContext(String frame, long hash) {
+    public static void countContext(String frame, int hash) {
         countIn(Local.ROOT.get(), frame, hash);
     }
 
@@ -920,7 +821,7 @@ public final class CallingContext {
                     w.tab();
                     w.number(ids[i]);
                     w.tab();
-                    w.number(c.calls());
+                    w.number(c.calls);
                     if (times) {
                         w.tab();
                         w.number(c.wall);
