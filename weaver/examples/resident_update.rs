@@ -1,0 +1,69 @@
+//! What a resident weaver would save: `major weave`'s incremental update of a
+//! jar, run again and again in one process, each run after an edit of the
+//! input (`bench/README.md`, incremental weaving, session 27). No state is
+//! kept between the runs but what the process itself keeps (its heap, its
+//! thread pool, the files it mapped): a lower bound on what a weaver that
+//! stays resident between builds saves, an upper bound on what it costs.
+//!
+//!     cargo run --release -p major-weaver --example resident_update -- \
+//!         ASPECT.aj IN.jar OUT.jar CACHE_DIR RUNS EDIT_COMMAND...
+//!
+//! EDIT_COMMAND runs before each weave (e.g. a script that changes one class
+//! of IN.jar); each run prints its wall time and its `--timings` laps.
+use major_weaver::weave_run::{self, JarOptions, WeaveOptions};
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [aspect, input, out, cache, runs, edit @ ..] = &args[..] else {
+        eprintln!("usage: resident_update ASPECT IN OUT CACHE_DIR RUNS EDIT_COMMAND...");
+        std::process::exit(2);
+    };
+    let (Ok(runs), Some((program, edit_args))) = (runs.parse::<usize>(), edit.split_first()) else {
+        eprintln!("RUNS must be a number, and an EDIT_COMMAND given");
+        std::process::exit(2);
+    };
+    let opts = WeaveOptions {
+        aspects: vec![PathBuf::from(aspect)],
+        inputs: vec![PathBuf::from(input)],
+        output: PathBuf::from(out),
+        classpath: vec![],
+        jdk: major_weaver::jdk::Jdk::locate().unwrap_or_else(|e| panic!("{e}")),
+        bundle_runtime: true,
+        strict: false,
+        full_coverage: false,
+        bypass: Default::default(),
+        modules: vec![],
+        class_records: false,
+        cache: Some(PathBuf::from(cache)),
+        jars: JarOptions {
+            runtime_jar: None,
+            signed_jars: Default::default(),
+        },
+    };
+    for run in 0..runs {
+        let status = std::process::Command::new(program)
+            .args(edit_args)
+            .status()
+            .expect("the edit command runs");
+        assert!(status.success(), "the edit command failed: {status}");
+        let t = Instant::now();
+        let report = weave_run::run(&opts).unwrap_or_else(|e| panic!("{e}"));
+        let laps: Vec<String> = report
+            .timings
+            .iter()
+            .map(|(phase, d)| format!("{phase} {:.2}", d.as_secs_f64() * 1e3))
+            .collect();
+        println!(
+            "run {run}: {:.2} ms ({}; ms: {})",
+            t.elapsed().as_secs_f64() * 1e3,
+            if report.incremental.is_some() {
+                "update"
+            } else {
+                "full weave"
+            },
+            laps.join(", ")
+        );
+    }
+}
