@@ -7,7 +7,8 @@ import java.lang.reflect.Method;
  * JDK 17), a static initializer that throws under Class.forName (a native
  * method that runs Java code), a class loader that throws under
  * Class.forName, and a thread that dies of an uncaught exception (the VM
- * calls its handler). After each catch, main calls after(): its node must
+ * calls its handler), and a null receiver at calls of native methods. After
+ * each catch, main calls after(): its node must
  * be a child of main, not of a frame the exception went through.
  */
 public class CctExceptions {
@@ -124,6 +125,30 @@ public class CctExceptions {
         t.start();
         t.join();
         after();
+        // 6. A null receiver at calls of native methods (no woven body: the
+        // call site enters them): the VM throws at the call, in main's frame,
+        // and constructs the exception there, twice each.
+        Object[] nothing = new Object[1];
+        for (int i = 0; i < 2; i++) {
+            try {
+                nothing[0].getClass();
+                throw new AssertionError("no exception");
+            } catch (NullPointerException e) {
+                after();
+            }
+            try {
+                ((String) nothing[0]).intern();
+                throw new AssertionError("no exception");
+            } catch (NullPointerException e) {
+                after();
+            }
+            try {
+                nothing[0].notify();
+                throw new AssertionError("no exception");
+            } catch (NullPointerException e) {
+                after();
+            }
+        }
     }
 
     static void dies() {

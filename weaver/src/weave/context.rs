@@ -18,7 +18,11 @@
 //!   enterNative(node, "p.D.n()") / restoreContext(node)
 //!                                          around each call of a method without a
 //!                                          woven body: native methods and
-//!                                          java.lang.Object's (never woven)
+//!                                          java.lang.Object's (never woven);
+//!                                          enterNativeOn(receiver, node, ..) for an
+//!                                          instance method, whose frame a null
+//!                                          receiver does not enter (the call
+//!                                          throws in the caller's frame)
 //! ```
 //!
 //! A quiet body (see [`super::quiet`]: nothing can be entered below it) gets
@@ -224,16 +228,13 @@ pub fn wrap(
         &format!("(Ljava/lang/Throwable;{ctx})Ljava/lang/Throwable;"),
         false,
     )?;
-    let load = Insn::Local {
-        op: op::ALOAD,
-        index: w.node,
-        wide: w.node > 255,
+    let local = |op: u8, index: u16| Insn::Local {
+        op,
+        index,
+        wide: index > 255,
     };
-    let store = Insn::Local {
-        op: op::ASTORE,
-        index: w.node,
-        wide: w.node > 255,
-    };
+    let load = local(op::ALOAD, w.node);
+    let store = local(op::ASTORE, w.node);
     // Every method takes a null node (a bypass is on) as "do nothing": the
     // woven code stays small (HotSpot inlines small methods: a getter must
     // stay under its 35-byte limit), and needs no bypass decision of its own.
@@ -276,7 +277,34 @@ pub fn wrap(
                     continue;
                 };
                 tracked += 1;
+                // An instance method's receiver may be null: the call then
+                // throws in this frame, and its frame must not be entered.
+                // The receiver is brought to the top of the stack (the
+                // arguments above it kept in locals past the node's).
+                let on_receiver = *o != op::INVOKESTATIC && m.name != "<init>";
+                let mut reload = Vec::new();
                 let (f, name, desc) = match &c {
+                    Callee::Exact(f) if on_receiver => {
+                        let (params, _) = major_classfile::descriptor::parse_method(&m.descriptor)?;
+                        let mut at = w.node + 1;
+                        let mut slots = Vec::with_capacity(params.len());
+                        for p in &params {
+                            slots.push(at);
+                            at += super::emit::size(p);
+                        }
+                        for (p, &i) in params.iter().zip(&slots).rev() {
+                            out.push(local(super::emit::store_op(p), i));
+                        }
+                        for (p, &i) in params.iter().zip(&slots) {
+                            reload.push(local(super::emit::load_op(p), i));
+                        }
+                        out.push(Insn::Simple(op::DUP));
+                        (
+                            f,
+                            "enterNativeOn",
+                            format!("(Ljava/lang/Object;{ctx}Ljava/lang/String;I)V"),
+                        )
+                    }
                     Callee::Exact(f) => (f, "enterNative", format!("({ctx}Ljava/lang/String;I)V")),
                     Callee::Dispatched(f) => {
                         out.push(Insn::Simple(op::DUP));
@@ -298,13 +326,12 @@ pub fn wrap(
                     },
                 ]);
                 super::emit::push_int(hash, pool, &mut out)?;
-                out.extend([
-                    Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: m,
-                    },
-                    insn,
-                ]);
+                out.push(Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index: m,
+                });
+                out.append(&mut reload);
+                out.push(insn);
                 call_with_node(restore, &mut out);
             }
             _ => out.push(insn),
@@ -605,8 +632,8 @@ pub fn inlining(class: &str, method: &str) -> Option<&'static str> {
     match class {
         bypass::BYPASS if matches!(method, "enterContext" | "countContext") => Some(DONT_INLINE),
         CONTEXT => match method {
-            "exitThrown" | "enterNative" | "enterDispatched" => Some(DONT_INLINE),
-            "enterIn" | "countIn" | "firstProbe" => Some(FORCE_INLINE),
+            "exitThrown" | "enterNative" | "enterNativeOn" | "enterDispatched" => Some(DONT_INLINE),
+            "enterIn" | "countIn" | "firstProbe" | "enterNativeIn" => Some(FORCE_INLINE),
             _ => None,
         },
         _ => None,
@@ -650,6 +677,8 @@ pub fn runs_without_dib(class: &str, method: &str) -> bool {
                 | "exitThrown"
                 | "restoreContext"
                 | "enterNative"
+                | "enterNativeOn"
+                | "enterNativeIn"
                 | "enterNativeMiss"
                 | "enterDispatched"
                 | "enterDispatchedMiss"
@@ -711,7 +740,7 @@ mod tests {
                     None => assert_eq!(old, new, "{name}.{m}"),
                 }
             }
-            let expected = if name == CONTEXT { (3, 3) } else { (2, 0) };
+            let expected = if name == CONTEXT { (4, 4) } else { (2, 0) };
             assert_eq!((never, always), expected, "{name}");
         }
         // A second annotation joins the first.
@@ -725,6 +754,107 @@ mod tests {
             .find(|(m, _)| m == "enterIn")
             .unwrap();
         assert_eq!(entry.1, [bare(FORCE_INLINE), "p/Other".to_string()]);
+    }
+
+    /// A call of a native instance method enters its frame only for a
+    /// receiver that is not null (`enterNativeOn`, the arguments kept in
+    /// locals past the node's meanwhile); a static one's and a constructor's
+    /// are entered as they are (`enterNative`).
+    #[test]
+    fn a_native_instance_calls_frame_is_entered_on_its_receiver() {
+        let mut index = ClassIndex::new();
+        let mut n = ClassBuilder::new(61, 0x0031, "p/N", "java/lang/Object").unwrap();
+        n.add_method(0x0101, "n", "(IJLjava/lang/Object;)I", None, &index)
+            .unwrap();
+        n.add_method(0x0109, "s", "()V", None, &index).unwrap();
+        n.add_method(0x0101, "<init>", "(I)V", None, &index)
+            .unwrap();
+        index.add_class(&n.finish()).unwrap();
+        let mut b = ClassBuilder::new(61, 0x0021, "p/C", "java/lang/Object").unwrap();
+        let pool = b.pool();
+        let virt = pool
+            .method_ref("p/N", "n", "(IJLjava/lang/Object;)I", false)
+            .unwrap();
+        let stat = pool.method_ref("p/N", "s", "()V", false).unwrap();
+        let init = pool.method_ref("p/N", "<init>", "(I)V", false).unwrap();
+        let class = pool.class("p/N").unwrap();
+        let local = |op: u8, index: u16| Insn::Local {
+            op,
+            index,
+            wide: false,
+        };
+        let call = |op: u8, index: u16| Insn::Cp { op, index };
+        let mut code = Code::empty();
+        code.insns = vec![
+            local(op::ALOAD, 1),
+            Insn::Simple(4), // iconst_1
+            Insn::Simple(9), // lconst_0
+            Insn::Simple(op::ACONST_NULL),
+            call(op::INVOKEVIRTUAL, virt),
+            Insn::Simple(op::POP),
+            call(op::INVOKESTATIC, stat),
+            call(op::NEW, class),
+            Insn::Simple(3), // iconst_0
+            call(op::INVOKESPECIAL, init),
+            Insn::Simple(op::RETURN),
+        ];
+        let w = Wrap {
+            frame: "p.C.m(p.N)",
+            owner: owner(true),
+            handler_from: None,
+            node: 2,
+            quiet: None,
+        };
+        assert_eq!(wrap(&mut code, &w, &index, pool).unwrap(), 3);
+        let called: Vec<(String, usize)> = code
+            .insns
+            .iter()
+            .enumerate()
+            .filter_map(|(at, i)| match i {
+                Insn::Cp {
+                    op: op::INVOKESTATIC,
+                    index,
+                } => Some((pool.member_ref(*index).unwrap().name.to_string(), at)),
+                _ => None,
+            })
+            .collect();
+        let names: Vec<&str> = called.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "enterContext",
+                "enterNativeOn",
+                "restoreContext",
+                "enterNative",
+                "s",
+                "restoreContext",
+                "enterNative",
+                "restoreContext",
+                "exitContext"
+            ]
+        );
+        // Before enterNativeOn: the arguments into locals 3 (int), 4-5
+        // (long), 6 (reference), the last first, then the receiver, now on
+        // top, duplicated; after it, the arguments back in order.
+        let on = called[1].1;
+        assert_eq!(
+            code.insns[on - 7..on - 3],
+            [
+                local(op::ASTORE, 6),
+                local(55, 4), // lstore
+                local(54, 3), // istore
+                Insn::Simple(op::DUP),
+            ]
+        );
+        assert_eq!(
+            code.insns[on + 1..on + 5],
+            [
+                local(op::ILOAD, 3),
+                local(22, 4), // lload
+                local(op::ALOAD, 6),
+                call(op::INVOKEVIRTUAL, virt),
+            ]
+        );
     }
 
     /// javac's `synchronized` block: the body's range and the handler's own

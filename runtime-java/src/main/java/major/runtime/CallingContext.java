@@ -414,6 +414,28 @@ public final class CallingContext extends ContextHead {
      * @param hash the frame's hash
      */
     public static void enterNative(CallingContext node, String frame, int hash) {
+        enterNativeIn(node, frame, hash);
+    }
+
+    /**
+     * {@link #enterNative} for an instance method: its frame is entered only
+     * when {@code receiver} is not null. A null receiver makes the call throw
+     * in the caller's frame, before the method runs, and the exception is
+     * constructed there, below the caller's node.
+     *
+     * @param receiver the receiver of the call
+     * @param node the caller's node, or null
+     * @param frame the callee's frame
+     * @param hash the frame's hash
+     */
+    public static void enterNativeOn(Object receiver, CallingContext node, String frame, int hash) {
+        if (receiver != null) {
+            enterNativeIn(node, frame, hash);
+        }
+    }
+
+    /** The body of {@link #enterNative} (compiled into it and {@link #enterNativeOn}). */
+    private static void enterNativeIn(CallingContext node, String frame, int hash) {
         if (node != null) {
             CallingContext root = node.root;
             CallingContext c = firstProbe(root.arena, node.key, frame, hash);
