@@ -255,12 +255,29 @@ fn exceptions_through_java_and_native_frames_keep_the_stacks_right() {
             2,
             "{what}"
         );
-        // after(): 4 - 2 (Java frames) + 3 (reflection) + 1 + 1 + 1 = 8,
-        // every one a child of main, none of a frame an exception left.
+        // after(): 4 - 2 (Java frames) + 3 (reflection) + 1 + 1 + 1 + 6
+        // (null receivers) = 14, every one a child of main, none of a frame
+        // an exception left.
         assert_eq!(
             nodes_of(t, "CctExceptions.after()"),
-            vec![(format!("{main};CctExceptions.after()").as_str(), 8)],
+            vec![(format!("{main};CctExceptions.after()").as_str(), 14)],
             "{what}"
+        );
+        // 6. A native instance method called on null is not entered: the
+        // call throws in main, and its NullPointerException is made there.
+        for native in [
+            "java.lang.Object.getClass()",
+            "java.lang.String.intern()",
+            "java.lang.Object.notify()",
+        ] {
+            assert!(
+                !t.contains_key(&format!("{main};{native}")),
+                "{what}: {native} entered on null"
+            );
+        }
+        assert!(
+            count(t, &format!("{main};java.lang.NullPointerException.<init>()")) >= 6,
+            "{what}: the null receivers' exceptions under main"
         );
         // Nothing of the program under c(int), which only throws.
         assert!(
