@@ -276,7 +276,10 @@ fn exceptions_through_java_and_native_frames_keep_the_stacks_right() {
             );
         }
         assert!(
-            count(t, &format!("{main};java.lang.NullPointerException.<init>()")) >= 6,
+            count(
+                t,
+                &format!("{main};java.lang.NullPointerException.<init>()")
+            ) >= 6,
             "{what}: the null receivers' exceptions under main"
         );
         // Nothing of the program under c(int), which only throws.
