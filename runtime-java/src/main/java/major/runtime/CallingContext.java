@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -789,68 +790,65 @@ public final class CallingContext extends ContextHead {
     public static void writeProfile(String path, boolean times, boolean cpu) throws IOException {
         CallingContext[] roots = roots();
         // Each tree's nodes, up to the first one not yet visible (a thread
-        // still running stores a node before it counts it).
-        CallingContext[][] trees = new CallingContext[roots.length][];
-        int[] sizes = new int[roots.length];
-        // Each node's frame number, found once per node: the frame table is
-        // written before the nodes.
-        int[][] frameOf = new int[roots.length][];
-        java.util.HashMap<String, Integer> frameIds = new java.util.HashMap<String, Integer>();
-        ArrayList<String> frames = new ArrayList<String>();
+        // still running stores a node before it counts it), read once into
+        // columns: the parent's number, the frame's (the frame table is
+        // written before the nodes), the counts. The nodes lie all over the
+        // heap; the columns are written in order.
+        Columns[] trees = new Columns[roots.length];
+        FrameIds frameIds = new FrameIds();
         for (int t = 0; t < roots.length; t++) {
-            int size = roots[t].size;
             CallingContext[] nodes = roots[t].nodes;
-            int[] ids = new int[Math.min(size, nodes.length)];
+            int size = Math.min(roots[t].size, nodes.length);
             int n = 1;
-            while (n < ids.length && nodes[n] != null) {
-                String f = nodes[n].frame;
-                Integer id = frameIds.get(f);
-                if (id == null) {
-                    id = frames.size();
-                    frameIds.put(f, id);
-                    frames.add(f);
-                }
-                ids[n] = id;
+            while (n < size && nodes[n] != null) {
                 n++;
             }
-            trees[t] = nodes;
-            sizes[t] = n;
-            frameOf[t] = ids;
+            Columns c = new Columns(n, times, cpu);
+            for (int i = 1; i < n; i++) {
+                CallingContext node = nodes[i];
+                c.up[i] = node.parent.id;
+                c.frame[i] = frameIds.of(node);
+                c.calls[i] = node.calls;
+                if (times) {
+                    c.wall[i] = node.wall;
+                }
+                if (cpu) {
+                    c.cpu[i] = node.cpu;
+                }
+            }
+            trees[t] = c;
         }
         java.io.File target = new java.io.File(path).getAbsoluteFile();
         java.io.File tmp = new java.io.File(target.getPath() + ".tmp");
         RawOut w = new RawOut(new FileOutputStream(tmp));
         try {
             w.text("major-cct 3\nmetrics calls" + (times ? " wall_ns" : "") + (cpu ? " cpu_ns" : "") + "\nframes ");
-            w.number(frames.size());
+            w.number(frameIds.size);
             w.newline();
-            for (String f : frames) {
-                w.text(f);
+            for (int i = 0; i < frameIds.size; i++) {
+                w.text(frameIds.frames[i]);
                 w.newline();
             }
             w.text("threads ");
             w.number(roots.length);
             w.newline();
-            for (int t = 0; t < roots.length; t++) {
-                CallingContext[] nodes = trees[t];
-                int[] ids = frameOf[t];
+            for (Columns c : trees) {
                 w.text("nodes ");
-                w.number(sizes[t] - 1);
+                w.number(c.up.length - 1);
                 w.newline();
-                for (int i = 1; i < sizes[t]; i++) {
-                    CallingContext c = nodes[i];
-                    w.number(c.parent.id);
+                for (int i = 1; i < c.up.length; i++) {
+                    w.number(c.up[i]);
                     w.tab();
-                    w.number(ids[i]);
+                    w.number(c.frame[i]);
                     w.tab();
-                    w.number(c.calls);
+                    w.number(c.calls[i]);
                     if (times) {
                         w.tab();
-                        w.number(c.wall);
+                        w.number(c.wall[i]);
                     }
                     if (cpu) {
                         w.tab();
-                        w.number(c.cpu);
+                        w.number(c.cpu[i]);
                     }
                     w.newline();
                 }
@@ -870,6 +868,88 @@ public final class CallingContext extends ContextHead {
      * The profile's bytes, buffered by hand: numbers in decimal without a
      * string per number, text in UTF-8, one write per 64 KB.
      */
+    /** A thread's tree as the profile writes it: one entry per node number (0, the root, unused). */
+    private static final class Columns {
+        final int[] up;
+        final int[] frame;
+        final long[] calls;
+        final long[] wall;
+        final long[] cpu;
+
+        Columns(int n, boolean times, boolean cpu) {
+            up = new int[n];
+            frame = new int[n];
+            calls = new long[n];
+            wall = times ? new long[n] : null;
+            this.cpu = cpu ? new long[n] : null;
+        }
+    }
+
+    /**
+     * The profile's frame table: each distinct frame numbered in the order
+     * first met. Open addressing on the hash the weaver gave each node's
+     * frame, the frame compared by identity first (frames are interned
+     * constants) and by its text only on a hash match: no boxed number, no
+     * string hashed, per node (a map of {@code String} to {@code Integer} took
+     * most of the profile's writing, which the profiled run waits for).
+     */
+    private static final class FrameIds {
+        /** The frames by number. */
+        String[] frames = new String[1024];
+        /** How many frames there are. */
+        int size;
+        /** The table: a frame's number + 1 (0: empty), by hash. */
+        private int[] table = new int[2048];
+        /** The hash of each frame, by number. */
+        private int[] hashes = new int[1024];
+
+        /** The number of {@code c}'s frame, numbered now if it is new. */
+        int of(CallingContext c) {
+            String f = c.frame;
+            int h = c.hash;
+            int m = table.length - 1;
+            for (int i = mix(h) & m; ; i = (i + 1) & m) {
+                int e = table[i];
+                if (e == 0) {
+                    return add(f, h, i);
+                }
+                String g = frames[e - 1];
+                if (g == f || (hashes[e - 1] == h && g.equals(f))) {
+                    return e - 1;
+                }
+            }
+        }
+
+        private int add(String f, int h, int slot) {
+            int id = size++;
+            if (id == frames.length) {
+                frames = Arrays.copyOf(frames, id * 2);
+                hashes = Arrays.copyOf(hashes, id * 2);
+            }
+            frames[id] = f;
+            hashes[id] = h;
+            table[slot] = id + 1;
+            if (size * 2 > table.length) {
+                int[] bigger = new int[table.length * 2];
+                int m = bigger.length - 1;
+                for (int k = 0; k < size; k++) {
+                    int i = mix(hashes[k]) & m;
+                    while (bigger[i] != 0) {
+                        i = (i + 1) & m;
+                    }
+                    bigger[i] = k + 1;
+                }
+                table = bigger;
+            }
+            return id;
+        }
+
+        /** Spreads the weaver's hash over the table's low bits. */
+        private static int mix(int h) {
+            return (h ^ (h >>> 16)) * 0x9E3779B9;
+        }
+    }
+
     private static final class RawOut {
         private final FileOutputStream out;
         private final byte[] buf = new byte[1 << 16];
