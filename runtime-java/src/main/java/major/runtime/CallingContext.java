@@ -65,16 +65,12 @@ public final class CallingContext extends ContextHead {
      * Tables that grew leave their old slots unused.
      */
     private Object[] arena;
-    /** In a thread's root: how many slots of {@link #arena} are used. */
-    private int top;
-    /** In a thread's root: its nodes by number. */
-    private CallingContext[] nodes;
-    /** In a thread's root: how many nodes it has. */
-    private int size;
-    /** In a thread's root: the exception last unwound through a woven frame. */
-    private Throwable thrown;
-    /** In a thread's root: the deepest frame {@link #thrown} unwound. */
-    private CallingContext thrownAt;
+    /**
+     * In a thread's root: the rest of what only a root holds, which no entry
+     * or exit reads (null in every other node: a field here instead of five
+     * makes each node 16 bytes smaller, 120 instead of 136).
+     */
+    private RootState state;
 
     /** How many children the node has. */
     private int count;
@@ -120,12 +116,12 @@ public final class CallingContext extends ContextHead {
     public static CallingContext newRoot() {
         CallingContext r = new CallingContext(null, null, 0, 0, null);
         r.arena = new Object[1024];
+        r.state = new RootState();
+        r.state.nodes[0] = r;
+        r.state.size = 1;
         r.key = table(r, r, 1);
         r.up = r.key;
         r.current = r.key;
-        r.nodes = new CallingContext[64];
-        r.nodes[0] = r;
-        r.size = 1;
         synchronized (Roots.ALL) {
             Roots.ALL.add(r);
         }
@@ -141,19 +137,20 @@ public final class CallingContext extends ContextHead {
     private static long table(CallingContext root, CallingContext owner, int pairs) {
         int need = 1 + 2 * pairs;
         Object[] a = root.arena;
-        if (root.top + need > a.length) {
+        RootState s = root.state;
+        if (s.top + need > a.length) {
             int length = a.length;
-            while (root.top + need > length) {
+            while (s.top + need > length) {
                 length *= 2;
             }
             Object[] bigger = new Object[length];
-            System.arraycopy(a, 0, bigger, 0, root.top);
+            System.arraycopy(a, 0, bigger, 0, s.top);
             root.arena = bigger;
             a = bigger;
         }
-        a[root.top] = owner;
-        int base = root.top + 1;
-        root.top += need;
+        a[s.top] = owner;
+        int base = s.top + 1;
+        s.top += need;
         return ((long) base << 32) | (pairs - 1);
     }
 
@@ -308,15 +305,16 @@ public final class CallingContext extends ContextHead {
             return c;
         }
         CallingContext root = cur.root;
-        c = new CallingContext(cur, frame, hash, root.size, root);
+        RootState s = root.state;
+        c = new CallingContext(cur, frame, hash, s.size, root);
         c.key = table(root, c, 1);
-        if (root.size == root.nodes.length) {
-            CallingContext[] bigger = new CallingContext[root.nodes.length * 2];
-            System.arraycopy(root.nodes, 0, bigger, 0, root.size);
-            root.nodes = bigger;
+        if (s.size == s.nodes.length) {
+            CallingContext[] bigger = new CallingContext[s.nodes.length * 2];
+            System.arraycopy(s.nodes, 0, bigger, 0, s.size);
+            s.nodes = bigger;
         }
-        root.nodes[root.size] = c;
-        root.size++;
+        s.nodes[s.size] = c;
+        s.size++;
         long k = cur.key;
         int pairs = (int) k + 1;
         if ((cur.count + 1) * 2 > pairs) {
@@ -385,9 +383,10 @@ public final class CallingContext extends ContextHead {
     public static Throwable exitThrown(Throwable t, CallingContext node) {
         if (node != null) {
             CallingContext root = node.root;
-            if (root.thrown != t) {
-                root.thrown = t;
-                root.thrownAt = node;
+            RootState s = root.state;
+            if (s.thrown != t) {
+                s.thrown = t;
+                s.thrownAt = node;
             }
             root.current = node.up;
         }
@@ -609,7 +608,8 @@ public final class CallingContext extends ContextHead {
             return null;
         }
         CallingContext root = within.root;
-        return root.thrown == t ? root.thrownAt : null;
+        RootState s = root.state;
+        return s.thrown == t ? s.thrownAt : null;
     }
 
     /**
@@ -797,8 +797,9 @@ public final class CallingContext extends ContextHead {
         Columns[] trees = new Columns[roots.length];
         FrameIds frameIds = new FrameIds();
         for (int t = 0; t < roots.length; t++) {
-            CallingContext[] nodes = roots[t].nodes;
-            int size = Math.min(roots[t].size, nodes.length);
+            RootState state = roots[t].state;
+            CallingContext[] nodes = state.nodes;
+            int size = Math.min(state.size, nodes.length);
             int n = 1;
             while (n < size && nodes[n] != null) {
                 n++;
@@ -868,6 +869,20 @@ public final class CallingContext extends ContextHead {
      * The profile's bytes, buffered by hand: numbers in decimal without a
      * string per number, text in UTF-8, one write per 64 KB.
      */
+    /** What only a thread's root holds, besides its arena and current key. */
+    private static final class RootState {
+        /** How many slots of the root's arena are used. */
+        int top;
+        /** The tree's nodes by number. */
+        CallingContext[] nodes = new CallingContext[64];
+        /** How many nodes the tree has. */
+        int size;
+        /** The exception last unwound through a woven frame. */
+        Throwable thrown;
+        /** The deepest frame {@link #thrown} unwound. */
+        CallingContext thrownAt;
+    }
+
     /** A thread's tree as the profile writes it: one entry per node number (0, the root, unused). */
     private static final class Columns {
         final int[] up;
