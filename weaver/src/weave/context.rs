@@ -287,17 +287,14 @@ pub fn wrap(
                     Callee::Exact(f) if on_receiver => {
                         let (params, _) = major_classfile::descriptor::parse_method(&m.descriptor)?;
                         let mut at = w.node + 1;
-                        let mut slots = Vec::with_capacity(params.len());
+                        let mut stores = Vec::with_capacity(params.len());
                         for p in &params {
-                            slots.push(at);
+                            stores.push(local(super::emit::store_op(p), at));
+                            reload.push(local(super::emit::load_op(p), at));
                             at += super::emit::size(p);
                         }
-                        for (p, &i) in params.iter().zip(&slots).rev() {
-                            out.push(local(super::emit::store_op(p), i));
-                        }
-                        for (p, &i) in params.iter().zip(&slots) {
-                            reload.push(local(super::emit::load_op(p), i));
-                        }
+                        // The last argument is on top: stored first.
+                        out.extend(stores.into_iter().rev());
                         out.push(Insn::Simple(op::DUP));
                         (
                             f,

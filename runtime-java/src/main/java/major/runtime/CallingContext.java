@@ -865,10 +865,6 @@ public final class CallingContext extends ContextHead {
         }
     }
 
-    /**
-     * The profile's bytes, buffered by hand: numbers in decimal without a
-     * string per number, text in UTF-8, one write per 64 KB.
-     */
     /** What only a thread's root holds, besides its arena and current key. */
     private static final class RootState {
         /** How many slots of the root's arena are used. */
@@ -965,6 +961,10 @@ public final class CallingContext extends ContextHead {
         }
     }
 
+    /**
+     * The profile's bytes, buffered by hand: numbers in decimal without a
+     * string per number, text in UTF-8, one write per 64 KB.
+     */
     private static final class RawOut {
         private final FileOutputStream out;
         private final byte[] buf = new byte[1 << 16];
