@@ -86,7 +86,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         modules: Vec::new(),
         class_records: true,
     })?;
-    weave_run::print_report(&report, &woven, true);
+    weave_run::print_report(&report, &woven, true, &mut std::io::stderr());
     eprintln!("demo: java -Xverify:all -cp woven Main");
     let status = Command::new(jdk.java())
         .args(["-Xverify:all", "-cp"])
@@ -116,7 +116,7 @@ pub fn run(jdk: &Jdk, dir: Option<&Path>, cache: Option<PathBuf>) -> Result<bool
         signed_jars: Default::default(),
         bypass: Default::default(),
     })?;
-    weave_run::print_report(&report, &woven_jdk, true);
+    weave_run::print_report(&report, &woven_jdk, true, &mut std::io::stderr());
     eprintln!(
         "demo: woven JDK {} ({:?}): {} modules woven; major run jdk -- -Xverify:all -cp jdk/app/classes Main",
         w.version,

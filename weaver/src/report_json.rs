@@ -444,12 +444,12 @@ impl ReportTarget {
         }
     }
 
-    /// Writes `text` there (a file through a temporary sibling, renamed).
-    pub fn write(&self, text: &str) -> Result<(), MajorError> {
-        use std::io::Write;
+    /// Writes `text` there (a file through a temporary sibling, renamed;
+    /// standard output into `stdout`).
+    pub fn write(&self, text: &str, stdout: &mut dyn std::io::Write) -> Result<(), MajorError> {
         match self {
             ReportTarget::Stdout => {
-                let mut out = std::io::stdout().lock();
+                let out = stdout;
                 out.write_all(text.as_bytes())
                     .and_then(|()| out.flush())
                     .map_err(|e| MajorError::Usage(format!("cannot write the report: {e}")))

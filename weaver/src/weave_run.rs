@@ -1415,52 +1415,58 @@ impl Clock {
     }
 }
 
-/// Renders a weave report like a compiler's summary; with `timings`, the wall
-/// time of each phase too.
-pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
+/// Renders a weave report like a compiler's summary into `err` (standard
+/// error, or what a resident weaver sends its client); with `timings`, the
+/// wall time of each phase too. (A failed write is not the weave's failure.)
+pub fn print_report(r: &WeaveReport, output: &Path, timings: bool, err: &mut dyn std::io::Write) {
     if timings {
         let total: std::time::Duration = r.timings.iter().map(|(_, d)| *d).sum();
         for (phase, d) in &r.timings {
-            eprintln!("time: {phase:<16} {:>8.1} ms", d.as_secs_f64() * 1e3);
+            let _ = writeln!(err, "time: {phase:<16} {:>8.1} ms", d.as_secs_f64() * 1e3);
         }
-        eprintln!(
+        let _ = writeln!(
+            err,
             "time: {:<16} {:>8.1} ms",
             "total",
             total.as_secs_f64() * 1e3
         );
     }
     for w in &r.warnings {
-        eprintln!("warning: {w}");
+        let _ = writeln!(err, "warning: {w}");
     }
     match &r.incremental {
-        Some(s) if s.full.is_none() => eprintln!(
-            "incremental: re-wove {} of {} classes, copied {} other changed files, removed {}",
-            s.rewoven, s.classes, s.recopied, s.removed
-        ),
+        Some(s) if s.full.is_none() => {
+            let _ = writeln!(
+                err,
+                "incremental: re-wove {} of {} classes, copied {} other changed files, removed {}",
+                s.rewoven, s.classes, s.recopied, s.removed
+            );
+        }
         Some(crate::incremental::Summary {
             full: Some(why), ..
         }) if why != crate::incremental::NO_STATE => {
-            eprintln!("note: full weave: {why}")
+            let _ = writeln!(err, "note: full weave: {why}");
         }
         _ => {}
     }
     for w in &r.aspect_warnings {
-        eprintln!("{w}");
+        let _ = writeln!(err, "{w}");
     }
     for d in &r.declare_warnings {
-        eprintln!("{} [warning] {}", d.location, d.message);
+        let _ = writeln!(err, "{} [warning] {}", d.location, d.message);
     }
     for (a, why) in &r.unsupported {
-        eprintln!("warning: {a} was not woven: {why}");
+        let _ = writeln!(err, "warning: {a} was not woven: {why}");
     }
     for a in &r.unmatched {
-        eprintln!("warning: {a} has not been applied [adviceDidNotMatch]");
+        let _ = writeln!(err, "warning: {a} has not been applied [adviceDidNotMatch]");
     }
     for n in &r.notes {
-        eprintln!("warning: not woven: {n}");
+        let _ = writeln!(err, "warning: not woven: {n}");
     }
     if r.intrinsics > 0 {
-        eprintln!(
+        let _ = writeln!(
+            err,
             "note: not woven: the execution of {} @IntrinsicCandidate method(s): HotSpot \
              replaces their bodies with its own code where it compiles a call to them, so \
              advice there would run only while the caller is interpreted (advise their \
@@ -1469,7 +1475,8 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
         );
     }
     if r.empty_finalizers > 0 {
-        eprintln!(
+        let _ = writeln!(
+            err,
             "note: not woven: the execution of {} empty finalize() method(s): HotSpot does not \
              register objects for finalization when finalize() is just `return`, so that \
              join point never occurs (advice there would make every instance finalizable)",
@@ -1477,7 +1484,7 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
         );
     }
     for m in &r.skipped_methods {
-        eprintln!("warning: left unwoven: {m}");
+        let _ = writeln!(err, "warning: left unwoven: {m}");
     }
     let kinds = r
         .advised
@@ -1495,7 +1502,8 @@ pub fn print_report(r: &WeaveReport, output: &Path, timings: bool) {
         1 => "; 1 method left unwoven (see the warning)".to_string(),
         n => format!("; {n} methods left unwoven (see the warnings)"),
     };
-    eprintln!(
+    let _ = writeln!(
+        err,
         "woven {} of {} classes{}{releases} into {}; advised shadows: {}{left}",
         r.woven,
         r.classes,
