@@ -6,8 +6,9 @@
 //! classes; an unchanged build re-weaves nothing; a changed class re-weaves its
 //! module once (not twice over woven classes); a broken aspect and a declare
 //! error fail the build with the file and line in Maven's format; fixing them
-//! builds again; weaving into another directory leaves `target/classes` as
-//! javac wrote it. The woven jars are run with `java`.
+//! builds again (these four in a resident major, `major serve`, started by
+//! the plugin and stopped by the test); weaving into another directory leaves
+//! `target/classes` as javac wrote it. The woven jars are run with `java`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -102,7 +103,13 @@ impl Maven {
 
     /// `mvn -o verify` on the sample, which must succeed.
     fn verify(&self, sample: &Path, step: &str) -> String {
-        let (ok, out) = self.run(sample, &["verify"]);
+        self.verify_with(sample, step, &[])
+    }
+
+    /// `mvn -o ARGS verify` on the sample, which must succeed.
+    fn verify_with(&self, sample: &Path, step: &str, args: &[&str]) -> String {
+        let args: Vec<&str> = args.iter().copied().chain(["verify"]).collect();
+        let (ok, out) = self.run(sample, &args);
         assert!(ok, "{step}: mvn -o verify failed:\n{out}");
         out
     }
@@ -158,6 +165,25 @@ fn run_app(sample: &Path) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Asks the resident major on `socket` to stop (`major serve`'s protocol).
+fn stop_resident(socket: &Path) {
+    use std::io::{Read, Write};
+    let mut s = std::os::unix::net::UnixStream::connect(socket).unwrap();
+    let mut request = 2u32.to_be_bytes().to_vec();
+    for x in ["major-serve/1", "stop"] {
+        request.extend_from_slice(&(x.len() as u32).to_be_bytes());
+        request.extend_from_slice(x.as_bytes());
+    }
+    s.write_all(&request).unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    assert_eq!(
+        &answer[..4],
+        &0i32.to_be_bytes(),
+        "the resident major stops"
+    );
 }
 
 fn count(haystack: &str, needle: &str) -> usize {
@@ -230,6 +256,12 @@ fn maven_plugin_weaves_the_sample_project() {
     assert_eq!(count(&out, "major: woven"), 0, "{out}");
     assert_eq!(count(&out, "[audit] add 5 apple"), 1, "{out}");
 
+    // Steps 3 to 6 weave in a resident major (`major serve`), started by the
+    // first weave of step 3: the same builds, the same messages.
+    let resident_dir = tmp.path().join("resident");
+    let resident_prop = format!("-Dmajor.residentDirectory={}", resident_dir.display());
+    let resident = &["-Dmajor.resident=true", resident_prop.as_str()][..];
+
     // 3. One class of the application changed: its module is woven again, from
     // the unwoven classes (advice applied once, not twice); the library is not.
     edit(
@@ -237,7 +269,7 @@ fn maven_plugin_weaves_the_sample_project() {
         "cents, ",
         "cents; ",
     );
-    let out = maven.verify(&sample, "build after a change");
+    let out = maven.verify_with(&sample, "build after a change", resident);
     assert!(
         out.contains(&format!(
             "major: woven 1 of 3 classes into {s}/app/target/classes"
@@ -259,7 +291,7 @@ fn maven_plugin_weaves_the_sample_project() {
     let audit = sample.join("app/src/main/aspect/Audit.aj");
     let good = std::fs::read_to_string(&audit).unwrap();
     edit(&audit, "changes++;", "changes++");
-    let (ok, out) = maven.run(&sample, &["verify"]);
+    let (ok, out) = maven.run(&sample, &[resident[0], resident[1], "verify"]);
     assert!(!ok, "a broken aspect built:\n{out}");
     let error = format!(
         "[ERROR] {}:[{},",
@@ -280,7 +312,7 @@ fn maven_plugin_weaves_the_sample_project() {
         ),
     )
     .unwrap();
-    let (ok, out) = maven.run(&sample, &["verify"]);
+    let (ok, out) = maven.run(&sample, &[resident[0], resident[1], "verify"]);
     assert!(!ok, "a declare error did not fail the build:\n{out}");
     let shop = sample.join("app/src/main/java/sample/app/Shop.java");
     let error = format!(
@@ -292,7 +324,7 @@ fn maven_plugin_weaves_the_sample_project() {
 
     // 6. The aspect fixed: the build passes on the classes woven before.
     std::fs::write(&audit, &good).unwrap();
-    let out = maven.verify(&sample, "build after the fix");
+    let out = maven.verify_with(&sample, "build after the fix", resident);
     assert_eq!(
         count(&out, "major: nothing to weave (unchanged)"),
         3,
@@ -304,6 +336,28 @@ fn maven_plugin_weaves_the_sample_project() {
         "[audit] add 5 apple\n[audit] add 2 pear\n[audit] remove 4 apple\n\
          paid 360 cents; 1 apple(s) left\n"
     );
+
+    // The weaves of steps 3 to 5 ran in one resident major (step 6 wove
+    // nothing); it is stopped here rather than left to idle out.
+    let sockets: Vec<PathBuf> = std::fs::read_dir(&resident_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sock"))
+        .collect();
+    assert_eq!(sockets.len(), 1, "one resident major: {sockets:?}");
+    let log = std::fs::read_to_string(sockets[0].with_extension("log")).unwrap();
+    assert_eq!(
+        count(&log, "major serve: listening on"),
+        1,
+        "started once:\n{log}"
+    );
+    assert_eq!(count(&log, "-> exit 0"), 1, "step 3's weave:\n{log}");
+    assert_eq!(
+        count(&log, "-> exit 2"),
+        2,
+        "steps 4 and 5's failed weaves:\n{log}"
+    );
+    stop_resident(&sockets[0]);
 
     // 7. Woven into another directory: target/classes stays unwoven, and the
     // tests and jars of the rest of the build take the woven classes.

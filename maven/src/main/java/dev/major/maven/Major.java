@@ -28,6 +28,7 @@ final class Major {
 
     private final Path binary;
     private final Log log;
+    private String identity;
 
     /** The binary {@code executable} names: a path, or a name looked up on {@code PATH}. */
     Major(String executable, Log log) throws MojoExecutionException {
@@ -65,17 +66,40 @@ final class Major {
      * modification time of its binary (a rebuilt binary re-weaves).
      */
     String identity() throws IOException {
+        if (identity != null) {
+            return identity;
+        }
         Result r = run(List.of("--version"), false);
         if (r.exitCode != 0) {
             throw new IOException(binary + " --version failed: " + r.output.trim());
         }
-        return r.output.trim()
+        identity = r.output.trim()
                 + " "
                 + binary
                 + " "
                 + Files.size(binary)
                 + " "
                 + Files.getLastModifiedTime(binary).toMillis();
+        return identity;
+    }
+
+    /**
+     * Runs major with {@code args} in the resident major of {@code directory} ({@link Resident}),
+     * started if none runs; as a process, with a warning saying why, if that fails.
+     */
+    Result runResident(List<String> args, File directory, long idleSeconds) throws IOException {
+        try {
+            Resident resident = new Resident(binary, identity(), directory, idleSeconds, log);
+            if (log.isDebugEnabled()) {
+                log.debug("major: weaving in the resident major on " + resident.socket() + ": "
+                        + String.join(" ", args));
+            }
+            return resident.run(new File("").toPath().toAbsolutePath(), args);
+        } catch (IOException e) {
+            log.warn("major: the resident major could not weave (" + e.getMessage()
+                    + "); running major as a process");
+            return run(args);
+        }
     }
 
     /** Runs major with {@code args}, its command line shown at debug level. */
