@@ -18,6 +18,12 @@
 # compared with a full weave of the same classes (diff -r, cmp), and the run
 # fails if they differ.
 #
+# Three more rows per aspect and form, "resident: ...", run the same weaves
+# through a resident weaver (`major serve`, as the Maven plugin's
+# <resident> does): the wall time as its client sees it and the CPU time
+# the server spent (its log's line per request); their ratios are to the
+# resident full weave.
+#
 # A last row per aspect and form, "floor: one class alone", is a full weave
 # of the changed class by itself (a directory or jar holding only it): what
 # any run costs whatever it weaves (process start, the aspects from the
@@ -63,6 +69,22 @@ wall = (time.perf_counter() - t) * 1000
 print(f"{wall:.0f} {(r.ru_utime + r.ru_stime) * 1000:.0f}")
 sys.exit(os.waitstatus_to_exitcode(status))
 EOF
+}
+
+# The resident weaver, for the "resident" rows.
+SOCK=$WORK/serve.sock
+"$MAJOR" serve --socket "$SOCK" --idle-timeout 3600 2>"$WORK/serve.log" &
+SERVE_PID=$!
+trap 'kill $SERVE_PID 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 200); do [ -S "$SOCK" ] && break; sleep 0.05; done
+[ -S "$SOCK" ] || { echo "major serve did not start:"; cat "$WORK/serve.log"; exit 1; }
+
+# "wall cpu" milliseconds of one weave of the input into $1 by the resident
+# weaver.
+serve_weave() {
+    python3 "$ROOT/bench/serve_client.py" "$SOCK" "$WORK/serve.log" weave --timings \
+        --cache-dir "$CACHE" --aspect "$ASPECT" "$INPUT" -o "$1" 2>"$WORK/log" \
+        || { cat "$WORK/log"; exit 1; }
 }
 
 # Best of a list of numbers.
@@ -136,17 +158,47 @@ for A in CallCounter ExecutionCounter; do
             floor_w+=("$w") floor_c+=("$c")
         done
         INPUT=$WHOLE
+        # The same weaves through the resident weaver.
+        rfull_w=() rfull_c=()
+        for _ in $(seq "$RUNS"); do
+            rm -rf "$WORK/rfull$EXT"
+            read -r w c <<<"$(serve_weave "$WORK/rfull$EXT")"
+            [ -n "${c:-}" ] || { cat "$WORK/log"; exit 1; }
+            rfull_w+=("$w") rfull_c+=("$c")
+        done
+        rm -rf "$WORK/rinc$EXT" "$WORK/.rinc$EXT.major"
+        serve_weave "$WORK/rinc$EXT" >/dev/null # the state
+        rnochange_w=() rnochange_c=() rchange_w=() rchange_c=()
+        for _ in $(seq "$RUNS"); do
+            read -r w c <<<"$(serve_weave "$WORK/rinc$EXT")"
+            [ -n "${c:-}" ] || { cat "$WORK/log"; exit 1; }
+            rnochange_w+=("$w") rnochange_c+=("$c")
+            edit
+            read -r w c <<<"$(serve_weave "$WORK/rinc$EXT")"
+            [ -n "${c:-}" ] || { cat "$WORK/log"; exit 1; }
+            rchange_w+=("$w") rchange_c+=("$c")
+            grep -q "re-wove 1 of" "$WORK/log" || { echo "not one class re-woven (resident):"; cat "$WORK/log"; exit 1; }
+        done
+        rm -rf "$WORK/full$EXT"
+        weave "$WORK/full$EXT" >/dev/null
+        same "$WORK/rinc$EXT" "$WORK/full$EXT" || { echo "the resident update differs from a full weave ($FORM)"; exit 1; }
         fw=$(best "${full_w[@]}")
         fc=$(best "${full_c[@]}")
-        for row in full nochange change floor; do
+        rfw=$(best "${rfull_w[@]}")
+        rfc=$(best "${rfull_c[@]}")
+        for row in full nochange change floor rfull rnochange rchange; do
             case $row in
                 full) name="full weave" w=$fw c=$fc ;;
                 nochange) name="no change" w=$(best "${nochange_w[@]}") c=$(best "${nochange_c[@]}") ;;
                 change) name="one class changed" w=$(best "${change_w[@]}") c=$(best "${change_c[@]}") ;;
                 floor) name="floor: one class alone" w=$(best "${floor_w[@]}") c=$(best "${floor_c[@]}") ;;
+                rfull) name="resident: full weave" w=$rfw c=$rfc ;;
+                rnochange) name="resident: no change" w=$(best "${rnochange_w[@]}") c=$(best "${rnochange_c[@]}") ;;
+                rchange) name="resident: one changed" w=$(best "${rchange_w[@]}") c=$(best "${rchange_c[@]}") ;;
             esac
+            case $row in r*) bw=$rfw bc=$rfc ;; *) bw=$fw bc=$fc ;; esac
             printf '%-18s %-5s %-22s %9s %7s %9s %7s\n' "$A" "$FORM" "$name" "$w" \
-                "$(python3 -c "print(f'{$w/$fw:.3f}')")" "$c" "$(python3 -c "print(f'{$c/$fc:.3f}')")"
+                "$(python3 -c "print(f'{$w/$bw:.3f}')")" "$c" "$(python3 -c "print(f'{$c/$bc:.3f}')")"
         done
     done
 done
