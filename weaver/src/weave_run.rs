@@ -494,7 +494,11 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     let mut progress = crate::progress::Progress::start("weaving", total);
     let mut prepared = None;
     let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Written>(2 * CHUNK);
+        // Entries go to the writer a batch at a time (a chunk's, or one
+        // woven entry streamed): the writer, often waiting, is woken once
+        // per batch rather than once per entry (an update of guava's jar,
+        // its entries nearly all kept: 0.6 ms less in about 10).
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Written>>(2 * CHUNK);
         let writer = scope.spawn(|| {
             let w = Writer::new(outs, &plan, &inputs, &replaced, &added_packages);
             write_inputs(w, opts.jars.signed_jars, rx)
@@ -528,12 +532,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                         };
                         progress.advance(1);
                         // false: the writer failed, its error is reported
-                        tx.send(Written {
+                        tx.send(vec![Written {
                             input,
                             index,
                             class,
                             extra,
-                        })
+                        }])
                         .is_ok()
                     },
                 );
@@ -583,6 +587,7 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                         // Nothing to reuse: every entry is woven.
                         _ => (start..end).into_par_iter().map(weave_one).collect(),
                     };
+                    let mut batch = Vec::with_capacity(end - start);
                     for (index, r) in (start..end).zip(results) {
                         let (w, seen) = match r? {
                             Ok(woven) => woven,
@@ -592,15 +597,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                                 if let Some(rec) = recorder.as_mut() {
                                     rec.keep(old, name, &mut report, &mut hits, &mut errors);
                                 }
-                                let job = Written {
+                                batch.push(Written {
                                     input,
                                     index,
                                     class,
                                     extra,
-                                };
-                                if tx.send(job).is_err() {
-                                    return Ok(()); // the writer failed: its error is reported
-                                }
+                                });
                                 continue;
                             }
                         };
@@ -616,15 +618,15 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                             }
                             None => (None, None),
                         };
-                        let job = Written {
+                        batch.push(Written {
                             input,
                             index,
                             class,
                             extra,
-                        };
-                        if tx.send(job).is_err() {
-                            return Ok(()); // the writer failed: its error is reported
-                        }
+                        });
+                    }
+                    if tx.send(batch).is_err() {
+                        return Ok(()); // the writer failed: its error is reported
                     }
                     progress.advance((end - start) as u64);
                 }
@@ -1228,12 +1230,12 @@ fn tally(
 fn write_inputs(
     mut w: Writer<'_>,
     signed: SignedJars,
-    rx: std::sync::mpsc::Receiver<Written>,
+    rx: std::sync::mpsc::Receiver<Vec<Written>>,
 ) -> Result<Writer<'_>, MajorError> {
     let inputs = w.inputs;
     let signatures: Vec<Vec<&str>> = inputs.iter().map(|a| signature_files(a)).collect();
     let mut held: Vec<Written> = Vec::new();
-    for job in rx {
+    for job in rx.into_iter().flatten() {
         if held.first().is_some_and(|h| h.input != job.input) {
             w.signed_input(std::mem::take(&mut held), &signatures, signed)?;
         }
