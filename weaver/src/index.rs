@@ -449,12 +449,16 @@ impl ClassIndex {
         chosen.sort_by_key(|&(k, i)| (std::cmp::Reverse(k), i));
         let kept_bytes = &self.kept_bytes;
         type Found = Result<(Arc<str>, Option<ClassInfo>, Option<Arc<[u8]>>), MajorError>;
-        let found: Vec<Found> = chosen
-            .par_iter()
-            .map(|&(_, i)| {
-                if let Some(name) = known(i) {
-                    return Ok((name, None, None));
-                }
+        // The known names first, on this thread; only the others are read,
+        // in parallel if there are enough of them (an update: a few).
+        let mut found: Vec<Option<Found>> = chosen
+            .iter()
+            .map(|&(_, i)| known(i).map(|name| Ok((name, None, None))))
+            .collect();
+        let unknown: Vec<usize> = (0..chosen.len()).filter(|&c| found[c].is_none()).collect();
+        let read = crate::pool::map(&unknown, 16, |&c| {
+            let i = chosen[c].1;
+            {
                 let e = &archive.entries()[i];
                 let bytes = archive.read(i)?;
                 let (name, info) = input_header(&bytes)
@@ -472,14 +476,17 @@ impl ClassIndex {
                     }
                 };
                 Ok((name, Some(info), kept))
-            })
-            .collect();
+            }
+        });
+        for (c, r) in unknown.into_iter().zip(read) {
+            found[c] = Some(r);
+        }
         // Room for them all at once: a table grown step by step is copied
         // into fresh pages at each step.
         self.classes.reserve(chosen.len());
         self.input_names.reserve(chosen.len());
         for (&(_, i), r) in chosen.iter().zip(found) {
-            let (name, info, kept) = r?;
+            let (name, info, kept) = r.expect("every entry known or read")?;
             self.input_names.insert((id, i as u32), name.clone());
             match self.classes.entry(name) {
                 std::collections::hash_map::Entry::Occupied(_) => {

@@ -31,6 +31,7 @@ pub mod jdk_home;
 pub mod load_time;
 pub mod modules;
 pub mod outputs;
+pub mod pool;
 pub mod profile;
 pub mod profile_run;
 pub mod progress;

@@ -578,7 +578,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
                             let todo: Vec<usize> = (start..end)
                                 .filter(|i| decided[i - start].is_none())
                                 .collect();
-                            let woven: Vec<_> = todo.par_iter().map(|&i| weave_one(i)).collect();
+                            // Mostly none or one: woven here then.
+                            let woven = crate::pool::map(&todo, 2, |&i| weave_one(i));
                             for (i, w) in todo.into_iter().zip(woven) {
                                 decided[i - start] = Some(w);
                             }
@@ -952,11 +953,9 @@ fn weave_aspect_classes(
     hits: &mut [usize],
     errors: &mut Vec<(String, DeclareHit)>,
 ) -> Result<Vec<(String, Vec<u8>)>, MajorError> {
-    let results: Vec<_> = aspects
-        .classes
-        .par_iter()
-        .map(|(name, bytes)| (name, bytes, weaver.weave_aspect_class(bytes)))
-        .collect();
+    let results = crate::pool::map(&aspects.classes, 2, |(name, bytes)| {
+        (name, bytes, weaver.weave_aspect_class(bytes))
+    });
     // Counted apart: the report's class counts are the inputs'.
     let counts = (report.classes, report.woven);
     let mut out = Vec::new();

@@ -289,8 +289,9 @@ impl Stamped {
                     .and_then(|o| o.inputs.get(k))
                     .filter(|(p, _)| p == text)
                     .map(|(_, m)| m);
+                // On this thread: a lookup per entry, too little to wake
+                // the pool for (`crate::pool`).
                 (0..a.entries().len())
-                    .into_par_iter()
                     .map(|i| {
                         let e = &a.entries()[i];
                         let mark = match a.kind() {
