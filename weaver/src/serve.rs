@@ -42,11 +42,11 @@ use crate::{Cli, Command};
 /// The first string of every request: the protocol and its version.
 pub(crate) const MAGIC: &str = "major-serve/1";
 
-/// The most strings a request may hold, and the most bytes of one: a
+/// The most strings a request may hold, and the most bytes of them all: a
 /// command line, not a file.
 const MAX_STRINGS: u32 = 1 << 16;
 /// See [`MAX_STRINGS`].
-const MAX_STRING: u32 = 1 << 20;
+const MAX_BYTES: usize = 16 << 20;
 
 /// How long a client may take to send its request.
 const READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -127,8 +127,16 @@ fn cpu_time() -> Duration {
 /// one a live server listens on is not.
 fn bind(socket: &Path) -> Result<UnixListener, MajorError> {
     let fail = |e: std::io::Error| MajorError::Usage(format!("{}: {e}", socket.display()));
+    // Whoever can connect can weave as this user: the socket is the user's
+    // alone, whatever the umask (its directory should be too).
+    let private = |l: UnixListener| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o600))
+            .map(|()| l)
+            .map_err(fail)
+    };
     match UnixListener::bind(socket) {
-        Ok(l) => Ok(l),
+        Ok(l) => private(l),
         Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
             if UnixStream::connect(socket).is_ok() {
                 return Err(MajorError::Usage(format!(
@@ -137,7 +145,7 @@ fn bind(socket: &Path) -> Result<UnixListener, MajorError> {
                 )));
             }
             std::fs::remove_file(socket).map_err(fail)?;
-            UnixListener::bind(socket).map_err(fail)
+            UnixListener::bind(socket).map_err(fail).and_then(private)
         }
         Err(e) => Err(fail(e)),
     }
@@ -182,10 +190,12 @@ fn read_request(stream: &mut UnixStream) -> std::io::Result<Vec<String>> {
         return Err(bad(format!("{count} strings")));
     }
     let mut strings = Vec::with_capacity(count as usize);
+    let mut total = 0;
     for _ in 0..count {
         let len = read_u32(stream)?;
-        if len > MAX_STRING {
-            return Err(bad(format!("a string of {len} bytes")));
+        total += len as usize;
+        if total > MAX_BYTES {
+            return Err(bad(format!("more than {MAX_BYTES} bytes")));
         }
         let mut bytes = vec![0; len as usize];
         stream.read_exact(&mut bytes)?;

@@ -310,6 +310,26 @@ fn the_resident_weaver_writes_what_the_command_writes() {
     let nowhere = weave_via(&server.socket, &d.join("missing"), &["--help"]);
     assert_eq!(nowhere.code, 2);
     assert!(nowhere.err.contains("missing"), "{}", nowhere.err);
+    // A request larger than a command line: refused before it is read.
+    {
+        let mut s = UnixStream::connect(&server.socket).unwrap();
+        let mut b = 2u32.to_be_bytes().to_vec();
+        b.extend_from_slice(&(40u32 << 20).to_be_bytes());
+        s.write_all(&b).unwrap();
+        let mut a = Vec::new();
+        s.read_to_end(&mut a).unwrap();
+        assert_eq!(&a[..4], &2i32.to_be_bytes());
+        assert!(String::from_utf8_lossy(&a).contains("bad request"));
+    }
+    // The socket is the user's alone.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&server.socket)
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
     // A client that sends half a request and goes away.
     {
         let mut s = UnixStream::connect(&server.socket).unwrap();
