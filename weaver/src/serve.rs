@@ -39,6 +39,14 @@ use major_weaver::report::MajorError;
 use crate::weave_command::{self, Console};
 use crate::{Cli, Command};
 
+/// A line in the server's log (its standard error), which may be gone (a
+/// closed terminal): the server goes on without it.
+macro_rules! log {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// The first string of every request: the protocol and its version.
 pub(crate) const MAGIC: &str = "major-serve/1";
 
@@ -65,8 +73,16 @@ struct Idle {
 /// socket file is gone, or a client asked it to stop).
 pub(crate) fn serve(socket: &Path, idle: Duration) -> Result<(), MajorError> {
     let listener = bind(socket)?;
+    // A server started by a build (the Maven plugin) leaves the build's
+    // session: the build's Ctrl-C or its terminal's hang-up do not end it.
+    // One started as a job of a shell leads its process group already, and
+    // stays (best effort: its failure changes nothing).
+    // SAFETY: setsid(2) takes no arguments and touches no memory.
+    unsafe {
+        libc::setsid();
+    }
     let inode = std::fs::metadata(socket).map(|m| m.ino()).ok();
-    eprintln!(
+    log!(
         "major serve: listening on {} (pid {}, exits after {} s idle)",
         socket.display(),
         std::process::id(),
@@ -93,7 +109,7 @@ pub(crate) fn serve(socket: &Path, idle: Duration) -> Result<(), MajorError> {
         let _ = stream
             .write_all(&answer.encode())
             .and_then(|()| stream.flush());
-        eprintln!(
+        log!(
             "major serve: {} -> exit {} in {:.1} ms (cpu {:.1} ms)",
             answer.what,
             answer.code,
@@ -160,14 +176,14 @@ fn watch(state: Arc<Mutex<Idle>>, socket: PathBuf, inode: Option<u64>, idle: Dur
         let guard = state.lock().unwrap_or_else(|p| p.into_inner());
         let ours = std::fs::metadata(&socket).map(|m| m.ino()).ok() == inode;
         if !ours {
-            eprintln!(
+            log!(
                 "major serve: {} was removed or replaced; exiting",
                 socket.display()
             );
             std::process::exit(0);
         }
         if guard.since.elapsed() >= idle {
-            eprintln!("major serve: idle for {} s; exiting", idle.as_secs());
+            log!("major serve: idle for {} s; exiting", idle.as_secs());
             remove_own_socket(&socket, inode);
             std::process::exit(0);
         }
