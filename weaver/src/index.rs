@@ -458,25 +458,23 @@ impl ClassIndex {
         let unknown: Vec<usize> = (0..chosen.len()).filter(|&c| found[c].is_none()).collect();
         let read = crate::pool::map(&unknown, 16, |&c| {
             let i = chosen[c].1;
-            {
-                let e = &archive.entries()[i];
-                let bytes = archive.read(i)?;
-                let (name, info) = input_header(&bytes)
-                    .map_err(|err| MajorError::class(archive.path(), &e.name, err))?;
-                let kept = match bytes {
-                    Cow::Borrowed(_) => None,
-                    Cow::Owned(v) => {
-                        let total = kept_bytes.fetch_add(v.len(), Ordering::Relaxed);
-                        if total + v.len() > KEEP_LIMIT {
-                            kept_bytes.fetch_sub(v.len(), Ordering::Relaxed);
-                            None
-                        } else {
-                            Some(Arc::from(v))
-                        }
+            let e = &archive.entries()[i];
+            let bytes = archive.read(i)?;
+            let (name, info) = input_header(&bytes)
+                .map_err(|err| MajorError::class(archive.path(), &e.name, err))?;
+            let kept = match bytes {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(v) => {
+                    let total = kept_bytes.fetch_add(v.len(), Ordering::Relaxed);
+                    if total + v.len() > KEEP_LIMIT {
+                        kept_bytes.fetch_sub(v.len(), Ordering::Relaxed);
+                        None
+                    } else {
+                        Some(Arc::from(v))
                     }
-                };
-                Ok((name, Some(info), kept))
-            }
+                }
+            };
+            Ok((name, Some(info), kept))
         });
         for (c, r) in unknown.into_iter().zip(read) {
             found[c] = Some(r);

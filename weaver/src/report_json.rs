@@ -448,12 +448,10 @@ impl ReportTarget {
     /// standard output into `stdout`).
     pub fn write(&self, text: &str, stdout: &mut dyn std::io::Write) -> Result<(), MajorError> {
         match self {
-            ReportTarget::Stdout => {
-                let out = stdout;
-                out.write_all(text.as_bytes())
-                    .and_then(|()| out.flush())
-                    .map_err(|e| MajorError::Usage(format!("cannot write the report: {e}")))
-            }
+            ReportTarget::Stdout => stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| MajorError::Usage(format!("cannot write the report: {e}"))),
             ReportTarget::File(path) => {
                 let fail =
                     |e: std::io::Error| MajorError::Usage(format!("{}: {e}", path.display()));

@@ -48,7 +48,7 @@ macro_rules! log {
 }
 
 /// The first string of every request: the protocol and its version.
-pub(crate) const MAGIC: &str = "major-serve/1";
+const MAGIC: &str = "major-serve/1";
 
 /// The most strings a request may hold, and the most bytes of them all: a
 /// command line, not a file.
@@ -81,7 +81,7 @@ pub(crate) fn serve(socket: &Path, idle: Duration) -> Result<(), MajorError> {
     unsafe {
         libc::setsid();
     }
-    let inode = std::fs::metadata(socket).map(|m| m.ino()).ok();
+    let inode = inode_of(socket);
     log!(
         "major serve: listening on {} (pid {}, exits after {} s idle)",
         socket.display(),
@@ -174,8 +174,7 @@ fn watch(state: Arc<Mutex<Idle>>, socket: PathBuf, inode: Option<u64>, idle: Dur
         std::thread::sleep(WATCH_EVERY);
         // Held from here to the exit: no request starts meanwhile.
         let guard = state.lock().unwrap_or_else(|p| p.into_inner());
-        let ours = std::fs::metadata(&socket).map(|m| m.ino()).ok() == inode;
-        if !ours {
+        if inode_of(&socket) != inode {
             log!(
                 "major serve: {} was removed or replaced; exiting",
                 socket.display()
@@ -190,9 +189,15 @@ fn watch(state: Arc<Mutex<Idle>>, socket: PathBuf, inode: Option<u64>, idle: Dur
     });
 }
 
+/// The inode of the file at `socket`, if any: whether it is still the one
+/// this server bound.
+fn inode_of(socket: &Path) -> Option<u64> {
+    std::fs::metadata(socket).map(|m| m.ino()).ok()
+}
+
 /// Removes `socket` if it is still the file this server bound.
 fn remove_own_socket(socket: &Path, inode: Option<u64>) {
-    if std::fs::metadata(socket).map(|m| m.ino()).ok() == inode {
+    if inode_of(socket) == inode {
         let _ = std::fs::remove_file(socket);
     }
 }
@@ -236,12 +241,21 @@ struct Answer {
 }
 
 impl Answer {
+    /// Exit 0 with nothing printed, for the request `what`.
+    fn empty(what: String) -> Answer {
+        Answer {
+            code: 0,
+            out: Vec::new(),
+            err: Vec::new(),
+            what,
+        }
+    }
+
     fn error(code: i32, message: String) -> Answer {
         Answer {
             code,
-            out: Vec::new(),
             err: message.into_bytes(),
-            what: "refused".into(),
+            ..Answer::empty("refused".into())
         }
     }
 
@@ -267,15 +281,7 @@ fn handle(request: Vec<String>, home: &Path) -> (Answer, bool) {
         );
     }
     match strings.next().as_deref() {
-        Some("stop") => (
-            Answer {
-                code: 0,
-                out: Vec::new(),
-                err: Vec::new(),
-                what: "stop".into(),
-            },
-            true,
-        ),
+        Some("stop") => (Answer::empty("stop".into()), true),
         Some("weave") => {
             let Some(cwd) = strings.next() else {
                 return (
@@ -283,9 +289,7 @@ fn handle(request: Vec<String>, home: &Path) -> (Answer, bool) {
                     false,
                 );
             };
-            let args: Vec<String> = strings.collect();
-            let answer = weave(&cwd, args);
-            let _ = std::env::set_current_dir(home);
+            let answer = weave(&cwd, home, strings.collect());
             // A panic leaves nothing behind that the next weave reads, but a
             // server that panicked is not one to keep.
             let panicked = answer.code == PANICKED;
@@ -301,20 +305,22 @@ fn handle(request: Vec<String>, home: &Path) -> (Answer, bool) {
 /// The exit code of a weave that panicked (Rust's own for a panic).
 const PANICKED: i32 = 101;
 
-/// Runs `major <args>` (a `weave`) in `cwd`.
-fn weave(cwd: &str, args: Vec<String>) -> Answer {
-    let what = args.join(" ");
-    let mut answer = Answer {
-        code: 0,
-        out: Vec::new(),
-        err: Vec::new(),
-        what,
-    };
+/// Runs `major <args>` (a `weave`) in `cwd`, then goes back to `home`.
+fn weave(cwd: &str, home: &Path, args: Vec<String>) -> Answer {
     if let Err(e) = std::env::set_current_dir(cwd) {
-        answer.code = 2;
-        answer.err = format!("major serve: {cwd}: {e}\n").into_bytes();
-        return answer;
+        return Answer {
+            what: args.join(" "),
+            ..Answer::error(2, format!("major serve: {cwd}: {e}\n"))
+        };
     }
+    let answer = weave_here(args);
+    let _ = std::env::set_current_dir(home);
+    answer
+}
+
+/// Runs `major <args>` (a `weave`) in the current directory.
+fn weave_here(args: Vec<String>) -> Answer {
+    let mut answer = Answer::empty(args.join(" "));
     let cli = match Cli::try_parse_from(std::iter::once("major".to_string()).chain(args)) {
         Ok(cli) => cli,
         Err(e) => {

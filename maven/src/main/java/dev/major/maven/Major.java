@@ -102,6 +102,13 @@ final class Major {
         }
     }
 
+    /** {@code pb} with major's messages in plain text, for parsing: no colours, no box drawing. */
+    static ProcessBuilder plainText(ProcessBuilder pb) {
+        pb.environment().put("NO_COLOR", "1");
+        pb.environment().put("NO_GRAPHICS", "1");
+        return pb;
+    }
+
     /** Runs major with {@code args}, its command line shown at debug level. */
     Result run(List<String> args) throws IOException {
         return run(args, true);
@@ -114,10 +121,7 @@ final class Major {
         if (show && log.isDebugEnabled()) {
             log.debug("major: running " + String.join(" ", command));
         }
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        // Plain text for parsing: no colours, no box drawing.
-        pb.environment().put("NO_COLOR", "1");
-        pb.environment().put("NO_GRAPHICS", "1");
+        ProcessBuilder pb = plainText(new ProcessBuilder(command).redirectErrorStream(true));
         Process process = pb.start();
         process.getOutputStream().close();
         ByteArrayOutputStream out = new ByteArrayOutputStream();

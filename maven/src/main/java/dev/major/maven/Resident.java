@@ -150,14 +150,12 @@ final class Resident {
                 "--idle-timeout",
                 Long.toString(idleSeconds));
         log.debug("major: starting " + String.join(" ", command));
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
-                .redirectErrorStream(true);
         // The messages it sends back are parsed: plain text, as from a process.
-        pb.environment().put("NO_COLOR", "1");
-        pb.environment().put("NO_GRAPHICS", "1");
-        pb.start();
+        Major.plainText(new ProcessBuilder(command)
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
+                        .redirectErrorStream(true))
+                .start();
     }
 
     private Path logFile() {
