@@ -14,7 +14,9 @@
 #
 #   bench/incremental.sh
 #
-# Environment: MAJOR_BENCH_RUNS (N, default 5). Every incremental output is
+# Environment: MAJOR_BENCH_RUNS (N, default 5); MAJOR_BENCH_ASPECTS and
+# MAJOR_BENCH_FORMS choose rows (default "CallCounter ExecutionCounter" and
+# "dir jar"). Every incremental output is
 # compared with a full weave of the same classes (diff -r, cmp), and the run
 # fails if they differ.
 #
@@ -37,6 +39,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 RUNS=${MAJOR_BENCH_RUNS:-5}
+ASPECTS=${MAJOR_BENCH_ASPECTS:-CallCounter ExecutionCounter}
+FORMS=${MAJOR_BENCH_FORMS:-dir jar}
 JAR=/usr/share/java/guava.jar
 if [ ! -f "$JAR" ]; then
     echo "skipped: $JAR missing (Debian package libguava-java)"
@@ -120,9 +124,9 @@ same() {
 }
 
 printf '%-18s %-5s %-22s %9s %7s %9s %7s\n' aspect form run "wall ms" ratio "cpu ms" ratio
-for A in CallCounter ExecutionCounter; do
+for A in $ASPECTS; do
     ASPECT=$ROOT/aspects/$A.aj
-    for FORM in dir jar; do
+    for FORM in $FORMS; do
         if [ "$FORM" = dir ]; then INPUT=$WORK/guava EXT=""; else INPUT=$WORK/guava.jar EXT=.jar; fi
         rm -rf "$CACHE" "$WORK/inc$EXT" "$WORK/.inc$EXT.major"
         weave "$WORK/warm$EXT" >/dev/null # the aspects into the cache

@@ -44,6 +44,7 @@ mod dir_input;
 mod error;
 mod jimage;
 mod jimage_writer;
+mod names;
 mod output;
 mod output_dir;
 mod prepared;

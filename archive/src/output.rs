@@ -1,7 +1,6 @@
 //! Outputs: a zip/jar or a directory, written under a temporary name beside
 //! the target and moved into place by [`OutputArchive::finish`].
 
-use rustc_hash::FxHashSet;
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -63,7 +62,7 @@ pub struct OutputArchive {
     /// The writer of a zip output, until finished.
     zip: Option<ZipOutput>,
     /// The names written so far, to refuse duplicates.
-    names: FxHashSet<String>,
+    names: crate::names::Names,
     /// Set once the output is in place: nothing to clean up any more.
     done: bool,
     /// The permission bits the output gets, if set ([`set_mode`](Self::set_mode)).
@@ -413,7 +412,7 @@ impl OutputArchive {
             temp,
             kind,
             zip,
-            names: FxHashSet::default(),
+            names: Default::default(),
             done: false,
             mode: None,
         })
@@ -643,11 +642,7 @@ impl OutputArchive {
     /// Writes [`DIR_MANIFEST`](crate::DIR_MANIFEST) into a directory
     /// output: every file written.
     fn write_manifest(&self) -> io::Result<()> {
-        let files = self
-            .names
-            .iter()
-            .filter(|n| !n.ends_with('/'))
-            .map(String::as_str);
+        let files = self.names.iter().filter(|n| !n.ends_with('/'));
         write_dir_manifest(&self.temp, files)
     }
 }
@@ -696,7 +691,7 @@ impl Drop for OutputArchive {
 
 /// Records `name` as written, refusing invalid names and duplicates.
 fn claim(
-    names: &mut FxHashSet<String>,
+    names: &mut crate::names::Names,
     target: &Path,
     name: &str,
     kind: OutputKind,
@@ -706,7 +701,7 @@ fn claim(
         entry: name.to_owned(),
         reason,
     })?;
-    if !names.insert(name.to_owned()) {
+    if !names.insert(name) {
         return Err(ArchiveError::Duplicate {
             path: target.to_path_buf(),
             entry: name.to_owned(),

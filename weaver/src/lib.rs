@@ -28,6 +28,7 @@ pub mod incremental;
 pub mod index;
 pub mod jdk;
 pub mod jdk_home;
+pub mod later;
 pub mod load_time;
 pub mod modules;
 pub mod outputs;

@@ -731,7 +731,12 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     }
     // Every output is complete: only now does any of them go into place. A
     // patch of a run-time image's module that the weave left unchanged is
-    // empty: not written.
+    // empty: not written. (A jar replaced stays open until
+    // `crate::later` lets it go: freeing its pages need not delay a
+    // resident weaver's answer.)
+    let replaced_jar = std::fs::File::open(&opts.output)
+        .ok()
+        .filter(|f| f.metadata().is_ok_and(|m| m.is_file()));
     for (o, out) in outs.into_iter().enumerate() {
         if o != plan.added && out.is_empty() && plan.is_patch(o) {
             continue;
@@ -745,6 +750,20 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
     }
     clock.lap("finish output");
     report.timings = clock.laps;
+    drop(weavers);
+    drop(release_weavers);
+    drop(weaver);
+    crate::later::drop_later((
+        replaced_jar,
+        inputs,
+        classpath,
+        index,
+        release_indexes,
+        image,
+        aspects,
+        program,
+        _work,
+    ));
     Ok(report)
 }
 
