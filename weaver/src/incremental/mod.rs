@@ -287,10 +287,11 @@ impl Stamped {
                 let recorded = old
                     .as_ref()
                     .and_then(|o| o.inputs.get(k))
-                    .filter(|(p, _)| p == text)
-                    .map(|(_, m)| m);
+                    .filter(|r| r.path == *text);
                 // On this thread: a lookup per entry, too little to wake
-                // the pool for (`crate::pool`).
+                // the pool for (`crate::pool`). Entries listed in name
+                // order are found one after another.
+                let mut near = 0;
                 (0..a.entries().len())
                     .map(|i| {
                         let e = &a.entries()[i];
@@ -308,9 +309,12 @@ impl Stamped {
                             _ => a.zip_digest(i).map(|(c, z, u)| Mark::Zip(c, z, u)),
                         };
                         let known = recorded
-                            .and_then(|m| m.get(&e.name))
+                            .and_then(|m| m.get_near(&mut near, &e.name))
                             .filter(|r| mark.is_some_and(|m| m != Mark::Racy && m == r.mark))
-                            .map(|r| r.known.clone());
+                            .map(|r| Known {
+                                hash: r.hash,
+                                class: r.class.map(Arc::from),
+                            });
                         (mark, known)
                     })
                     .collect()
@@ -400,7 +404,7 @@ impl Stamped {
                 .inputs
                 .iter()
                 .zip(&self.now)
-                .all(|((_, m), now)| m.len() == now.len() && now.iter().all(|(_, k)| k.is_some()))
+                .all(|(m, now)| m.len() == now.len() && now.iter().all(|(_, k)| k.is_some()))
     }
 
     /// The names of the classes whose prints may differ from those the old
@@ -420,14 +424,14 @@ impl Stamped {
                 .inputs
                 .iter()
                 .zip(&self.inputs)
-                .all(|((p, _), (_, q))| p == q);
+                .all(|(r, (_, q))| r.path == *q);
         if !same_outside {
             return None;
         }
         let mut names: FxHashSet<Arc<str>> = FxHashSet::default();
         let mut present: FxHashSet<(usize, &str)> = FxHashSet::default();
         for (k, (a, _)) in self.inputs.iter().enumerate() {
-            let old_entries = &recorded.inputs[k].1;
+            let old_entries = &recorded.inputs[k];
             for (i, e) in a.entries().iter().enumerate() {
                 present.insert((k, e.name.as_str()));
                 if self.now[k][i].1.is_some() {
@@ -437,8 +441,8 @@ impl Stamped {
                 if let Some(n) = index.input_class_name(a, i) {
                     names.insert(Arc::from(n));
                 }
-                if let Some(c) = old_entries.get(&e.name).and_then(|r| r.known.class.clone()) {
-                    names.insert(c);
+                if let Some(c) = old_entries.get(&e.name).and_then(|r| r.class) {
+                    names.insert(Arc::from(c));
                 }
             }
         }
@@ -447,9 +451,9 @@ impl Stamped {
             if present.contains(&(input, name)) {
                 continue;
             }
-            let r = recorded.inputs.get(input)?.1.get(name)?;
-            if let Some(c) = &r.known.class {
-                names.insert(c.clone());
+            let r = recorded.inputs.get(input)?.get(name)?;
+            if let Some(c) = r.class {
+                names.insert(Arc::from(c));
             }
         }
         Some(names)
