@@ -48,6 +48,13 @@ impl Names {
         true
     }
 
+    /// Makes room for `additional` more names (of about 48 bytes).
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.text.reserve(additional * 48);
+        self.spans.reserve(additional);
+        self.last.reserve(additional);
+    }
+
     /// How many names there are.
     pub(crate) fn len(&self) -> usize {
         self.spans.len()

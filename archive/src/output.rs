@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use zip::DateTime;
 
 use crate::prepared::{Prepared, PreparedEntry};
+use crate::reused::Reused;
 use crate::zip_input::RawEntry;
 use crate::zip_output::{self, Encoded, Header, ZipOutput};
 use crate::{Archive, ArchiveError, ArchiveKind, Entry, Source};
@@ -63,6 +64,13 @@ pub struct OutputArchive {
     zip: Option<ZipOutput>,
     /// The names written so far, to refuse duplicates.
     names: crate::names::Names,
+    /// The entries written from an earlier zip's mapping, dropped with the
+    /// output rather than one by one as they are written: they were made on
+    /// another thread (an incremental weave decides them while its writer
+    /// writes), and freeing them, and releasing their hold on the shared
+    /// mapping, one at a time on the writer's thread cost it more than
+    /// writing them.
+    spent: Vec<(String, Box<Reused>)>,
     /// Set once the output is in place: nothing to clean up any more.
     done: bool,
     /// The permission bits the output gets, if set ([`set_mode`](Self::set_mode)).
@@ -215,8 +223,9 @@ fn check_name(name: &str, kind: OutputKind) -> Result<(), &'static str> {
         return Err("the name of major's manifest of a directory output");
     }
     if body
-        .split('/')
-        .any(|part| part.is_empty() || part == "." || part == "..")
+        .as_bytes()
+        .split(|&b| b == b'/')
+        .any(|part| part.is_empty() || part == b"." || part == b"..")
     {
         return Err("empty, `.` or `..` path component");
     }
@@ -413,6 +422,7 @@ impl OutputArchive {
             kind,
             zip,
             names: Default::default(),
+            spent: Vec::new(),
             done: false,
             mode: None,
         })
@@ -435,6 +445,12 @@ impl OutputArchive {
     /// Where the output ends up.
     pub fn path(&self) -> &Path {
         &self.target
+    }
+
+    /// Makes room for `additional` more entries (a hint: their names are
+    /// kept to refuse duplicates).
+    pub fn reserve(&mut self, additional: usize) {
+        self.names.reserve(additional);
     }
 
     /// Whether nothing has been written to the output yet.
@@ -567,7 +583,9 @@ impl OutputArchive {
                 claim(&mut self.names, &self.target, &entry.name, self.kind)?;
                 writer
                     .add(&r.encoded.header(&entry.name), r.data())
-                    .map_err(|e| ArchiveError::io(&self.target, Some(&entry.name), e))
+                    .map_err(|e| ArchiveError::io(&self.target, Some(&entry.name), e))?;
+                self.spent.push((entry.name, r));
+                Ok(())
             }
             (Prepared::Zip(_) | Prepared::Reused(_), None) => {
                 unreachable!("kinds checked above")

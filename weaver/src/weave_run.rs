@@ -153,7 +153,44 @@ pub struct WeaveReport {
 
 /// Weaves; on any error nothing is written.
 pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
+    std::thread::scope(|scope| run_in(opts, scope))
+}
+
+/// What the thread of the aspects waits for from the weave: the inputs and
+/// class path as opened (see [`compile_aspects_with`]), and whether the
+/// weave is incremental (the previous weave's state is then read too).
+type Opened = (Vec<Option<Arc<Archive>>>, bool);
+
+/// [`run`], with `scope` for the thread of the aspects.
+fn run_in<'scope, 'env>(
+    opts: &'env WeaveOptions,
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+) -> Result<WeaveReport, MajorError> {
     let mut clock = Clock::start();
+    // The aspects are read, checked and compiled (javac's output taken from
+    // the cache) on a thread of their own, started first: what needs no
+    // input (the sources parsed, the cache and runtime jar checked) is done
+    // while the inputs are opened; the rest waits for them. A run that
+    // fails before sending them ends that thread's wait with nothing.
+    let (opened_tx, opened_rx) = std::sync::mpsc::channel::<Opened>();
+    let aspects = scope.spawn(move || {
+        let sources = AspectSources {
+            aspects: &opts.aspects,
+            classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
+            jdk: &opts.jdk,
+            cache: opts.cache.as_deref(),
+        };
+        let mut incremental = false;
+        let compiled = compile_aspects_with(&sources, || {
+            let (opened, i) = opened_rx.recv().ok()?;
+            incremental = i;
+            Some(opened)
+        });
+        let state = incremental
+            .then(|| crate::incremental::StateFile::read(&opts.output))
+            .flatten();
+        (compiled, state)
+    });
     // 0. The inputs and the class path are opened first: a misspelled path
     // is reported as such, not as whatever javac makes of its absence.
     let open = |p: &PathBuf, what: &str| {
@@ -200,8 +237,8 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         .iter()
         .map(|p| open(p, "class-path element"))
         .collect::<Result<_, _>>()?;
-    // 1. The aspects.
-    // (The inputs and class path, open already, are not listed again.)
+    // 1. The aspects (on their thread), given the inputs and class path
+    // open already, not to be listed again.
     let opened: Vec<Option<Arc<Archive>>> = opts
         .inputs
         .iter()
@@ -212,49 +249,36 @@ pub fn run(opts: &WeaveOptions) -> Result<WeaveReport, MajorError> {
         })
         .chain(classpath.iter().cloned().map(Some))
         .collect();
-    let sources = AspectSources {
-        aspects: &opts.aspects,
-        classpath: opts.inputs.iter().chain(&opts.classpath).cloned().collect(),
-        jdk: &opts.jdk,
-        cache: opts.cache.as_deref(),
-    };
     let multi_release: Vec<bool> = inputs.iter().map(|a| a.is_multi_release()).collect();
     // The index of the inputs needs nothing of the aspects: it is read (the
-    // inputs inflated on the pool) while another thread compiles or loads
+    // inputs inflated on the pool) while their thread compiles or loads
     // them. With incremental weaving, the inputs' stamps are taken first
     // (the index need not read the entries they tell unchanged), and the
     // thread of the aspects reads the previous weave's state once they are
     // done. Errors keep their order: the aspects', then the run-time
     // image's, then the inputs'.
     let incremental = crate::incremental::eligible(opts, &inputs, &multi_release);
-    let (compiled, early_index, prefetched) = std::thread::scope(|scope| {
-        let aspects = scope.spawn(|| {
-            let compiled = compile_aspects_with(&sources, &opened);
-            let state = incremental
-                .then(|| crate::incremental::StateFile::read(&opts.output))
-                .flatten();
-            (compiled, state)
-        });
-        let stamped = incremental.then(|| crate::incremental::Prefetched::stamps(opts, &inputs));
-        let early = (|| {
-            let mut index = ClassIndex::new();
-            for (k, a) in inputs.iter().enumerate() {
-                match &stamped {
-                    Some(s) => index.add_input_known(a.clone(), None, |i| s.known_name(k, i))?,
-                    None => index.add_input(a.clone(), None)?,
-                }
+    // (A thread of the aspects that failed already dropped its end: then
+    // there is no one to send them to.)
+    let _ = opened_tx.send((opened, incremental));
+    let stamped = incremental.then(|| crate::incremental::Prefetched::stamps(opts, &inputs));
+    let early_index = (|| {
+        let mut index = ClassIndex::new();
+        for (k, a) in inputs.iter().enumerate() {
+            match &stamped {
+                Some(s) => index.add_input_known(a.clone(), None, |i| s.known_name(k, i))?,
+                None => index.add_input(a.clone(), None)?,
             }
-            Ok::<_, MajorError>(index)
-        })();
-        match aspects.join() {
-            Ok((compiled, state)) => {
-                let prefetched =
-                    stamped.map(|s| crate::incremental::Prefetched::new(opts, s, state));
-                (compiled, early, prefetched)
-            }
-            Err(panic) => std::panic::resume_unwind(panic),
         }
-    });
+        Ok::<_, MajorError>(index)
+    })();
+    let (compiled, prefetched) = match aspects.join() {
+        Ok((compiled, state)) => (
+            compiled,
+            stamped.map(|s| crate::incremental::Prefetched::new(opts, s, state)),
+        ),
+        Err(panic) => std::panic::resume_unwind(panic),
+    };
     let compiled = compiled?;
     let CompiledProgram {
         program,
@@ -804,15 +828,18 @@ pub struct CompiledProgram {
 /// weaver ([`crate::load_time`]) get their aspects, so that both find the
 /// same cache entry.
 pub fn compile_aspects(src: &AspectSources<'_>) -> Result<CompiledProgram, MajorError> {
-    compile_aspects_with(src, &[])
+    compile_aspects_with(src, || Some(Vec::new()))
 }
 
-/// [`compile_aspects`], where `opened[i]` is `src.classpath[i]` already
-/// open (`None`: opened if needed), so that the aspect cache does not list
-/// a weave's inputs again.
+/// [`compile_aspects`], where `opened()` gives `src.classpath` already open
+/// (`opened()[i]` is `src.classpath[i]`; `None`, or a shorter list: opened
+/// if needed), so that the aspect cache does not list a weave's inputs
+/// again. It is called once the sources are parsed and the cache checked,
+/// right before the cache is looked up; if it gives nothing (the weave
+/// failed meanwhile), nothing more is done.
 pub fn compile_aspects_with(
     src: &AspectSources<'_>,
-    opened: &[Option<Arc<Archive>>],
+    opened: impl FnOnce() -> Option<Vec<Option<Arc<Archive>>>>,
 ) -> Result<CompiledProgram, MajorError> {
     let mut files = Vec::new();
     for p in src.aspects {
@@ -890,6 +917,11 @@ pub fn compile_aspects_with(
     let cp = PathBuf::from(
         std::env::join_paths(&cp).map_err(|e| MajorError::Usage(format!("class path: {e}")))?,
     );
+    let Some(opened) = opened() else {
+        return Err(MajorError::Usage(
+            "the weave stopped before its inputs were opened".into(),
+        ));
+    };
     let cache = cache_dir.as_ref().map(|dir| {
         let mut key = CacheKey::new();
         key.bytes("runtime classes", crate::runtime::classes_digest());
@@ -897,7 +929,7 @@ pub fn compile_aspects_with(
             cache: AspectCache::new(dir),
             key,
             classpath: program_cp.clone(),
-            opened: opened.to_vec(),
+            opened,
         }
     });
     let aspects = compile(&program, &cp, &javac, work.path(), cache.as_ref())
@@ -1289,6 +1321,10 @@ impl<'a> Writer<'a> {
         replaced: &'a FxHashSet<&'a str>,
         added_packages: &'a BTreeSet<String>,
     ) -> Self {
+        let mut outs = outs;
+        for (input, a) in inputs.iter().enumerate() {
+            outs[plan.of_input[input]].reserve(a.entries().len());
+        }
         Writer {
             outs,
             plan,
@@ -1307,7 +1343,7 @@ impl<'a> Writer<'a> {
         let out = &mut self.outs[self.plan.of_input[w.input]];
         let i = w.index;
         let e = &a.entries()[i];
-        if e.class_name().is_some_and(|n| self.replaced.contains(n)) {
+        if !self.replaced.is_empty() && e.class_name().is_some_and(|n| self.replaced.contains(n)) {
             self.notes.push(format!(
                 "{}!{}: replaced by the aspect class major compiled",
                 a.path().display(),
