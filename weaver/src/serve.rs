@@ -93,8 +93,8 @@ pub(crate) fn serve(socket: &Path, idle: Duration) -> Result<(), MajorError> {
     }));
     watch(state.clone(), socket.to_path_buf(), inode, idle);
     let home = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    // What a weave leaves to drop is dropped once its client has its answer.
-    major_weaver::later::defer_drops();
+    // What a weave leaves for later is done once its client has its answer.
+    major_weaver::later::defer();
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
@@ -119,7 +119,7 @@ pub(crate) fn serve(socket: &Path, idle: Duration) -> Result<(), MajorError> {
             started.elapsed().as_secs_f64() * 1e3,
             (cpu_time() - cpu).as_secs_f64() * 1e3
         );
-        major_weaver::later::drop_deferred();
+        major_weaver::later::run_deferred();
         guard.since = Instant::now();
         drop(guard);
         if stop {

@@ -272,10 +272,17 @@ fn run_in<'scope, 'env>(
         }
         Ok::<_, MajorError>(index)
     })();
+    // An incremental weave into a jar reuses the jar there: it is opened
+    // (its central directory read) while the aspects' thread finishes, and
+    // checked once the state is read.
+    let opened = stamped
+        .as_ref()
+        .filter(|_| opts.output.is_file())
+        .and_then(|_| crate::incremental::OpenedOutput::open(&opts.output));
     let (compiled, prefetched) = match aspects.join() {
         Ok((compiled, state)) => (
             compiled,
-            stamped.map(|s| crate::incremental::Prefetched::new(opts, s, state)),
+            stamped.map(|s| crate::incremental::Prefetched::new(opts, s, state, opened)),
         ),
         Err(panic) => std::panic::resume_unwind(panic),
     };

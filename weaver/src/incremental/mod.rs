@@ -550,11 +550,11 @@ impl Stamped {
         }
     }
 
-    /// The digest ([`jar_digest`]) of the jar `output` a weave wrote, if the stamps
-    /// recorded it and its stamp is still the one recorded.
-    fn output_digest(&self, output: &Path) -> Option<Print> {
+    /// The digest ([`jar_digest`]) of the output jar a weave wrote, if the
+    /// stamps recorded it and its stamp `now` is still the one recorded.
+    fn output_digest(&self, now: Option<FileStamp>) -> Option<Print> {
         let (stamp, sha) = self.old.as_ref()?.output.as_ref()?;
-        (FileStamp::of(output)? == *stamp).then_some(*sha)
+        (now? == *stamp).then_some(*sha)
     }
 }
 
@@ -569,11 +569,15 @@ pub struct PendingStamps {
 }
 
 impl PendingStamps {
-    /// Saves them (best effort).
+    /// Saves them (best effort), now or, in a resident weaver, once the
+    /// client has its answer ([`crate::later`]: stamps only spare the next
+    /// weave hashing, and carry the digest of the state they go with).
     pub fn save(self) {
-        if let Some(path) = &self.path {
-            stamps::save_encoded(path, &self.file, &self.inputs);
-        }
+        crate::later::later(move || {
+            if let Some(path) = &self.path {
+                stamps::save_encoded(path, &self.file, &self.inputs);
+            }
+        });
     }
 }
 
@@ -899,9 +903,16 @@ impl Prefetched {
     /// What a session starts from: the stamps, and the state `file` read
     /// from the output `opts.output` (checked, for a jar, against the jar
     /// now there).
-    pub fn new(opts: &WeaveOptions, stamped: Stamped, file: Option<StateFile>) -> Prefetched {
+    /// `opened`: the output jar as [`OpenedOutput::open`] found it, if it
+    /// was opened ahead.
+    pub fn new(
+        opts: &WeaveOptions,
+        stamped: Stamped,
+        file: Option<StateFile>,
+        opened: Option<OpenedOutput>,
+    ) -> Prefetched {
         let state = match file {
-            Some(f) => f.check(&opts.output, &stamped),
+            Some(f) => f.check(&opts.output, &stamped, opened),
             None => Err(None),
         };
         Prefetched { stamped, state }
@@ -1116,9 +1127,14 @@ impl StateFile {
     /// jar `output` if it is the one the state describes (its digest as
     /// `stamped` recorded it, if its stamp is the same, else read and
     /// hashed).
-    fn check(self, output: &Path, stamped: &Stamped) -> Result<ReadState, Option<String>> {
+    fn check(
+        self,
+        output: &Path,
+        stamped: &Stamped,
+        opened: Option<OpenedOutput>,
+    ) -> Result<ReadState, Option<String>> {
         let jar = match &self.first {
-            Some(first) => Some(jar_as_left(first, output, stamped).map_err(Some)?),
+            Some(first) => Some(jar_as_left(first, output, stamped, opened).map_err(Some)?),
             None => None,
         };
         Ok(ReadState {
@@ -1296,19 +1312,47 @@ pub fn write_beside(
 }
 
 /// The jar `output` opened, if it is the one a state file whose first line
-/// is `first` describes.
-fn jar_as_left(first: &[u8], output: &Path, stamped: &Stamped) -> Result<Archive, String> {
+/// is `first` describes: `opened` if it is the file there now (the same
+/// stamp), else opened again.
+fn jar_as_left(
+    first: &[u8],
+    output: &Path,
+    stamped: &Stamped,
+    opened: Option<OpenedOutput>,
+) -> Result<Archive, String> {
     let not_as_left = || format!("{} is not as major left it", output.display());
+    let now = FileStamp::of(output);
     // The jar's digest: as recorded with its stamp, if the stamp is the
     // same, else read and hashed.
-    let sha = match stamped.output_digest(output) {
+    let sha = match stamped.output_digest(now) {
         Some(sha) => sha,
         None => jar_digest::of(output).map_err(|_| not_as_left())?,
     };
     if first != format!("output {sha}").as_bytes() {
         return Err(not_as_left());
     }
-    Archive::open(output).map_err(|e| format!("{}: {e}", output.display()))
+    match opened {
+        Some(OpenedOutput { stamp, jar }) if Some(stamp) == now => Ok(jar),
+        _ => Archive::open(output).map_err(|e| format!("{}: {e}", output.display())),
+    }
+}
+
+/// An output jar opened ahead (its central directory read while the weave
+/// does other things), with its stamp when it was opened.
+pub struct OpenedOutput {
+    stamp: FileStamp,
+    jar: Archive,
+}
+
+impl OpenedOutput {
+    /// The jar `output`, if it is one and keeps one stamp while it is
+    /// opened.
+    pub fn open(output: &Path) -> Option<OpenedOutput> {
+        let stamp = FileStamp::of(output)?;
+        let jar = Archive::open(output).ok()?;
+        (jar.kind() == ArchiveKind::Zip && FileStamp::of(output) == Some(stamp))
+            .then_some(OpenedOutput { stamp, jar })
+    }
 }
 
 /// One input entry as a full weave saw it: its hash and what its weave looked
