@@ -373,7 +373,7 @@ fn run_in<'scope, 'env>(
         w
     };
     let mut weaver = new_weaver(&index);
-    let extra_classes = weaver
+    let mut extra_classes = weaver
         .extra_classes()
         .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
     // The packages of the classes added to the output that gets them: a
@@ -524,7 +524,7 @@ fn run_in<'scope, 'env>(
     }
     let mut progress = crate::progress::Progress::start("weaving", total);
     let mut prepared = None;
-    let mut outs = std::thread::scope(|scope| -> Result<Vec<OutputArchive>, MajorError> {
+    let (mut outs, (added, runtime_jar)) = std::thread::scope(|scope| -> Result<_, MajorError> {
         // Entries go to the writer a batch at a time (a chunk's, or one
         // woven entry streamed): the writer, often waiting, is woken once
         // per batch rather than once per entry (an update of guava's jar,
@@ -671,70 +671,40 @@ fn run_in<'scope, 'env>(
         if woven.is_ok() {
             prepared = recorder.take().map(|r| r.prepare(&index));
         }
+        // The aspects' own classes are woven too, as ajc does (advice
+        // methods are adviceexecution join points; what major generated has
+        // none), and the classes major adds are prepared: both while the
+        // writer finishes.
+        let added = woven.is_ok().then(|| {
+            let aspect_classes =
+                weave_aspect_classes(&weaver, &aspects, &mut report, &mut hits, &mut errors)?;
+            prepare_added(AddedParts {
+                opts,
+                plan: &plan,
+                cache_dir: cache_dir.as_deref(),
+                runtime_jar: &rt,
+                aspect_classes,
+                extra_classes: std::mem::take(&mut extra_classes),
+                weaver: &weaver,
+                index: &index,
+            })
+        });
         let written = writer.join().expect("the output writer panicked");
         woven?;
         let w = written?;
         report.notes.extend(w.notes);
         report.warnings.extend(w.warnings);
-        Ok(w.outs)
+        let added = added.expect("prepared when the weave went through")?;
+        Ok((w.outs, added))
     })?;
     drop(progress);
-    // The aspects' own classes are woven too, as ajc does (advice methods are
-    // adviceexecution join points; what major generated has none).
-    let aspect_classes =
-        weave_aspect_classes(&weaver, &aspects, &mut report, &mut hits, &mut errors)?;
     declare_errors(errors)?;
     advice_outcomes(&weaver, &program, &hits, &mut report);
     clock.lap("weave and write");
 
-    // 4. The classes major adds, after the inputs. The runtime classes are
-    // copied, already compressed, from the cached runtime jar when there is
-    // one (the same bytes a fresh compression gives).
+    // 4. The classes major adds, after the inputs (prepared above).
     let out_kind = plan.added_kind();
     let out = &mut outs[plan.added];
-    let runtime_jar = match (&cache_dir, opts.bundle_runtime, out_kind) {
-        (Some(_), true, OutputKind::Zip) if !opts.full_coverage => Archive::open(&rt)
-            .ok()
-            .filter(|a| a.entries().len() == RUNTIME_CLASSES.len() + 1),
-        _ => None,
-    };
-    let runtime: &[(&str, &[u8])] = if opts.bundle_runtime && runtime_jar.is_none() {
-        RUNTIME_CLASSES
-    } else {
-        &[]
-    };
-    // Full coverage: the aspects, their cflow state classes and the runtime
-    // run with the DIB set (the library code they call runs its original
-    // code: a cflow counter's ThreadLocal, say), and the bypass class joins
-    // the output.
-    let bypassed = if opts.full_coverage {
-        let runtime_classes = runtime.iter().map(|(n, b)| (n.to_string(), b.to_vec()));
-        crate::load_time::full_coverage_classes(
-            aspect_classes
-                .iter()
-                .chain(&extra_classes)
-                .cloned()
-                .chain(runtime_classes),
-            &weaver.dispatches(),
-            &index,
-        )?
-    } else {
-        Vec::new()
-    };
-    let (aspect_classes, extra_classes, runtime) = if opts.full_coverage {
-        (bypassed, Vec::new(), &[][..])
-    } else {
-        (aspect_classes, extra_classes, runtime)
-    };
-    let added: Vec<PreparedEntry> = aspect_classes
-        .iter()
-        .chain(&extra_classes)
-        .map(|(n, b)| (n.as_str(), b.as_slice()))
-        .chain(runtime.iter().copied())
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|(name, bytes)| PreparedEntry::new(out_kind, plan.compression, name, bytes))
-        .collect();
     for entry in added {
         report.added_classes.push(entry.name().to_string());
         out.write_prepared(entry)?;
@@ -796,6 +766,85 @@ fn run_in<'scope, 'env>(
         _work,
     ));
     Ok(report)
+}
+
+/// What [`prepare_added`] makes the classes major adds from.
+struct AddedParts<'a> {
+    opts: &'a WeaveOptions,
+    plan: &'a Plan,
+    cache_dir: Option<&'a Path>,
+    /// The runtime jar in the cache (or written for the run).
+    runtime_jar: &'a Path,
+    aspect_classes: Vec<(String, Vec<u8>)>,
+    extra_classes: Vec<(String, Vec<u8>)>,
+    weaver: &'a Weaver<'a>,
+    index: &'a ClassIndex,
+}
+
+/// The classes major adds to the output that gets them, prepared (the
+/// aspects' classes, their cflow state classes, the runtime classes, or for
+/// full coverage all of them run with the DIB set), and the cached runtime
+/// jar whose compressed classes are copied as they are, when there is one
+/// (the same bytes a fresh compression gives).
+fn prepare_added(
+    parts: AddedParts<'_>,
+) -> Result<(Vec<PreparedEntry>, Option<Archive>), MajorError> {
+    let AddedParts {
+        opts,
+        plan,
+        cache_dir,
+        runtime_jar: rt,
+        aspect_classes,
+        extra_classes,
+        weaver,
+        index,
+    } = parts;
+    let out_kind = plan.added_kind();
+    let runtime_jar = match (cache_dir, opts.bundle_runtime, out_kind) {
+        (Some(_), true, OutputKind::Zip) if !opts.full_coverage => Archive::open(rt)
+            .ok()
+            .filter(|a| a.entries().len() == RUNTIME_CLASSES.len() + 1),
+        _ => None,
+    };
+    let runtime: &[(&str, &[u8])] = if opts.bundle_runtime && runtime_jar.is_none() {
+        RUNTIME_CLASSES
+    } else {
+        &[]
+    };
+    // Full coverage: the aspects, their cflow state classes and the runtime
+    // run with the DIB set (the library code they call runs its original
+    // code: a cflow counter's ThreadLocal, say), and the bypass class joins
+    // the output.
+    let bypassed = if opts.full_coverage {
+        let runtime_classes = runtime.iter().map(|(n, b)| (n.to_string(), b.to_vec()));
+        crate::load_time::full_coverage_classes(
+            aspect_classes
+                .iter()
+                .chain(&extra_classes)
+                .cloned()
+                .chain(runtime_classes),
+            &weaver.dispatches(),
+            index,
+        )?
+    } else {
+        Vec::new()
+    };
+    let (aspect_classes, extra_classes, runtime) = if opts.full_coverage {
+        (bypassed, Vec::new(), &[][..])
+    } else {
+        (aspect_classes, extra_classes, runtime)
+    };
+    let classes: Vec<(&str, &[u8])> = aspect_classes
+        .iter()
+        .chain(&extra_classes)
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .chain(runtime.iter().copied())
+        .collect();
+    // A few classes (an update): compressed on this thread.
+    let added = crate::pool::map(&classes, 8, |&(name, bytes)| {
+        PreparedEntry::new(out_kind, plan.compression, name, bytes)
+    });
+    Ok((added, runtime_jar))
 }
 
 /// The aspect sources of a run and what javac compiles them against.

@@ -362,13 +362,36 @@ fn a_stale_socket_is_replaced_and_a_live_one_refused() {
     drop(UnixListener::bind(&socket).unwrap());
     assert!(socket.exists());
     let server = Server::start(&socket, 120);
-    let second = Command::new(env!("CARGO_BIN_EXE_major"))
-        .args(["serve", "--socket"])
+    // Serving (not only bound) before the second one comes.
+    assert_eq!(weave_via(&socket, dir.path(), &["--help"]).code, 0);
+    let mut second = Command::new(env!("CARGO_BIN_EXE_major"))
+        .args(["serve", "--idle-timeout", "30", "--socket"])
         .arg(&socket)
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
-    assert_eq!(second.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&second.stderr);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = second.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = second.kill();
+            let (_, log) = server.wait(Duration::from_secs(5));
+            panic!("a second server took over a live one's socket; the first's log:\n{log}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(2));
+    let mut err = String::new();
+    second
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(err.contains("already listens"), "{err}");
     assert!(socket.exists(), "the live server's socket is left alone");
     assert_eq!(weave_via(&socket, dir.path(), &["--help"]).code, 0);
