@@ -213,20 +213,34 @@ fn check_name(name: &str, kind: OutputKind) -> Result<(), &'static str> {
     if body.starts_with('/') {
         return Err("absolute name");
     }
-    if name.contains('\0') {
+    // One pass over the name (every entry of every output goes through
+    // here); the reasons are then given in this order.
+    let (mut nul, mut backslash, mut bad_part) = (false, false, false);
+    let bytes = body.as_bytes();
+    let bad = |part: &[u8]| matches!(part, b"" | b"." | b"..");
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            0 => nul = true,
+            b'\\' => backslash = true,
+            b'/' => {
+                bad_part |= bad(&bytes[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    bad_part |= bad(&bytes[start..]);
+    if nul {
         return Err("NUL in name");
     }
-    if kind == OutputKind::Directory && name.contains('\\') {
+    if kind == OutputKind::Directory && backslash {
         return Err("backslash in name");
     }
     if kind == OutputKind::Directory && name == crate::DIR_MANIFEST {
         return Err("the name of major's manifest of a directory output");
     }
-    if body
-        .as_bytes()
-        .split(|&b| b == b'/')
-        .any(|part| part.is_empty() || part == b"." || part == b"..")
-    {
+    if bad_part {
         return Err("empty, `.` or `..` path component");
     }
     Ok(())
@@ -958,6 +972,38 @@ mod tests {
             );
             let backslash = out.write("a\\b", b"");
             assert_eq!(backslash.is_ok(), kind == OutputKind::Zip);
+        }
+    }
+
+    #[test]
+    fn check_name_gives_each_reason() {
+        use OutputKind::{Directory as D, Zip as Z};
+        let part = Err("empty, `.` or `..` path component");
+        for (name, kind, want) in [
+            ("a/b.class", Z, Ok(())),
+            ("a/", D, Ok(())),
+            ("a/b/", Z, Ok(())),
+            (".a/..b/a..b/...", Z, Ok(())),
+            ("a\\b", Z, Ok(())),
+            ("a\\b", D, Err("backslash in name")),
+            ("", Z, Err("empty name")),
+            ("/", Z, Err("empty name")),
+            ("/a", Z, Err("absolute name")),
+            ("a/\0/..", Z, Err("NUL in name")),
+            ("a/..\\", D, Err("backslash in name")),
+            (
+                crate::DIR_MANIFEST,
+                D,
+                Err("the name of major's manifest of a directory output"),
+            ),
+            ("a//b", Z, part),
+            ("a/.", Z, part),
+            ("a/../", Z, part),
+            ("./a", D, part),
+            ("..", Z, part),
+            ("a/b/.", Z, part),
+        ] {
+            assert_eq!(check_name(name, kind), want, "{name:?} {kind:?}");
         }
     }
 

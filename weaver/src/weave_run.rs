@@ -1503,7 +1503,9 @@ const MANIFEST: &str = "META-INF/MANIFEST.MF";
 /// Whether `e` is a module descriptor: `module-info.class` at the root, or
 /// in a multi-release jar's versioned section.
 fn is_module_info(e: &major_archive::Entry) -> bool {
-    e.name == "module-info.class" || e.versioned_class().is_some_and(|(_, n)| n == "module-info")
+    e.name.ends_with("module-info.class")
+        && (e.name == "module-info.class"
+            || e.versioned_class().is_some_and(|(_, n)| n == "module-info"))
 }
 
 /// Wall-clock laps of the phases of a run.
