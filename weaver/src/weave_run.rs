@@ -293,7 +293,7 @@ fn run_in<'scope, 'env>(
         warnings,
         runtime_jar: rt,
         cache_dir,
-        work: _work,
+        work,
     } = compiled;
     clock.lap(if aspects.from_cache {
         "aspects (cached)"
@@ -373,7 +373,7 @@ fn run_in<'scope, 'env>(
         w
     };
     let mut weaver = new_weaver(&index);
-    let mut extra_classes = weaver
+    let extra_classes = weaver
         .extra_classes()
         .map_err(|e| MajorError::Usage(format!("cflow state classes: {e}")))?;
     // The packages of the classes added to the output that gets them: a
@@ -684,7 +684,7 @@ fn run_in<'scope, 'env>(
                 cache_dir: cache_dir.as_deref(),
                 runtime_jar: &rt,
                 aspect_classes,
-                extra_classes: std::mem::take(&mut extra_classes),
+                extra_classes,
                 weaver: &weaver,
                 index: &index,
             })
@@ -763,7 +763,7 @@ fn run_in<'scope, 'env>(
         image,
         aspects,
         program,
-        _work,
+        work,
     ));
     Ok(report)
 }
@@ -1371,13 +1371,12 @@ struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     fn new(
-        outs: Vec<OutputArchive>,
+        mut outs: Vec<OutputArchive>,
         plan: &'a Plan,
         inputs: &'a [Arc<Archive>],
         replaced: &'a FxHashSet<&'a str>,
         added_packages: &'a BTreeSet<String>,
     ) -> Self {
-        let mut outs = outs;
         for (input, a) in inputs.iter().enumerate() {
             outs[plan.of_input[input]].reserve(a.entries().len());
         }

@@ -385,9 +385,13 @@ impl RecordedInput {
         self.slots.is_empty()
     }
 
+    /// The text at `(start, end)`.
+    fn span(&self, (start, end): (usize, usize)) -> &str {
+        &self.text[start..end]
+    }
+
     fn name(&self, k: usize) -> &str {
-        let (s, e) = self.slots[k].name;
-        &self.text[s..e]
+        self.span(self.slots[k].name)
     }
 
     fn recorded(&self, k: usize) -> Recorded<'_> {
@@ -395,7 +399,7 @@ impl RecordedInput {
         Recorded {
             mark: slot.mark,
             hash: slot.hash,
-            class: slot.class.map(|(s, e)| &self.text[s..e]),
+            class: slot.class.map(|c| self.span(c)),
         }
     }
 
@@ -413,7 +417,7 @@ impl RecordedInput {
             *at
         } else {
             self.slots
-                .binary_search_by(|slot| self.text[slot.name.0..slot.name.1].cmp(name))
+                .binary_search_by(|slot| self.span(slot.name).cmp(name))
                 .ok()?
         };
         *at = k + 1;
@@ -606,9 +610,8 @@ impl StampFile {
                 let mark = Mark::read(&mut r)?;
                 if input
                     .slots
-                    .len()
-                    .checked_sub(1)
-                    .is_some_and(|last| input.name(last) >= name)
+                    .last()
+                    .is_some_and(|s| input.span(s.name) >= name)
                 {
                     return Err(format!("{name}: entries not sorted by name"));
                 }
