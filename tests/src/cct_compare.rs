@@ -1005,7 +1005,8 @@ pub mod categories {
     /// runs), waiting for other threads (`Thread.join`, `Object.wait`,
     /// parking), and the `run()` of a thread the JDK starts during boot
     /// (Common-Cleaner), which records only when its first scheduling
-    /// comes after recording starts.
+    /// comes after recording starts, and gets as far as it gets before the
+    /// VM exits.
     pub const TIMING: &str = "timing (reference processing, waiting for threads)";
     /// Class-data sharing: the weaving agent's class-file hook turns the CDS
     /// archive off, so the JDK's lookups in it take other paths, and lambda
@@ -1170,7 +1171,8 @@ pub mod categories {
     /// otherwise reference processing (the Common-Cleaner is an
     /// `InnocuousThread`): started before recording starts, each enters its
     /// `run()` when it is first scheduled, before or after, and a tree has
-    /// it at its root only if after.
+    /// it at its root only if after; how far it gets below it before the VM
+    /// exits is timing as well.
     const BOOT_THREAD_RUNS: &[&str] = &["jdk.internal.misc.InnocuousThread.run()"];
 
     fn is_timing(frame: &str) -> bool {
@@ -1241,7 +1243,9 @@ pub mod categories {
         /// 2. [`CLASS_LOADING`]: a frame of the path is a class loader's;
         /// 3. [`TIMING`]: a frame of the path processes references, waits
         ///    for another thread or adds or removes a thread of a group; or a
-        ///    subtree at a root that is a boot thread's `run()`;
+        ///    subtree at or under a root that is a boot thread's `run()` (the
+        ///    thread runs beside the program until the VM exits: how far it
+        ///    gets is timing), but not that root's own count;
         ///    [`CDS`]: a frame of the path looks into the CDS archive or
         ///    spins a lambda proxy class;
         /// 4. [`FIRST_USE`]: a frame of the path is a class initializer or
@@ -1277,9 +1281,8 @@ pub mod categories {
             if frames.iter().any(|f| is_timing(f)) {
                 return Some(TIMING);
             }
-            if matches!(d, Difference::Only { .. })
-                && frames.len() == 1
-                && BOOT_THREAD_RUNS.contains(&frames[0])
+            if BOOT_THREAD_RUNS.contains(&frames[0])
+                && (frames.len() > 1 || matches!(d, Difference::Only { .. }))
             {
                 return Some(TIMING);
             }
@@ -1417,7 +1420,7 @@ pub mod categories {
         }
 
         #[test]
-        fn a_boot_threads_run_at_a_root_is_timing_and_nowhere_else() {
+        fn a_boot_threads_run_at_a_root_and_below_it_is_timing_and_nowhere_else() {
             let jdk = no_jdk();
             let oracle = Cct {
                 frames: vec![],
@@ -1429,6 +1432,17 @@ pub mod categories {
             let run = "jdk.internal.misc.InnocuousThread.run()";
             assert_eq!(c.classify(&only(Side::Right, run)), Some(TIMING));
             assert_eq!(c.classify(&only(Side::Left, run)), Some(TIMING));
+            // Below it, whatever the thread got to before the VM exited
+            // (a CI run's tree had its first call only in major's).
+            let below = format!("{run};java.lang.Thread.currentThread()");
+            assert_eq!(c.classify(&only(Side::Right, &below)), Some(TIMING));
+            assert_eq!(c.classify(&only(Side::Left, &below)), Some(TIMING));
+            let count_below = Difference::Count {
+                path: below.clone(),
+                left: 1,
+                right: 2,
+            };
+            assert_eq!(c.classify(&count_below), Some(TIMING));
             // Under a caller, or a count of it, it explains nothing.
             let under = format!("App.main(java.lang.String[]);{run}");
             assert_eq!(c.classify(&only(Side::Right, &under)), None);
