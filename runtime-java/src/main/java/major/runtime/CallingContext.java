@@ -584,15 +584,35 @@ public final class CallingContext extends ContextHead {
 
     /** Whether {@code k} declares a non-static method {@code name} without parameters. */
     private static boolean declaresInstanceMethod(Class<?> k, String name) {
-        for (Method m : k.getDeclaredMethods()) {
-            if (m.getName().equals(name)
-                    && m.getParameterTypes().length == 0
-                    && !Modifier.isStatic(m.getModifiers())
-                    && !Modifier.isAbstract(m.getModifiers())) {
+        for (String n : Overriders.NAMES.get(k)) {
+            if (n.equals(name)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The names of the non-static, non-abstract methods without parameters
+     * each class declares, found once per class: every dispatch context
+     * learns the receiver classes it sees, each up to the method's declaring
+     * class, and {@code getDeclaredMethods} copies every method of a class on
+     * each call (javac's run copied them about 100,000 times).
+     */
+    private static final class Overriders {
+        static final ClassValue<String[]> NAMES = new ClassValue<String[]>() {
+            @Override
+            protected String[] computeValue(Class<?> k) {
+                List<String> names = new ArrayList<String>();
+                for (Method m : k.getDeclaredMethods()) {
+                    int mods = m.getModifiers();
+                    if (m.getParameterCount() == 0 && !Modifier.isStatic(mods) && !Modifier.isAbstract(mods)) {
+                        names.add(m.getName());
+                    }
+                }
+                return names.toArray(new String[0]);
+            }
+        };
     }
 
     /**
