@@ -803,7 +803,8 @@ fn major_profile_survives_programs_that_end_badly() {
 /// while their node is current, counts, a handler's restore, null nodes (a
 /// bypass was on) doing nothing, a native call's entry and return, a
 /// dispatched call entered only without an override, where an exception was
-/// thrown, two frames with one hash kept apart, and the raw profile's counts.
+/// thrown, two frames with one hash kept apart, and the raw profile's counts;
+/// then its time columns, with numbers of every length and sign.
 const DRIVER: &str = r#"
 import major.runtime.CallingContext;
 
@@ -877,6 +878,18 @@ public class TreeDriver {
         check(a != b && a.frame.equals("Q.a()") && b.frame.equals("Q.b()") && a.calls == 1 && b.calls == 1, "one hash, two frames");
         CallingContext.exitContext(top);
         CallingContext.writeProfile(args[0], false);
+        // The time columns: numbers of every length and sign, each child's
+        // wall time one of them and its CPU time the bits' complement.
+        long[] times = {0, 9, 10, 99, 100, 12345, 999999999L, 1000000000L, 2147483647L,
+            2147483648L, 9999999999L, 10000000000L, 1234567890123456789L, Long.MAX_VALUE,
+            -1, -10, -2147483648L, Long.MIN_VALUE};
+        for (int i = 0; i < 300; i++) {
+            CallingContext c = enter("P.c" + i + "()", h(i));
+            c.wall = times[i % times.length];
+            c.cpu = ~c.wall;
+            CallingContext.exitContext(c);
+        }
+        CallingContext.writeProfile(args[1], true, true);
         System.out.println("ok");
     }
 }
@@ -916,17 +929,20 @@ fn the_runtime_tree_grows_counts_and_restores() {
         .success();
     assert!(ok, "javac");
     let profile = dir.path().join("driver.cct");
+    let timed = dir.path().join("timed.cct");
     let run = Command::new(home.join("bin/java"))
         .arg("-Xverify:all")
         .arg("-cp")
         .arg(format!("{}:{}", woven.display(), src.display()))
         .arg("TreeDriver")
         .arg(&profile)
+        .arg(&timed)
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{err}");
     assert_eq!(String::from_utf8_lossy(&run.stdout), "ok\n");
+    check_time_columns(&timed);
     let p = read_profile(&profile);
     let top = "P.top()";
     assert_eq!(p[top], 1);
@@ -951,4 +967,51 @@ fn the_runtime_tree_grows_counts_and_restores() {
         "{:?}",
         p.keys().take(5).collect::<Vec<_>>()
     );
+}
+
+/// The driver's timed profile as written: every wall time it set, each
+/// child's CPU time its complement, each number as Java prints it.
+fn check_time_columns(path: &Path) {
+    let text = fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("major-cct 3"));
+    assert_eq!(lines.next(), Some("metrics calls wall_ns cpu_ns"));
+    let mut walls = std::collections::BTreeSet::new();
+    for line in lines.skip_while(|l| !l.starts_with("nodes ")).skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 5, "{line:?}");
+        let wall: i64 = fields[3]
+            .parse()
+            .unwrap_or_else(|e| panic!("{line:?}: {e}"));
+        let cpu: i64 = fields[4]
+            .parse()
+            .unwrap_or_else(|e| panic!("{line:?}: {e}"));
+        assert_eq!(fields[3], wall.to_string(), "{line:?}");
+        assert_eq!(fields[4], cpu.to_string(), "{line:?}");
+        if wall != 0 || cpu != 0 {
+            assert_eq!(cpu, !wall, "{line:?}");
+            walls.insert(wall);
+        }
+    }
+    let want = [
+        0,
+        9,
+        10,
+        99,
+        100,
+        12345,
+        999_999_999,
+        1_000_000_000,
+        2_147_483_647,
+        2_147_483_648,
+        9_999_999_999,
+        10_000_000_000,
+        1_234_567_890_123_456_789,
+        i64::MAX,
+        -1,
+        -10,
+        -2_147_483_648,
+        i64::MIN,
+    ];
+    assert_eq!(walls, want.into_iter().collect(), "the wall times written");
 }

@@ -858,20 +858,22 @@ public final class CallingContext extends ContextHead {
                 w.number(c.up.length - 1);
                 w.newline();
                 for (int i = 1; i < c.up.length; i++) {
-                    w.number(c.up[i]);
-                    w.tab();
-                    w.number(c.frame[i]);
-                    w.tab();
-                    w.number(c.calls[i]);
+                    // One check of room per line: two ints, three longs, tabs.
+                    w.room(2 * 11 + 3 * 21 + 5);
+                    w.digits(c.up[i]);
+                    w.put('\t');
+                    w.digits(c.frame[i]);
+                    w.put('\t');
+                    w.digits(c.calls[i]);
                     if (times) {
-                        w.tab();
-                        w.number(c.wall[i]);
+                        w.put('\t');
+                        w.digits(c.wall[i]);
                     }
                     if (cpu) {
-                        w.tab();
-                        w.number(c.cpu[i]);
+                        w.put('\t');
+                        w.digits(c.cpu[i]);
                     }
-                    w.newline();
+                    w.put('\n');
                 }
             }
         } finally {
@@ -983,12 +985,23 @@ public final class CallingContext extends ContextHead {
 
     /**
      * The profile's bytes, buffered by hand: numbers in decimal without a
-     * string per number, text in UTF-8, one write per 64 KB.
+     * string per number, two digits at a time, text in UTF-8, one write per
+     * 64 KB. The node lines ask for room once per line ({@link #room}), then
+     * put their bytes unchecked.
      */
     private static final class RawOut {
+        /** "00", "01", ... "99": the two digits of each number below 100. */
+        private static final byte[] PAIRS = new byte[200];
+
+        static {
+            for (int i = 0; i < 100; i++) {
+                PAIRS[2 * i] = (byte) ('0' + i / 10);
+                PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+            }
+        }
+
         private final FileOutputStream out;
         private final byte[] buf = new byte[1 << 16];
-        private final byte[] digits = new byte[20];
         private int len;
 
         RawOut(FileOutputStream out) {
@@ -1008,36 +1021,88 @@ public final class CallingContext extends ContextHead {
             }
         }
 
+        /** A number, with room asked for it. */
         void number(long v) throws IOException {
-            if (len + 21 > buf.length) {
-                flush();
-            }
-            if (v < 0) {
-                buf[len++] = '-';
-                v = -v;
-            }
-            int d = 0;
-            do {
-                digits[d++] = (byte) ('0' + (int) (v % 10));
-                v /= 10;
-            } while (v != 0);
-            while (d > 0) {
-                buf[len++] = digits[--d];
-            }
-        }
-
-        void tab() throws IOException {
-            if (len == buf.length) {
-                flush();
-            }
-            buf[len++] = '\t';
+            room(21);
+            digits(v);
         }
 
         void newline() throws IOException {
-            if (len == buf.length) {
+            room(1);
+            put('\n');
+        }
+
+        /** Makes room for {@code n} bytes (at most the buffer's size). */
+        void room(int n) throws IOException {
+            if (len + n > buf.length) {
                 flush();
             }
-            buf[len++] = '\n';
+        }
+
+        /** A byte, in room asked for already. */
+        void put(char c) {
+            buf[len++] = (byte) c;
+        }
+
+        /** A number in decimal, in room asked for already (21 bytes). */
+        void digits(long v) {
+            if (v >= 0 && v <= Integer.MAX_VALUE) {
+                digits((int) v);
+                return;
+            }
+            if (v < 0) {
+                buf[len++] = '-';
+                if (v == Long.MIN_VALUE) {
+                    // Its negation does not fit: the last digit apart.
+                    digits(-(v / 10));
+                    buf[len++] = (byte) ('0' - (int) (v % 10));
+                    return;
+                }
+                v = -v;
+            }
+            if (v <= Integer.MAX_VALUE) {
+                digits((int) v);
+                return;
+            }
+            long high = v / 1000000000L;
+            digits(high);
+            int low = (int) (v - high * 1000000000L);
+            // The low nine digits, leading zeros included.
+            int end = len + 9;
+            int p = end;
+            for (int k = 0; k < 4; k++) {
+                int q = low / 100;
+                int r = low - q * 100;
+                low = q;
+                buf[--p] = PAIRS[2 * r + 1];
+                buf[--p] = PAIRS[2 * r];
+            }
+            buf[--p] = (byte) ('0' + low);
+            len = end;
+        }
+
+        /** A number from 0 up, in room asked for already (10 bytes). */
+        void digits(int v) {
+            int n = 1;
+            for (int t = 10; n < 10 && v >= t; t *= 10) {
+                n++;
+            }
+            int end = len + n;
+            int p = end;
+            while (v >= 100) {
+                int q = v / 100;
+                int r = v - q * 100;
+                v = q;
+                buf[--p] = PAIRS[2 * r + 1];
+                buf[--p] = PAIRS[2 * r];
+            }
+            if (v >= 10) {
+                buf[--p] = PAIRS[2 * v + 1];
+                buf[--p] = PAIRS[2 * v];
+            } else {
+                buf[--p] = (byte) ('0' + v);
+            }
+            len = end;
         }
 
         private void flush() throws IOException {
