@@ -12,8 +12,10 @@
 # CONFIG is `plain` (JDK 17 unwoven) or a woven image directory; the configs
 # run interleaved, round after round, so that the machine's load touches them
 # alike. `whole` prints each run's wall and CPU time (all threads: user +
-# system); `steady` prints the median wall and main-thread CPU time of the
-# second half of the iterations, and the process's totals.
+# system), then for each woven config its ratios to `plain` per workload
+# (median and best of the rounds, wall/CPU) and their geometric means;
+# `steady` prints the median wall and main-thread CPU time of the second half
+# of the iterations, and the process's totals.
 # PREPARED (default: the parent of the first woven config's directory, /prepared)
 # names the prepared directory; JOPTS adds JVM options.
 set -eu
@@ -68,7 +70,33 @@ case $mode in
   whole)
     rounds=$1 ws=$2; shift 2
     PREPARED=${PREPARED:-$(first_woven "$@")}
-    for _ in $(seq "$rounds"); do for w in ${ws//,/ }; do for c in "$@"; do one "$c" "$w" 0; done; done; done;;
+    log=$(mktemp)
+    for _ in $(seq "$rounds"); do for w in ${ws//,/ }; do for c in "$@"; do
+      one "$c" "$w" 0 | tee -a "$log"
+    done; done; done
+    # Each woven config against plain (when measured): per workload the
+    # median and the best of the rounds, wall/CPU, and their geometric means.
+    python3 - "$log" <<'PY'
+import collections, math, re, statistics, sys
+runs = collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    m = re.search(r"TIME (\S+) (\S+) wall ([\d.]+) cpu ([\d.]+)\+([\d.]+); rc=0", l)
+    if m:
+        runs[m.group(1), m.group(2)].append((float(m.group(3)), float(m.group(4)) + float(m.group(5))))
+ws = sorted({w for _, w in runs if ("plain", w) in runs})
+geo = lambda r: math.exp(sum(map(math.log, r)) / len(r))
+for c in sorted({c for c, _ in runs if c != "plain"}):
+    have = [w for w in ws if (c, w) in runs]
+    if not have:
+        continue
+    for name, pick in (("median", statistics.median), ("best", min)):
+        r = {w: [pick(x[i] for x in runs[c, w]) / pick(x[i] for x in runs["plain", w]) for i in (0, 1)] for w in have}
+        print("%s, %s of %d rounds: %s; geometric mean %.2fx wall, %.2fx CPU" % (
+            c, name, min(len(runs[c, w]) for w in have),
+            ", ".join("%s %.2f/%.2f" % (w, *r[w]) for w in have),
+            geo([r[w][0] for w in have]), geo([r[w][1] for w in have])))
+PY
+    rm -f "$log";;
   steady)
     w=$1 n=$2 rounds=$3; shift 3
     PREPARED=${PREPARED:-$(first_woven "$@")}
