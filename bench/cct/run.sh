@@ -70,7 +70,7 @@ case $mode in
   whole)
     rounds=$1 ws=$2; shift 2
     PREPARED=${PREPARED:-$(first_woven "$@")}
-    log=$(mktemp)
+    log=$classes/times.log
     for _ in $(seq "$rounds"); do for w in ${ws//,/ }; do for c in "$@"; do
       one "$c" "$w" 0 | tee -a "$log"
     done; done; done
@@ -96,7 +96,7 @@ for c in sorted({c for c, _ in runs if c != "plain"}):
             ", ".join("%s %.2f/%.2f" % (w, *r[w]) for w in have),
             geo([r[w][0] for w in have]), geo([r[w][1] for w in have])))
 PY
-    rm -f "$log";;
+    ;;
   steady)
     w=$1 n=$2 rounds=$3; shift 3
     PREPARED=${PREPARED:-$(first_woven "$@")}
