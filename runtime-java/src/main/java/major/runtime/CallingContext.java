@@ -597,7 +597,8 @@ public final class CallingContext extends ContextHead {
      * each class declares, found once per class: every dispatch context
      * learns the receiver classes it sees, each up to the method's declaring
      * class, and {@code getDeclaredMethods} copies every method of a class on
-     * each call (javac's run copied them about 100,000 times).
+     * each call (a woven javac run has 31,639 dispatch contexts; the copies
+     * took 0.43% of its CPU samples).
      */
     private static final class Overriders {
         static final ClassValue<String[]> NAMES = new ClassValue<String[]>() {
