@@ -7,7 +7,7 @@
 //! asked, when idle, and when its socket file is removed.
 
 use std::io::{Read, Write};
-use std::os::unix::net::{UnixListener, UnixStream};
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -354,12 +354,37 @@ fn the_resident_weaver_writes_what_the_command_writes() {
     );
 }
 
+/// Makes `path` a socket file that no socket listens on, as a server that
+/// died leaves it: made by `mknod`, not by binding and closing a listener
+/// here. A listener this process bound would be inherited by the children
+/// other tests spawn meanwhile, alive until their `exec`: a server probing
+/// the file then found it live and refused it, and the test's request went
+/// to that listener and was reset when the child's `exec` closed it (a CI
+/// run failed so, `ECONNRESET` on the first request).
+fn stale_socket(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: mknod reads the NUL-terminated path and touches no other memory.
+    let rc = unsafe { libc::mknod(c.as_ptr(), libc::S_IFSOCK | 0o600, 0) };
+    assert_eq!(
+        rc,
+        0,
+        "mknod {}: {}",
+        path.display(),
+        std::io::Error::last_os_error()
+    );
+    let meta = std::fs::metadata(path).unwrap();
+    use std::os::unix::fs::FileTypeExt;
+    assert!(meta.file_type().is_socket());
+    assert!(UnixStream::connect(path).is_err(), "nobody listens on it");
+}
+
 #[test]
 fn a_stale_socket_is_replaced_and_a_live_one_refused() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("s.sock");
     // A socket file nobody listens on any more.
-    drop(UnixListener::bind(&socket).unwrap());
+    stale_socket(&socket);
     assert!(socket.exists());
     let server = Server::start(&socket, 120);
     // Serving (not only bound) before the second one comes.
