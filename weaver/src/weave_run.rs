@@ -815,31 +815,29 @@ fn prepare_added(
     // run with the DIB set (the library code they call runs its original
     // code: a cflow counter's ThreadLocal, say), and the bypass class joins
     // the output.
-    let bypassed = if opts.full_coverage {
+    let bypassed;
+    let classes: Vec<(&str, &[u8])> = if opts.full_coverage {
         let runtime_classes = runtime.iter().map(|(n, b)| (n.to_string(), b.to_vec()));
-        crate::load_time::full_coverage_classes(
+        bypassed = crate::load_time::full_coverage_classes(
             aspect_classes
-                .iter()
-                .chain(&extra_classes)
-                .cloned()
+                .into_iter()
+                .chain(extra_classes)
                 .chain(runtime_classes),
             &weaver.dispatches(),
             index,
-        )?
+        )?;
+        bypassed
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect()
     } else {
-        Vec::new()
+        aspect_classes
+            .iter()
+            .chain(&extra_classes)
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .chain(runtime.iter().copied())
+            .collect()
     };
-    let (aspect_classes, extra_classes, runtime) = if opts.full_coverage {
-        (bypassed, Vec::new(), &[][..])
-    } else {
-        (aspect_classes, extra_classes, runtime)
-    };
-    let classes: Vec<(&str, &[u8])> = aspect_classes
-        .iter()
-        .chain(&extra_classes)
-        .map(|(n, b)| (n.as_str(), b.as_slice()))
-        .chain(runtime.iter().copied())
-        .collect();
     // A few classes (an update): compressed on this thread.
     let added = crate::pool::map(&classes, 8, |&(name, bytes)| {
         PreparedEntry::new(out_kind, plan.compression, name, bytes)

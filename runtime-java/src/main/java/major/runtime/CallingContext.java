@@ -1047,10 +1047,6 @@ public final class CallingContext extends ContextHead {
 
         /** A number in decimal, in room asked for already (21 bytes). */
         void digits(long v) {
-            if (v >= 0 && v <= Integer.MAX_VALUE) {
-                digits((int) v);
-                return;
-            }
             if (v < 0) {
                 buf[len++] = '-';
                 if (v == Long.MIN_VALUE) {
